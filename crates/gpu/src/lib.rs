@@ -1,0 +1,31 @@
+//! The software GFX9 GPU: dispatch → work-groups → waves, interpreter, LDS, scratch, apertures,
+//! barriers and faults.
+//!
+//! The contract with the runtime (the runtime only uses what is declared in this file):
+//! - the runtime builds a [`Kernel`] per loaded kernel (decoded once, cached with the executable),
+//! - a queue's packet processor calls [`Device::dispatch`] for each kernel dispatch packet and
+//!   blocks until it returns; work-groups run on the device's worker pool,
+//! - every global/flat memory access is checked against the runtime's [`MemoryMap`],
+//! - device-side `s_sendmsg` interrupts are reported through [`DeviceEvents`].
+
+use std::ops::Range;
+
+/// Base of the flat LDS (group) aperture: above the x86-64 user address space (DESIGN.md).
+pub const SHARED_APERTURE_BASE: u64 = 0x0001_0000_0000_0000;
+/// Base of the flat scratch (private) aperture.
+pub const PRIVATE_APERTURE_BASE: u64 = 0x0002_0000_0000_0000;
+/// Size of each aperture (4 GiB: 32-bit offsets).
+pub const APERTURE_SIZE: u64 = 1 << 32;
+
+/// The runtime's view of which host ranges the GPU may touch (its allocation registry).
+pub trait MemoryMap: Send + Sync {
+    /// The known range that contains all of `[addr, addr + len)`, or `None` (a memory fault).
+    fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>>;
+}
+
+/// Notifications from device code to the runtime.
+pub trait DeviceEvents: Send + Sync {
+    /// `s_sendmsg sendmsg(MSG_INTERRUPT)`: `m0` holds the event id the signal mailbox protocol
+    /// wrote. The runtime wakes signal waiters.
+    fn interrupt(&self, _m0: u32) {}
+}

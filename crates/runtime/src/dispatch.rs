@@ -1,0 +1,1 @@
+//! Kernel dispatch packets → the software GPU. (Owned by the GPU work.)

@@ -1,0 +1,26 @@
+//! softhsa's HSA runtime, as a safe Rust API.
+//!
+//! The C ABI (`softhsa-capi`) is a thin layer over this crate. Layout of the modules:
+//! - [`config`]: `SOFTHSA_*` environment variables.
+//! - [`system`]: system attributes, extensions, timestamps.
+//! - [`topology`]: CPU and GPU agents, ISAs, caches.
+//! - [`memory`]: regions, AMD pools, the allocation registry the GPU checks addresses against.
+//! - [`signal`]: `amd_signal_t` signals, waits, groups, async handlers.
+//! - [`queue`]: AQL queues and their packet processors.
+//! - [`dispatch`]: kernel dispatch packets handed to the software GPU.
+//! - [`loader`]: code object readers and executables.
+
+pub mod config;
+pub mod dispatch;
+pub mod error;
+pub mod loader;
+pub mod memory;
+pub mod queue;
+pub mod signal;
+pub mod system;
+pub mod topology;
+
+mod global;
+
+pub use error::{Error, Result};
+pub use global::{init, runtime, shut_down, Runtime};
