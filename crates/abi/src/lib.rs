@@ -1,45 +1,56 @@
-//! `#[repr(C)]` types of ROCm's HSA headers. (Being completed by the ABI work; names follow the C
-//! headers exactly so that C and Rust read alike.)
-#![allow(non_camel_case_types)]
+//! `#[repr(C)]` Rust mirrors of ROCm 5.2's HSA headers, as Debian's libhsa-runtime-dev installs
+//! them under `/usr/include/hsa`: one module per header, all re-exported here.
+//!
+//! Conventions (every layer codes against them):
+//! - C names exactly (`hsa_status_t`, `HSA_STATUS_ERROR_INVALID_ARGUMENT`, `amd_queue_t`); a C
+//!   field named like a Rust keyword gets a trailing underscore (`type_`).
+//! - A C enum is `pub type X = u32` (its C underlying type) plus `pub const` values, never a Rust
+//!   enum, because C may pass any value. An AMD enum without a typedef that describes a sized
+//!   storage word (`enum amd_signal_kind_t` for `amd_signal_kind64_t`) has its constants typed as
+//!   that word, so `signal.kind == AMD_SIGNAL_KIND_USER` compiles.
+//! - AMD bit-field words keep the header's triples: `X_SHIFT`, `X_WIDTH` and the mask `X`
+//!   (see [`bits`] for get/set helpers).
+//! - An anonymous C union of equally sized members is its first member (`amd_signal_t::value`,
+//!   `amd_signal_t::queue_ptr`, `hsa_amd_event_t::memory_fault`); the field docs name the others.
+//! - Callback typedefs are `Option<unsafe extern "C" fn(..)>`.
+//! - Every struct is `Clone + Copy + Debug + Default` (all-zero, as C code memsets them); those
+//!   without function pointers are also `PartialEq + Eq + Hash`.
+//!
+//! The six header modules are generated from the headers by a libclang script (kept outside the
+//! tree; regenerate by hand-checking against `tests/layout.rs`). The acceptance check is
+//! `cargo test -p softhsa-abi`: it compiles a C program against `/usr/include/hsa` and compares
+//! every struct's size, alignment and every field's offset and size, every integer typedef and
+//! every constant with this crate.
+#![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 
-pub type hsa_status_t = u32;
-pub const HSA_STATUS_SUCCESS: hsa_status_t = 0x0;
-pub const HSA_STATUS_INFO_BREAK: hsa_status_t = 0x1;
-pub const HSA_STATUS_ERROR: hsa_status_t = 0x1000;
-pub const HSA_STATUS_ERROR_INVALID_ARGUMENT: hsa_status_t = 0x1001;
-pub const HSA_STATUS_ERROR_INVALID_QUEUE_CREATION: hsa_status_t = 0x1002;
-pub const HSA_STATUS_ERROR_INVALID_ALLOCATION: hsa_status_t = 0x1003;
-pub const HSA_STATUS_ERROR_INVALID_AGENT: hsa_status_t = 0x1004;
-pub const HSA_STATUS_ERROR_INVALID_REGION: hsa_status_t = 0x1005;
-pub const HSA_STATUS_ERROR_INVALID_SIGNAL: hsa_status_t = 0x1006;
-pub const HSA_STATUS_ERROR_INVALID_QUEUE: hsa_status_t = 0x1007;
-pub const HSA_STATUS_ERROR_OUT_OF_RESOURCES: hsa_status_t = 0x1008;
-pub const HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: hsa_status_t = 0x1009;
-pub const HSA_STATUS_ERROR_RESOURCE_FREE: hsa_status_t = 0x100A;
-pub const HSA_STATUS_ERROR_NOT_INITIALIZED: hsa_status_t = 0x100B;
-pub const HSA_STATUS_ERROR_REFCOUNT_OVERFLOW: hsa_status_t = 0x100C;
-pub const HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS: hsa_status_t = 0x100D;
-pub const HSA_STATUS_ERROR_INVALID_INDEX: hsa_status_t = 0x100E;
-pub const HSA_STATUS_ERROR_INVALID_ISA: hsa_status_t = 0x100F;
-pub const HSA_STATUS_ERROR_INVALID_ISA_NAME: hsa_status_t = 0x1017;
-pub const HSA_STATUS_ERROR_INVALID_CODE_OBJECT: hsa_status_t = 0x1010;
-pub const HSA_STATUS_ERROR_INVALID_EXECUTABLE: hsa_status_t = 0x1011;
-pub const HSA_STATUS_ERROR_FROZEN_EXECUTABLE: hsa_status_t = 0x1012;
-pub const HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: hsa_status_t = 0x1013;
-pub const HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED: hsa_status_t = 0x1014;
-pub const HSA_STATUS_ERROR_VARIABLE_UNDEFINED: hsa_status_t = 0x1015;
-pub const HSA_STATUS_ERROR_EXCEPTION: hsa_status_t = 0x1016;
-pub const HSA_STATUS_ERROR_INVALID_CODE_SYMBOL: hsa_status_t = 0x1018;
-pub const HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL: hsa_status_t = 0x1019;
-pub const HSA_STATUS_ERROR_INVALID_FILE: hsa_status_t = 0x1020;
-pub const HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER: hsa_status_t = 0x1021;
-pub const HSA_STATUS_ERROR_INVALID_CACHE: hsa_status_t = 0x1022;
-pub const HSA_STATUS_ERROR_INVALID_WAVEFRONT: hsa_status_t = 0x1023;
-pub const HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP: hsa_status_t = 0x1024;
-pub const HSA_STATUS_ERROR_INVALID_RUNTIME_STATE: hsa_status_t = 0x1025;
-pub const HSA_STATUS_ERROR_FATAL: hsa_status_t = 0x1026;
-pub const HSA_STATUS_ERROR_INVALID_MEMORY_POOL: hsa_status_t = 40;
-pub const HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: hsa_status_t = 41;
-pub const HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION: hsa_status_t = 42;
-pub const HSA_STATUS_ERROR_MEMORY_FAULT: hsa_status_t = 43;
-pub const HSA_STATUS_CU_MASK_REDUCED: hsa_status_t = 44;
+/// `impl Default` as the all-zero value, which is what C code gets from `memset(0)`.
+macro_rules! zeroed_default {
+    ($($t:ty),* $(,)?) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                // SAFETY: these `#[repr(C)]` types hold only integers, `bool`, raw pointers,
+                // `Option<fn>` and arrays or structs of those, for all of which all-zero bytes
+                // are a valid value (0, false, null, None).
+                unsafe { core::mem::zeroed() }
+            }
+        }
+    )*};
+}
+
+pub mod amd_hsa_kernel_code;
+pub mod amd_hsa_queue;
+pub mod amd_hsa_signal;
+pub mod aql;
+pub mod bits;
+pub mod hsa;
+pub mod hsa_ext_amd;
+pub mod hsa_ven_amd_loader;
+
+pub use amd_hsa_kernel_code::*;
+pub use amd_hsa_queue::*;
+pub use amd_hsa_signal::*;
+pub use aql::*;
+pub use bits::*;
+pub use hsa::*;
+pub use hsa_ext_amd::*;
+pub use hsa_ven_amd_loader::*;

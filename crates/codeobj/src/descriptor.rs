@@ -105,7 +105,11 @@ impl KernelDescriptor {
     }
     /// ENABLE_SGPR_WORKGROUP_ID_X/Y/Z.
     pub fn enable_sgpr_workgroup_id(&self) -> [bool; 3] {
-        [self.rsrc2_bits(7, 1) != 0, self.rsrc2_bits(8, 1) != 0, self.rsrc2_bits(9, 1) != 0]
+        [
+            self.rsrc2_bits(7, 1) != 0,
+            self.rsrc2_bits(8, 1) != 0,
+            self.rsrc2_bits(9, 1) != 0,
+        ]
     }
     pub fn enable_sgpr_workgroup_info(&self) -> bool {
         self.rsrc2_bits(10, 1) != 0

@@ -1,1 +1,24 @@
-//! GFX9 instruction set: one table of encodings driving decoder and disassembler.
+//! GFX9 (gfx900/gfx906, GCN5 "Vega", wave64) instruction set: ONE table of encodings
+//! ([`for_each_op!`], in `table.rs`) drives the [`Op`] enum, the decoder ([`decode`]) and the
+//! disassembler ([`Inst::display`]). No execution happens here.
+//!
+//! Model for users (the interpreter):
+//! - [`decode`] turns 4, 8 or 12 bytes into an [`Inst`]: a compact `Copy` value (≤ 48 bytes) with
+//!   the [`Op`], the [`Encoding`] it came from, its length, destination and source [`Operand`]s,
+//!   VOP modifiers ([`VopMods`]) and format-specific fields ([`Ext`]: SDWA, DPP or memory).
+//! - An [`Op`] is the same whatever the encoding (`v_add_f32` from VOP2, VOP3, SDWA or DPP is
+//!   `Op::V_ADD_F32`); per-op facts (operand widths, class, memory direction) are methods on `Op`.
+//! - [`Operand`] is the raw 9-bit operand code (0..=255 scalar/constant/special, 256..=511 VGPR)
+//!   so evaluation is a match on a small integer; the 32-bit literal lives in [`Inst::literal`].
+
+mod decode;
+mod disasm;
+mod inst;
+mod op;
+mod operand;
+mod table;
+
+pub use decode::{decode, decode_all, DecodeError};
+pub use inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
+pub use op::{Class, Op, OpFlags, Shape};
+pub use operand::Operand;

@@ -1,12 +1,255 @@
-//! `SOFTHSA_*` configuration, read once at `hsa_init`. (Owned by the runtime-system work.)
+//! `SOFTHSA_*` configuration, read once at `hsa_init`.
+//!
+//! | variable | values | default |
+//! | --- | --- | --- |
+//! | `SOFTHSA_GPU` | `gfx906` or `gfx900`: the model of every GPU agent | `gfx906` |
+//! | `SOFTHSA_GPUS` | number of GPU agents, 0–16 | `1` |
+//! | `SOFTHSA_CUS` | compute units per GPU, 1–256 | `60` (gfx906), `64` (gfx900) |
+//! | `SOFTHSA_WORKERS` | host worker threads per GPU, 1–1024 | all host cores |
+//! | `SOFTHSA_DEVICE_MEMORY` | device memory per GPU, bytes with optional `K`/`M`/`G` suffix | `8G` |
+//! | `SOFTHSA_PROFILE` | `base` (a discrete GPU) or `full` (an integrated one) | `base` |
+//! | `SOFTHSA_INSTRUCTION_BUDGET` | wave instructions a dispatch may run before it faults; `0` = no limit | `0` |
+//! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
+//! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
+//! | `SOFTHSA_TIMELINE` | file to write a Chrome trace-event JSON timeline to (open it in Perfetto) | none |
+//!
+//! A malformed value makes `hsa_init` fail with `HSA_STATUS_ERROR_INVALID_ARGUMENT` and a message
+//! naming the variable (printed to stderr), rather than silently running a different machine.
 
-use crate::Result;
+use crate::{Error, Result};
+use crate::topology::hsa_names::HSA_STATUS_ERROR_INVALID_ARGUMENT;
+use std::path::PathBuf;
 
-#[derive(Clone, Debug, Default)]
-pub struct Config {}
+/// The GPU models softhsa emulates (GCN5 "Vega", wave64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GpuModel {
+    /// Vega 20 (Radeon VII, MI50/MI60).
+    Gfx906,
+    /// Vega 10 (RX Vega 56/64, MI25).
+    Gfx900,
+}
+
+impl GpuModel {
+    /// The processor name LLVM and the runtime use ("gfx906").
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuModel::Gfx906 => "gfx906",
+            GpuModel::Gfx900 => "gfx900",
+        }
+    }
+
+    /// Compute units of the reference board (MI50: 60, RX Vega 64: 64).
+    pub fn default_cu_count(self) -> u32 {
+        match self {
+            GpuModel::Gfx906 => 60,
+            GpuModel::Gfx900 => 64,
+        }
+    }
+}
+
+/// HSA profile reported by GPU agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Base,
+    Full,
+}
+
+/// Trace destinations and categories (see [`crate::trace`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceConfig {
+    /// Bit set of [`crate::system::trace::Category`] values.
+    pub categories: u32,
+    /// `None`: stderr.
+    pub file: Option<PathBuf>,
+    /// Chrome trace-event JSON output.
+    pub timeline: Option<PathBuf>,
+}
+
+/// The runtime configuration. Fields are resolved (no "auto" values left).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub gpu_model: GpuModel,
+    pub gpu_count: u32,
+    pub cu_count: u32,
+    pub workers: usize,
+    pub device_memory: u64,
+    pub profile: Profile,
+    /// Wave instructions per dispatch before a budget fault; 0 = unlimited.
+    pub instruction_budget: u64,
+    pub trace: TraceConfig,
+}
+
+/// Default device memory per GPU agent: 8 GiB (allocations are host memory, reserved lazily).
+pub const DEFAULT_DEVICE_MEMORY: u64 = 8 << 30;
+
+impl Default for Config {
+    fn default() -> Self {
+        let host_cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Config {
+            gpu_model: GpuModel::Gfx906,
+            gpu_count: 1,
+            cu_count: GpuModel::Gfx906.default_cu_count(),
+            workers: host_cores,
+            device_memory: DEFAULT_DEVICE_MEMORY,
+            profile: Profile::Base,
+            instruction_budget: 0,
+            trace: TraceConfig::default(),
+        }
+    }
+}
 
 impl Config {
+    /// Reads the `SOFTHSA_*` environment variables.
     pub fn from_env() -> Result<Config> {
-        Ok(Config {})
+        let cfg = Config::from_lookup(|name| std::env::var(name).ok());
+        if let Err(e) = &cfg {
+            eprintln!("softhsa: {}", e.message.as_deref().unwrap_or("bad configuration"));
+        }
+        cfg
+    }
+
+    /// Builds a configuration from any variable source (the environment, or a test's table).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config> {
+        let mut c = Config::default();
+        let var = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        if let Some(v) = var("SOFTHSA_GPU") {
+            c.gpu_model = match v.to_ascii_lowercase().as_str() {
+                "gfx906" => GpuModel::Gfx906,
+                "gfx900" => GpuModel::Gfx900,
+                _ => return Err(bad("SOFTHSA_GPU", &v, "gfx906 or gfx900")),
+            };
+        }
+        c.cu_count = c.gpu_model.default_cu_count();
+        if let Some(v) = var("SOFTHSA_GPUS") {
+            c.gpu_count = parse_int(&v, 0, 16).ok_or_else(|| bad("SOFTHSA_GPUS", &v, "0 to 16"))?;
+        }
+        if let Some(v) = var("SOFTHSA_CUS") {
+            c.cu_count = parse_int(&v, 1, 256).ok_or_else(|| bad("SOFTHSA_CUS", &v, "1 to 256"))?;
+        }
+        if let Some(v) = var("SOFTHSA_WORKERS") {
+            c.workers = parse_int(&v, 1, 1024)
+                .ok_or_else(|| bad("SOFTHSA_WORKERS", &v, "1 to 1024"))?;
+        }
+        if let Some(v) = var("SOFTHSA_DEVICE_MEMORY") {
+            c.device_memory = parse_size(&v)
+                .filter(|&n| n >= 1 << 20)
+                .ok_or_else(|| bad("SOFTHSA_DEVICE_MEMORY", &v, "a size of at least 1M, e.g. 4G"))?;
+        }
+        if let Some(v) = var("SOFTHSA_PROFILE") {
+            c.profile = match v.to_ascii_lowercase().as_str() {
+                "base" => Profile::Base,
+                "full" => Profile::Full,
+                _ => return Err(bad("SOFTHSA_PROFILE", &v, "base or full")),
+            };
+        }
+        if let Some(v) = var("SOFTHSA_INSTRUCTION_BUDGET") {
+            c.instruction_budget = parse_int(&v, 0, u64::MAX)
+                .ok_or_else(|| bad("SOFTHSA_INSTRUCTION_BUDGET", &v, "a count, 0 = unlimited"))?;
+        }
+        if let Some(v) = var("SOFTHSA_TRACE") {
+            c.trace.categories = crate::system::trace::parse_categories(&v).ok_or_else(|| {
+                bad("SOFTHSA_TRACE", &v, "a list of api, packet, dispatch, fault, isa, all")
+            })?;
+        }
+        c.trace.file = var("SOFTHSA_TRACE_FILE").map(PathBuf::from);
+        c.trace.timeline = var("SOFTHSA_TIMELINE").map(PathBuf::from);
+        Ok(c)
+    }
+}
+
+fn bad(name: &str, value: &str, expected: &str) -> Error {
+    Error::with_message(
+        HSA_STATUS_ERROR_INVALID_ARGUMENT,
+        format!("{name}={value:?} is not valid: expected {expected}"),
+    )
+}
+
+/// A decimal or `0x` hexadecimal integer in `min..=max`, converted to the field's type.
+fn parse_int<T: TryFrom<u64>>(v: &str, min: u64, max: u64) -> Option<T> {
+    let n: u64 = match v.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
+        None => v.parse().ok()?,
+    };
+    (min..=max).contains(&n).then(|| T::try_from(n).ok()).flatten()
+}
+
+/// `4096`, `512K`, `64M`, `8G` (binary multiples; an optional trailing `B`/`iB` is accepted).
+fn parse_size(v: &str) -> Option<u64> {
+    let upper = v.to_ascii_uppercase();
+    let s = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match s.chars().last()? {
+        'K' => (&s[..s.len() - 1], 10),
+        'M' => (&s[..s.len() - 1], 20),
+        'G' => (&s[..s.len() - 1], 30),
+        'T' => (&s[..s.len() - 1], 40),
+        _ => (s, 0),
+    };
+    let n: u64 = digits.trim().parse().ok()?;
+    n.checked_mul(1u64 << shift)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(vars: &[(&str, &str)]) -> Result<Config> {
+        let map: HashMap<String, String> =
+            vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|n| map.get(n).cloned())
+    }
+
+    #[test]
+    fn defaults_are_one_gfx906_base_profile() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.gpu_model, GpuModel::Gfx906);
+        assert_eq!((c.gpu_count, c.cu_count, c.profile), (1, 60, Profile::Base));
+        assert_eq!(c.device_memory, 8 * 1024 * 1024 * 1024);
+        assert_eq!(c.workers, std::thread::available_parallelism().unwrap().get());
+    }
+
+    #[test]
+    fn gfx900_changes_the_default_cu_count_unless_given() {
+        assert_eq!(cfg(&[("SOFTHSA_GPU", "gfx900")]).unwrap().cu_count, 64);
+        let c = cfg(&[("SOFTHSA_GPU", "GFX900"), ("SOFTHSA_CUS", "8")]).unwrap();
+        assert_eq!((c.gpu_model, c.cu_count), (GpuModel::Gfx900, 8));
+    }
+
+    #[test]
+    fn sizes_counts_and_trace() {
+        let c = cfg(&[
+            ("SOFTHSA_DEVICE_MEMORY", "512M"),
+            ("SOFTHSA_GPUS", "3"),
+            ("SOFTHSA_WORKERS", "0x10"),
+            ("SOFTHSA_PROFILE", "full"),
+            ("SOFTHSA_INSTRUCTION_BUDGET", "1000000"),
+            ("SOFTHSA_TRACE", "api, fault"),
+            ("SOFTHSA_TIMELINE", "/tmp/t.json"),
+        ])
+        .unwrap();
+        assert_eq!(c.device_memory, 512 << 20);
+        assert_eq!((c.gpu_count, c.workers, c.profile), (3, 16, Profile::Full));
+        assert_eq!(c.instruction_budget, 1_000_000);
+        use crate::system::trace::Category;
+        assert_eq!(c.trace.categories, Category::Api.bit() | Category::Fault.bit());
+        assert_eq!(c.trace.timeline, Some(PathBuf::from("/tmp/t.json")));
+        assert_eq!(parse_size("2GiB"), Some(2 << 30));
+        assert_eq!(parse_size("4096"), Some(4096));
+    }
+
+    #[test]
+    fn malformed_values_are_errors_that_name_the_variable() {
+        for (k, v) in [
+            ("SOFTHSA_GPU", "gfx1030"),
+            ("SOFTHSA_GPUS", "17"),
+            ("SOFTHSA_CUS", "0"),
+            ("SOFTHSA_DEVICE_MEMORY", "lots"),
+            ("SOFTHSA_PROFILE", "medium"),
+            ("SOFTHSA_TRACE", "api,bogus"),
+        ] {
+            let e = cfg(&[(k, v)]).unwrap_err();
+            assert_eq!(e.status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+            assert!(e.message.unwrap().contains(k), "{k}");
+        }
     }
 }

@@ -15,6 +15,7 @@ pub mod dispatch;
 pub mod error;
 pub mod loader;
 pub mod memory;
+pub mod profiling;
 pub mod queue;
 pub mod signal;
 pub mod system;

@@ -1,12 +1,125 @@
-//! Signals. (Owned by the runtime-queues work.)
+//! HSA signals: handles are addresses of real 64-byte `amd_signal_t` objects.
+//!
+//! - [`Signals`] owns them (create, destroy, validate), the signal groups and the async handler
+//!   thread, and is the runtime's [`softhsa_gpu::DeviceEvents`] (a device interrupt wakes waiters).
+//! - [`SignalRef`] is a validated signal: atomic value operations in every memory order, waits.
+//! - Waiters spin briefly and then sleep on one futex epoch ([`notify`]); every value change made
+//!   through this API wakes them at once, and sleeps are bounded by 1 ms so that stores made by
+//!   device code directly in memory are noticed too.
+//!
+//! ```no_run
+//! use softhsa_runtime::signal::{Condition, MemoryOrder, WaitHint};
+//! softhsa_runtime::init().unwrap();
+//! let rt = softhsa_runtime::runtime().unwrap();
+//! let s = rt.signals.create(1).unwrap();
+//! let sig = rt.signals.get(s).unwrap();
+//! sig.subtract(1, MemoryOrder::Release);
+//! assert_eq!(sig.wait(Condition::Eq, 0, u64::MAX, WaitHint::Blocked, MemoryOrder::Acquire), 0);
+//! rt.signals.destroy(s).unwrap();
+//! ```
 
-use crate::{config::Config, Result};
+pub mod group;
+pub mod handler;
+pub mod notify;
+pub mod pool;
+mod value;
+mod wait;
 
-pub struct Signals {}
+pub use value::{MemoryOrder, SignalRef};
+pub use wait::{wait_any, Condition, WaitHint};
+
+use crate::{config::Config, Error, Result};
+use std::sync::Arc;
+
+/// A signal handle: the address of its `amd_signal_t` (`hsa_signal_t.handle`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Signal(pub u64);
+
+/// Attributes of `hsa_amd_signal_create` (`hsa_amd_signal_attribute_t` bits).
+pub const ATTR_AMD_GPU_ONLY: u64 = 1;
+pub const ATTR_IPC: u64 = 2;
+
+/// Every signal of the runtime, its groups and its async handlers.
+pub struct Signals {
+    pool: Arc<pool::Pool>,
+    pub groups: group::Groups,
+    pub handlers: handler::AsyncHandlers,
+}
 
 impl Signals {
     pub fn new(_config: &Config) -> Result<Signals> {
-        Ok(Signals {})
+        Ok(Signals {
+            pool: Arc::new(pool::Pool::new()?),
+            groups: group::Groups::default(),
+            handlers: handler::AsyncHandlers::default(),
+        })
     }
-    pub fn shut_down(&self) {}
+
+    /// The memory all signals live in, `(base, len)`: register it so device code may use it.
+    pub fn region(&self) -> (u64, u64) {
+        self.pool.region()
+    }
+
+    /// `hsa_signal_create`: a new signal with `initial` value.
+    pub fn create(&self, initial: i64) -> Result<Signal> {
+        self.pool.alloc(initial).map(Signal)
+    }
+
+    /// `hsa_amd_signal_create`: `attributes` is a mask of `ATTR_*`. IPC signals need shared
+    /// memory between processes, which softhsa does not offer.
+    pub fn create_with_attributes(&self, initial: i64, attributes: u64) -> Result<Signal> {
+        if attributes & !(ATTR_AMD_GPU_ONLY | ATTR_IPC) != 0 {
+            return Err(Error::new(softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT));
+        }
+        if attributes & ATTR_IPC != 0 {
+            return Err(Error::with_message(
+                softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "IPC signals are not supported",
+            ));
+        }
+        self.create(initial)
+    }
+
+    /// `hsa_signal_destroy`. Async handlers still registered on it are dropped.
+    pub fn destroy(&self, s: Signal) -> Result<()> {
+        self.pool.free(s.0)?;
+        self.handlers.forget_signal(s);
+        Ok(())
+    }
+
+    /// Validates a handle: INVALID_SIGNAL unless it names a live signal.
+    pub fn get(&self, s: Signal) -> Result<SignalRef<'_>> {
+        self.pool.check(s.0)?;
+        Ok(SignalRef::new(s, self.pool.value(s.0), &self.pool))
+    }
+
+    /// Like [`Signals::get`], for handles where 0 means "no signal" (packet fields).
+    pub fn get_optional(&self, s: Signal) -> Result<Option<SignalRef<'_>>> {
+        if s.0 == 0 {
+            return Ok(None);
+        }
+        self.get(s).map(Some)
+    }
+
+    /// `true` when `s` is a live signal.
+    pub fn is_live(&self, s: Signal) -> bool {
+        self.pool.check(s.0).is_ok()
+    }
+
+    /// Stops the async handler thread.
+    pub fn shut_down(&self) {
+        self.handlers.shut_down();
+    }
+
 }
+
+/// Device code reports signal updates with `s_sendmsg(MSG_INTERRUPT)`: wake every waiter, which
+/// re-reads its signals.
+impl softhsa_gpu::DeviceEvents for Signals {
+    fn interrupt(&self, _m0: u32) {
+        notify::wake_all();
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,192 @@
+//! The device: configuration, dispatches, and the worker threads that run work-groups.
+//!
+//! Each dispatch spawns scoped worker threads (at most one per configured worker, never more
+//! than there are work-groups) that take work-group indices from a shared counter. Several
+//! dispatches may run at once (one per calling queue thread); each has its own workers.
+
+use crate::fault::Fault;
+use crate::grid::Grid;
+use crate::kernel::Kernel;
+use crate::trace::TraceConfig;
+use crate::workgroup::{run_workgroup, Worker};
+use crate::{DeviceEvents, MemoryMap};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The GPU model this device reports and executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GfxVersion {
+    Gfx900,
+    #[default]
+    Gfx906,
+}
+
+/// Device configuration.
+#[derive(Clone, Debug)]
+pub struct DeviceConfig {
+    pub gfx: GfxVersion,
+    /// Compute units reported to software (does not limit host parallelism).
+    pub compute_units: u32,
+    /// Worker threads per dispatch; 0 means all host cores.
+    pub worker_threads: usize,
+    /// Max instructions one wave may execute before it faults (0: unlimited).
+    pub wave_instruction_budget: u64,
+    /// `SOFTHSA_TRACE=isa`: trace one wave's instructions.
+    pub trace: Option<TraceConfig>,
+}
+
+impl Default for DeviceConfig {
+    fn default() -> Self {
+        DeviceConfig {
+            gfx: GfxVersion::Gfx906,
+            compute_units: 60,
+            worker_threads: 0,
+            wave_instruction_budget: 1 << 32,
+            trace: None,
+        }
+    }
+}
+
+/// One kernel dispatch, as the packet processor sees it.
+pub struct Dispatch<'a> {
+    pub kernel: &'a Kernel,
+    pub grid_size: [u32; 3],
+    pub workgroup_size: [u16; 3],
+    /// Packet's group_segment_size: bytes of LDS beyond the kernel's fixed LDS.
+    pub dynamic_group_segment_size: u32,
+    /// Packet's private_segment_size (bytes per work-item); the kernel's fixed size is the floor.
+    pub private_segment_size: u32,
+    pub kernarg_address: u64,
+    /// Address of the AQL packet (dispatch ptr).
+    pub packet_address: u64,
+    /// Address of the amd_queue_t (queue ptr).
+    pub queue_address: u64,
+    pub dispatch_id: u64,
+    pub memory: &'a dyn MemoryMap,
+    pub events: &'a dyn DeviceEvents,
+}
+
+/// What a completed dispatch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    pub workgroups: u64,
+    pub waves: u64,
+    /// Wave instructions executed (one per wave per instruction).
+    pub instructions: u64,
+    pub elapsed_ns: u64,
+}
+
+/// Shared state of one dispatch in flight.
+pub(crate) struct DispatchCtx<'a> {
+    pub d: &'a Dispatch<'a>,
+    pub grid: Grid,
+    pub config: &'a DeviceConfig,
+    pub lds_size: u32,
+    pub private_size: u32,
+    pub stop: AtomicBool,
+}
+
+/// The software GFX9 GPU.
+pub struct Device {
+    config: DeviceConfig,
+    threads: usize,
+}
+
+impl Device {
+    pub fn new(config: DeviceConfig) -> Device {
+        let threads = if config.worker_threads == 0 {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        } else {
+            config.worker_threads
+        };
+        Device { config, threads }
+    }
+
+    pub fn config(&self) -> &DeviceConfig {
+        &self.config
+    }
+
+    /// Runs a dispatch to completion (or to its first fault), blocking the caller.
+    pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
+        let start = Instant::now();
+        let kd = &d.kernel.descriptor;
+        let name = &d.kernel.name;
+        let grid = Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
+        let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);
+        if lds > 64 * 1024 {
+            return Err(Fault::dispatch(name, format!("{lds} bytes of LDS (at most 65536)")));
+        }
+        let private = d.private_segment_size.max(kd.private_segment_fixed_size).next_multiple_of(4);
+        if private > 1 << 20 {
+            return Err(Fault::dispatch(name, format!("{private} bytes of scratch per work-item")));
+        }
+        let ctx = DispatchCtx {
+            d,
+            grid,
+            config: &self.config,
+            lds_size: lds as u32,
+            private_size: private,
+            stop: AtomicBool::new(false),
+        };
+        let total = grid.workgroup_count();
+        let next = AtomicU64::new(0);
+        let waves = AtomicU64::new(0);
+        let insts = AtomicU64::new(0);
+        // The fault of the lowest work-group index wins, so reports are deterministic.
+        let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+        let work = || {
+            let mut worker = Worker::new();
+            loop {
+                if ctx.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let r = catch_unwind(AssertUnwindSafe(|| run_workgroup(&ctx, &mut worker, i)));
+                let r = r.unwrap_or_else(|p| {
+                    let msg = p
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    worker = Worker::new();
+                    Err(Fault::internal(name, grid.workgroup_id(i), msg))
+                });
+                match r {
+                    Ok((w, n)) => {
+                        waves.fetch_add(w, Ordering::Relaxed);
+                        insts.fetch_add(n, Ordering::Relaxed);
+                    }
+                    Err(f) => {
+                        ctx.stop.store(true, Ordering::Relaxed);
+                        let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
+                        if g.as_ref().is_none_or(|(j, _)| i < *j) {
+                            *g = Some((i, f));
+                        }
+                        break;
+                    }
+                }
+            }
+        };
+        let workers = (self.threads as u64).min(total).max(1) as usize;
+        std::thread::scope(|s| {
+            for _ in 1..workers {
+                s.spawn(work);
+            }
+            work();
+        });
+        if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(f);
+        }
+        Ok(DispatchStats {
+            workgroups: total,
+            waves: waves.into_inner(),
+            instructions: insts.into_inner(),
+            elapsed_ns: start.elapsed().as_nanos() as u64,
+        })
+    }
+}

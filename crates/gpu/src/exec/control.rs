@@ -1,0 +1,158 @@
+//! Control flow and wave-state instructions: SOPP, pc moves, hardware registers, messages.
+
+use super::{fault, ExecCtx, Flow};
+use crate::fault::FaultKind;
+use crate::program::XInst;
+use crate::wave::{Wave, M0};
+use crate::{PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE};
+use softhsa_isa::Op;
+
+/// Hardware register ids of `s_getreg`/`s_setreg` (GFX9).
+mod hwreg {
+    pub const MODE: u32 = 1;
+    pub const STATUS: u32 = 2;
+    pub const TRAPSTS: u32 = 3;
+    pub const HW_ID: u32 = 4;
+    pub const GPR_ALLOC: u32 = 5;
+    pub const LDS_ALLOC: u32 = 6;
+    pub const SH_MEM_BASES: u32 = 15;
+}
+
+/// `s_sendmsg` message id of an interrupt (the signal mailbox protocol of the ABI).
+const MSG_INTERRUPT: i32 = 1;
+
+/// Decodes the simm16 of s_getreg/s_setreg: (id, bit offset, mask of `size` bits).
+fn hwreg_fields(simm: i32) -> (u32, u32, u32) {
+    let s = simm as u32;
+    let size = ((s >> 11) & 31) + 1;
+    let mask = if size == 32 { u32::MAX } else { (1 << size) - 1 };
+    (s & 63, (s >> 6) & 31, mask)
+}
+
+fn read_hwreg(w: &Wave, id: u32, cx: &ExecCtx) -> u32 {
+    match id {
+        hwreg::MODE => w.mode,
+        hwreg::STATUS => {
+            u32::from(w.scc) | u32::from(w.exec() == 0) << 9 | u32::from(w.vcc() == 0) << 10 | 1 << 11
+        }
+        hwreg::TRAPSTS => w.trapsts,
+        // wave id [3:0], simd [5:4], cu [11:8], se [14:13], tg id [19:16]: derived from the
+        // wave's position, so different waves read different ids.
+        hwreg::HW_ID => (w.index & 15) | (w.index >> 4 & 3) << 4 | (w.workgroup[0] & 15) << 8,
+        hwreg::GPR_ALLOC => (63 << 8) | (12 << 24),
+        hwreg::LDS_ALLOC => (cx.lds.size() as u32).div_ceil(512) << 12,
+        hwreg::SH_MEM_BASES => {
+            ((PRIVATE_APERTURE_BASE >> 48) as u32) | ((SHARED_APERTURE_BASE >> 48) as u32) << 16
+        }
+        _ => 0,
+    }
+}
+
+fn write_hwreg(w: &mut Wave, simm: i32, v: u32) {
+    let (id, off, mask) = hwreg_fields(simm);
+    let m = mask << off;
+    match id {
+        hwreg::MODE => w.mode = (w.mode & !m) | (v << off & m),
+        hwreg::TRAPSTS => w.trapsts = (w.trapsts & !m) | (v << off & m),
+        _ => {}
+    }
+}
+
+/// SOP1/SOPK ops that move the pc or touch wave state; `None` for plain SALU arithmetic.
+pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
+    let d = (x.inst.dst.raw() & 127) as u8;
+    let next = || cx.prog.addr(w.pc + 1);
+    Some(match x.inst.op {
+        Op::S_GETPC_B64 => {
+            let pc = next();
+            w.write_s64(d, pc);
+            Flow::Next
+        }
+        Op::S_SETPC_B64 => Flow::JumpAddr(w.read64(x.src[0])),
+        Op::S_SWAPPC_B64 => {
+            let target = w.read64(x.src[0]);
+            let pc = next();
+            w.write_s64(d, pc);
+            Flow::JumpAddr(target)
+        }
+        Op::S_CALL_B64 => {
+            let pc = next();
+            w.write_s64(d, pc);
+            Flow::Jump(x.target)
+        }
+        Op::S_GETREG_B32 => {
+            let (id, off, mask) = hwreg_fields(x.inst.imm);
+            let v = read_hwreg(w, id, cx) >> off & mask;
+            w.write_s32(d, v);
+            Flow::Next
+        }
+        Op::S_SETREG_B32 => {
+            // The SGPR is `dst` or `src[0]` depending on the decoder's slot choice.
+            let v = if x.inst.dst.is_none() { w.read32(x.src[0]) } else { w.s[usize::from(d)] };
+            write_hwreg(w, x.inst.imm, v);
+            Flow::Next
+        }
+        Op::S_SETREG_IMM32_B32 => {
+            write_hwreg(w, x.inst.imm, x.inst.literal);
+            Flow::Next
+        }
+        Op::S_CBRANCH_I_FORK
+        | Op::S_CBRANCH_G_FORK
+        | Op::S_CBRANCH_JOIN
+        | Op::S_RFE_B64
+        | Op::S_RFE_RESTORE_B64
+        | Op::S_SETVSKIP
+        | Op::S_SET_GPR_IDX_ON
+        | Op::S_SET_GPR_IDX_IDX => fault(FaultKind::Unimplemented),
+        _ => return None,
+    })
+}
+
+/// SOPP: branches, barriers, waits, messages, traps.
+pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    use Op::*;
+    let branch = |taken: bool| if taken { Flow::Jump(x.target) } else { Flow::Next };
+    match x.inst.op {
+        S_NOP | S_WAITCNT | S_SETPRIO | S_ICACHE_INV | S_INCPERFLEVEL | S_DECPERFLEVEL
+        | S_TTRACEDATA | S_SETKILL | S_WAKEUP | S_SET_GPR_IDX_OFF => Flow::Next,
+        S_ENDPGM | S_ENDPGM_SAVED | S_ENDPGM_ORDERED_PS_DONE => Flow::End,
+        S_BRANCH => Flow::Jump(x.target),
+        S_CBRANCH_SCC0 => branch(!w.scc),
+        S_CBRANCH_SCC1 => branch(w.scc),
+        S_CBRANCH_VCCZ => branch(w.vcc() == 0),
+        S_CBRANCH_VCCNZ => branch(w.vcc() != 0),
+        S_CBRANCH_EXECZ => branch(w.exec() == 0),
+        S_CBRANCH_EXECNZ => branch(w.exec() != 0),
+        // No debugger is attached: its condition bits are clear.
+        S_CBRANCH_CDBGSYS | S_CBRANCH_CDBGUSER | S_CBRANCH_CDBGSYS_OR_USER
+        | S_CBRANCH_CDBGSYS_AND_USER => Flow::Next,
+        S_BARRIER => Flow::Barrier,
+        S_SLEEP => Flow::Sleep,
+        S_SENDMSG | S_SENDMSGHALT => {
+            if x.inst.imm & 0xf == MSG_INTERRUPT {
+                cx.events.interrupt(w.s[M0]);
+            }
+            if x.inst.op == S_SENDMSGHALT {
+                Flow::End
+            } else {
+                Flow::Next
+            }
+        }
+        S_TRAP => fault(FaultKind::Trap { code: (x.inst.imm & 0xff) as u16 }),
+        _ => fault(FaultKind::Unimplemented),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hwreg_fields_decode_llvm_encoding() {
+        // hwreg(HW_REG_SH_MEM_BASES, 16, 16) = id 15, offset 16, size 16.
+        let simm = 15 | 16 << 6 | 15 << 11;
+        assert_eq!(hwreg_fields(simm), (15, 16, 0xffff));
+        // hwreg(HW_REG_MODE, 0, 32)
+        assert_eq!(hwreg_fields(1 | 31 << 11), (1, 0, u32::MAX));
+    }
+}

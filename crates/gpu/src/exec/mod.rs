@@ -1,0 +1,178 @@
+//! The interpreter: runs one wave until it ends, waits (barrier, sleep) or faults.
+//!
+//! Instructions are executed in their pre-decoded form ([`XInst`]); the first-level dispatch is
+//! on the encoding family, then each module matches its ops.
+
+pub mod control;
+pub mod ds;
+pub mod flat;
+pub mod lanes;
+pub mod mubuf;
+pub mod operand;
+pub mod salu;
+pub mod smem;
+pub mod vector;
+
+use crate::fault::FaultKind;
+use crate::lds::Lds;
+use crate::memory::{Checker, MemErr};
+use crate::program::{Program, Slot, XInst, NO_INDEX};
+use crate::trace::Tracer;
+use crate::valu::{VopInputs, VopOutputs};
+use crate::wave::{Wave, WaveState};
+use crate::DeviceEvents;
+use softhsa_isa::Encoding;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A fault raised by one instruction (the caller adds kernel, pc and wave).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecFault {
+    pub kind: FaultKind,
+    pub lane: Option<u32>,
+    pub address: Option<u64>,
+}
+
+impl ExecFault {
+    pub fn new(kind: FaultKind) -> Self {
+        ExecFault { kind, lane: None, address: None }
+    }
+}
+
+impl From<MemErr> for ExecFault {
+    fn from(e: MemErr) -> Self {
+        ExecFault {
+            kind: FaultKind::MemoryViolation { address: e.address, write: e.write },
+            lane: e.lane,
+            address: Some(e.address),
+        }
+    }
+}
+
+/// What the wave does after an instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Next,
+    /// Continue at this instruction index ([`NO_INDEX`]: not an instruction → fault).
+    Jump(u32),
+    /// Continue at this byte address (s_setpc/s_swappc).
+    JumpAddr(u64),
+    /// Wait at s_barrier.
+    Barrier,
+    /// Yield to the other waves of the work-group (s_sleep).
+    Sleep,
+    End,
+    Fault(ExecFault),
+}
+
+/// Everything an instruction may touch besides its wave. One per work-group run.
+pub struct ExecCtx<'a> {
+    pub prog: &'a Program,
+    pub lds: &'a mut Lds,
+    pub mem: Checker<'a>,
+    pub events: &'a dyn DeviceEvents,
+    pub vin: &'a mut VopInputs,
+    pub vout: &'a mut VopOutputs,
+    /// Bytes of scratch per work-item (flat/scratch accesses beyond it fault).
+    pub private_size: u32,
+    /// Instructions a wave may execute (0: unlimited).
+    pub budget: u64,
+    pub stop: &'a AtomicBool,
+    pub tracer: Option<&'a mut Tracer>,
+    /// Work-group size in waves (for getreg HW_ID and the trace).
+    pub waves: u32,
+}
+
+fn fault(kind: FaultKind) -> Flow {
+    Flow::Fault(ExecFault::new(kind))
+}
+
+/// Executes one instruction.
+#[inline]
+fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    match x.inst.enc {
+        Encoding::Vop1
+        | Encoding::Vop2
+        | Encoding::Vopc
+        | Encoding::Vop3
+        | Encoding::Vop3p
+        | Encoding::Sdwa
+        | Encoding::Dpp => vector::exec(w, x, cx),
+        Encoding::Sop2 | Encoding::Sop1 | Encoding::Sopc | Encoding::Sopk => {
+            match control::scalar(w, x, cx) {
+                Some(f) => f,
+                None => salu::exec(w, x).unwrap_or_else(|| fault(FaultKind::Unimplemented)),
+            }
+        }
+        Encoding::Sopp => control::sopp(w, x, cx),
+        Encoding::Smem => smem::exec(w, x, cx),
+        Encoding::Ds => ds::exec(w, x, cx),
+        Encoding::Mubuf => mubuf::exec(w, x, cx),
+        Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::exec(w, x, cx),
+        Encoding::Mtbuf | Encoding::Mimg => fault(FaultKind::Unimplemented),
+    }
+}
+
+/// Runs `w` until it ends, waits at a barrier, sleeps, or faults. On a fault, `w.pc` is the
+/// faulting instruction.
+pub fn run(w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
+    loop {
+        let i = w.pc;
+        let x = match cx.prog.slots.get(i as usize) {
+            Some(Slot::Ok(x)) => x,
+            _ => return Err(ExecFault::new(FaultKind::IllegalInstruction)),
+        };
+        w.executed += 1;
+        if w.executed & 0xffff == 0 && cx.stop.load(Ordering::Relaxed) {
+            // Another work-group faulted: this one stops where it is (its result is moot).
+            w.state = WaveState::Done;
+            return Ok(());
+        }
+        if cx.budget != 0 && w.executed > cx.budget {
+            return Err(ExecFault::new(FaultKind::InstructionBudget { limit: cx.budget }));
+        }
+        if let Some(t) = cx.tracer.as_deref_mut() {
+            if t.wants(w) {
+                t.before(w);
+            }
+        }
+        let flow = step(w, x, cx);
+        if let Some(t) = cx.tracer.as_deref_mut() {
+            if t.wants(w) {
+                t.after(w, cx.prog, i);
+            }
+        }
+        match flow {
+            Flow::Next => w.pc = i + 1,
+            Flow::Jump(t) => {
+                if t == NO_INDEX {
+                    return Err(ExecFault::new(FaultKind::IllegalInstruction));
+                }
+                w.pc = t;
+            }
+            Flow::JumpAddr(a) => match cx.prog.index_of(a) {
+                Some(t) => w.pc = t,
+                None => {
+                    return Err(ExecFault {
+                        kind: FaultKind::IllegalInstruction,
+                        lane: None,
+                        address: Some(a),
+                    })
+                }
+            },
+            Flow::Barrier => {
+                w.pc = i + 1;
+                w.state = WaveState::Barrier;
+                return Ok(());
+            }
+            Flow::Sleep => {
+                w.pc = i + 1;
+                return Ok(());
+            }
+            Flow::End => {
+                w.state = WaveState::Done;
+                return Ok(());
+            }
+            Flow::Fault(f) => return Err(f),
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Scalar memory: s_load / s_buffer_load / s_store, cache controls, time stamps.
+
+use super::{fault, ExecCtx, ExecFault, Flow};
+use crate::fault::FaultKind;
+use crate::memory::{read_u32, write_u32};
+use crate::program::XInst;
+use crate::wave::Wave;
+use softhsa_isa::{Class, OpFlags};
+use std::sync::atomic::{fence, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// Nanoseconds since the first time stamp any wave read (the device's shader clock, 1 GHz).
+pub fn clock_ns() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}
+
+/// A buffer resource (V#) as SMEM and MUBUF read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferRsrc {
+    pub base: u64,
+    pub stride: u32,
+    pub num_records: u32,
+    pub swizzle: bool,
+    /// Index stride in lanes (8, 16, 32, 64).
+    pub index_stride: u32,
+    pub add_tid: bool,
+}
+
+impl BufferRsrc {
+    pub fn from_words(w: [u32; 4]) -> Self {
+        BufferRsrc {
+            base: u64::from(w[0]) | u64::from(w[1] & 0xffff) << 32,
+            stride: (w[1] >> 16) & 0x3fff,
+            num_records: w[2],
+            swizzle: w[1] >> 31 != 0,
+            index_stride: 8 << ((w[3] >> 21) & 3),
+            add_tid: w[3] >> 23 & 1 != 0,
+        }
+    }
+
+    pub fn read(w: &Wave, first: u8) -> Self {
+        let f = usize::from(first);
+        Self::from_words([0, 1, 2, 3].map(|i| w.s[(f + i) & 127]))
+    }
+}
+
+fn first_sgpr(o: softhsa_isa::Operand) -> u8 {
+    (o.raw() & 127) as u8
+}
+
+pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    match run(w, x, cx) {
+        Ok(f) => f,
+        Err(e) => Flow::Fault(e),
+    }
+}
+
+fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
+    let op = x.inst.op;
+    let name = op.name();
+    let flags = op.flags();
+    let d = first_sgpr(x.inst.dst);
+    match name {
+        "s_memtime" => {
+            w.write_s64(d, clock_ns());
+            return Ok(Flow::Next);
+        }
+        "s_memrealtime" => {
+            // The 100 MHz reference clock ROCm reports for gfx9.
+            w.write_s64(d, clock_ns() / 10);
+            return Ok(Flow::Next);
+        }
+        "s_dcache_inv" | "s_dcache_inv_vol" | "s_dcache_wb" | "s_dcache_wb_vol"
+        | "s_dcache_discard" | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => {
+            fence(Ordering::AcqRel);
+            return Ok(Flow::Next);
+        }
+        _ => {}
+    }
+    if op.class() != Class::Smem || name.starts_with("s_scratch") {
+        return Ok(fault(FaultKind::Unimplemented));
+    }
+    let is_load = flags.has(OpFlags::LOAD);
+    let is_store = flags.has(OpFlags::STORE);
+    if !is_load && !is_store {
+        return Ok(fault(FaultKind::Unimplemented)); // scalar atomics
+    }
+    let dwords = u32::from(op.mem_dwords());
+    let sbase = first_sgpr(x.inst.src[0]);
+    let soff = if x.inst.src[1].is_none() { 0 } else { w.read32(x.src[1]) };
+    let off = (x.inst.imm as u32).wrapping_add(soff);
+    let buffer = name.starts_with("s_buffer");
+    let (addr, limit) = if buffer {
+        let r = BufferRsrc::read(w, sbase);
+        (r.base.wrapping_add(u64::from(off)), Some((off, r.num_records)))
+    } else {
+        (w.s64(usize::from(sbase)).wrapping_add(off as i32 as i64 as u64), None)
+    };
+    let addr = addr & !3;
+    // Buffer dwords past num_records read 0 and are not written (no fault), as on hardware.
+    let in_range = |k: u32| match limit {
+        Some((o, n)) => u64::from(o & !3) + 4 * u64::from(k) + 4 <= u64::from(n),
+        None => true,
+    };
+    let n = (0..dwords).take_while(|&k| in_range(k)).count() as u64;
+    if n > 0 {
+        cx.mem.span(addr, addr + 4 * n, is_store)?;
+    }
+    if is_load {
+        for k in 0..dwords {
+            let v = if u64::from(k) < n {
+                // SAFETY: [addr, addr + 4n) was checked against the memory map above.
+                unsafe { read_u32(addr + 4 * u64::from(k)) }
+            } else {
+                0
+            };
+            w.s[(usize::from(d) + k as usize) & 127] = v;
+        }
+    } else {
+        let data = first_sgpr(x.inst.src[2]);
+        for k in 0..n {
+            let v = w.s[(usize::from(data) + k as usize) & 127];
+            // SAFETY: checked above.
+            unsafe { write_u32(addr + 4 * k, v) };
+        }
+    }
+    Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_vsharp_round_trips() {
+        let v = crate::wave::private_vsharp(0x7f12_3456_7890);
+        let r = BufferRsrc::from_words(v);
+        assert_eq!(r.base, 0x7f12_3456_7890);
+        assert!(r.swizzle && r.add_tid);
+        assert_eq!((r.stride, r.index_stride), (0, 64));
+    }
+}

@@ -1,0 +1,250 @@
+//! VALU glue: reads sources (VGPR, broadcast scalar, constants), applies SDWA selects and DPP
+//! lane moves, calls the gpu-valu lane semantics, and writes back under EXEC. Also the lane ops
+//! that are not arithmetic (readlane, writelane, readfirstlane, movrel, swap).
+
+use super::lanes::{dpp_apply, sdwa_place, sdwa_select};
+use super::operand::Src;
+use super::{fault, ExecCtx, Flow};
+use crate::fault::FaultKind;
+use crate::program::XInst;
+use crate::valu::{self, DstHalf, LaneArray, Mode, ValuOp};
+use crate::wave::{Wave, M0, VCC_LO};
+use softhsa_isa::{Encoding, Ext, Op, OpFlags, Operand};
+
+/// Fills `dst` with operand `s` for all 64 lanes (64-bit when `wide`).
+#[inline]
+fn fill(dst: &mut LaneArray, w: &Wave, s: Src, wide: bool) {
+    match s {
+        Src::V(r) => {
+            let r = usize::from(r);
+            let lo = &w.v[r];
+            if wide {
+                let hi = &w.v[(r + 1) & 255];
+                for l in 0..64 {
+                    dst[l] = u64::from(lo[l]) | u64::from(hi[l]) << 32;
+                }
+            } else {
+                for l in 0..64 {
+                    dst[l] = u64::from(lo[l]);
+                }
+            }
+        }
+        other => {
+            let v = if wide { w.read64(other) } else { u64::from(w.read32(other)) };
+            *dst = [v; 64];
+        }
+    }
+}
+
+/// Writes `vals` (low 32 bits, or 64 when `wide`) into VGPR `d` for the lanes of `mask`.
+#[inline]
+fn write_v(w: &mut Wave, d: usize, vals: &LaneArray, mask: u64, wide: bool) {
+    if mask == u64::MAX {
+        let lo = &mut w.v[d];
+        for l in 0..64 {
+            lo[l] = vals[l] as u32;
+        }
+    } else {
+        let lo = &mut w.v[d];
+        for l in 0..64 {
+            if mask >> l & 1 != 0 {
+                lo[l] = vals[l] as u32;
+            }
+        }
+    }
+    if wide {
+        let hi = &mut w.v[(d + 1) & 255];
+        for l in 0..64 {
+            if mask >> l & 1 != 0 {
+                hi[l] = (vals[l] >> 32) as u32;
+            }
+        }
+    }
+}
+
+fn vgpr(o: Operand) -> usize {
+    usize::from(o.vgpr_index().unwrap_or(0))
+}
+
+pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    match x.valu {
+        Some(op) => arith(w, x, cx, op),
+        None => lane_op(w, x),
+    }
+}
+
+/// The scalar mask register a compare or carry writes: VCC unless the encoding names another.
+fn mask_target(x: &XInst, writes_vgpr: bool) -> usize {
+    let named = if writes_vgpr || x.inst.enc == Encoding::Sdwa { x.inst.sdst } else { x.inst.dst };
+    match named.sgpr_index() {
+        Some(i) if !named.is_none() => usize::from(i),
+        _ => VCC_LO,
+    }
+}
+
+fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp) -> Flow {
+    let info = op.info();
+    let exec = w.exec();
+    let inst = &x.inst;
+    let inp = &mut *cx.vin;
+    let n = usize::from(info.num_src);
+    for i in 0..n.min(3) {
+        fill(&mut inp.src[i], w, x.src[i], info.src[i].is_64());
+    }
+    let flags = inst.op.flags();
+    if flags.has(OpFlags::MADK) {
+        // K is the literal: madmk = src0 * K + src1, madak = src0 * src1 + K.
+        let k = u64::from(inst.literal);
+        if inst.op.name().contains("madmk") || inst.op.name().contains("fmamk") {
+            fill(&mut inp.src[2], w, x.src[1], false);
+            inp.src[1] = [k; 64];
+        } else {
+            inp.src[2] = [k; 64];
+        }
+    } else if n == 3 && x.src[2] == Src::None && inst.enc != Encoding::Vop3 {
+        // VOP2 v_mac/v_fmac: the accumulator is the destination register.
+        fill(&mut inp.src[2], w, Src::V(vgpr(inst.dst) as u8), info.src[2].is_64());
+    }
+    if info.reads_mask {
+        inp.mask_in = if n < 3 && x.src[2] != Src::None { w.read64(x.src[2]) } else { w.vcc() };
+    }
+    let m = inst.mods;
+    inp.abs = m.abs;
+    inp.neg = m.neg;
+    inp.neg_hi = m.neg_hi;
+    inp.op_sel = m.op_sel;
+    inp.op_sel_hi = if inst.enc == Encoding::Vop3p { m.op_sel_hi } else { 0b111 };
+    inp.clamp = m.clamp;
+    inp.omod = m.omod;
+    inp.mode = Mode::from_bits(w.mode);
+    inp.exec = exec;
+    let mut write_mask = exec;
+    match &inst.ext {
+        Ext::Sdwa(s) => {
+            for (i, sel) in [s.src0_sel, s.src1_sel].into_iter().enumerate().take(n.min(2)) {
+                let sext = s.sext >> i & 1 != 0;
+                for v in inp.src[i].iter_mut() {
+                    *v = u64::from(sdwa_select(*v as u32, sel, sext));
+                }
+            }
+        }
+        Ext::Dpp(d) => {
+            write_mask &= dpp_apply(&mut inp.src[0], d.ctrl, d.row_mask, d.bank_mask, d.bound_ctrl, exec);
+        }
+        _ => {}
+    }
+    let out = &mut *cx.vout;
+    if valu::execute(op, inp, out).is_err() {
+        return fault(FaultKind::Unimplemented);
+    }
+    if info.writes_vgpr {
+        let d = vgpr(inst.dst);
+        match (out.dst_half, &inst.ext) {
+            (DstHalf::Full, Ext::Sdwa(s)) if s.dst_sel != 6 => {
+                for l in 0..64 {
+                    if write_mask >> l & 1 != 0 {
+                        let old = w.v[d][l];
+                        w.v[d][l] = sdwa_place(out.dst[l] as u32, old, s.dst_sel, s.dst_unused);
+                    }
+                }
+            }
+            (DstHalf::Full, _) => write_v(w, d, &out.dst, write_mask, info.dst.is_64()),
+            (DstHalf::LoKeepHi, _) => {
+                for l in 0..64 {
+                    if write_mask >> l & 1 != 0 {
+                        w.v[d][l] = (w.v[d][l] & 0xffff_0000) | (out.dst[l] as u32 & 0xffff);
+                    }
+                }
+            }
+            (DstHalf::HiKeepLo, _) => {
+                for l in 0..64 {
+                    if write_mask >> l & 1 != 0 {
+                        w.v[d][l] = (w.v[d][l] & 0xffff) | (out.dst[l] as u32) << 16;
+                    }
+                }
+            }
+        }
+    }
+    if info.writes_mask {
+        let t = mask_target(x, info.writes_vgpr);
+        w.set_s64(t, out.mask);
+    }
+    if info.writes_exec {
+        w.set_exec(out.mask);
+    }
+    Flow::Next
+}
+
+/// Lane ops outside the arithmetic module.
+fn lane_op(w: &mut Wave, x: &XInst) -> Flow {
+    let inst = &x.inst;
+    let exec = w.exec();
+    match inst.op {
+        Op::V_READLANE_B32 => {
+            let lane = (w.read32(x.src[1]) & 63) as usize;
+            let v = match x.src[0] {
+                Src::V(r) => w.v[usize::from(r)][lane],
+                s => w.read32(s),
+            };
+            w.write_s32((inst.dst.raw() & 127) as u8, v);
+        }
+        Op::V_READFIRSTLANE_B32 => {
+            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
+            let v = match x.src[0] {
+                Src::V(r) => w.v[usize::from(r)][lane],
+                s => w.read32(s),
+            };
+            // VOP1 form: the destination field names an SGPR (or VCC/M0...) by its code; the
+            // decoder may present it as a VGPR code, so reduce to the scalar range.
+            w.write_s32((inst.dst.raw() & 127) as u8, v);
+        }
+        Op::V_WRITELANE_B32 => {
+            let lane = (w.read32(x.src[1]) & 63) as usize;
+            let v = w.read32(x.src[0]);
+            w.v[vgpr(inst.dst)][lane] = v;
+        }
+        _ => return named_lane_op(w, x, exec),
+    }
+    Flow::Next
+}
+
+/// Lane ops the isa table may spell differently across versions: matched by name (rare ops).
+fn named_lane_op(w: &mut Wave, x: &XInst, exec: u64) -> Flow {
+    let inst = &x.inst;
+    let m0 = w.s[M0] as usize;
+    let src_v = |w: &Wave| match x.src[0] {
+        Src::V(r) => Some(usize::from(r)),
+        _ => None,
+    };
+    match inst.op.name() {
+        "v_nop" | "v_clrexcp" => {}
+        "v_movrels_b32" | "v_movreld_b32" | "v_movrelsd_b32" => {
+            let d = vgpr(inst.dst) + if inst.op.name() == "v_movrels_b32" { 0 } else { m0 };
+            let vals: [u32; 64] = match (src_v(w), inst.op.name()) {
+                (Some(s), "v_movreld_b32") => w.v[s],
+                (Some(s), _) => w.v[(s + m0) & 255],
+                (None, _) => [w.read32(x.src[0]); 64],
+            };
+            let d = d & 255;
+            for l in 0..64 {
+                if exec >> l & 1 != 0 {
+                    w.v[d][l] = vals[l];
+                }
+            }
+        }
+        "v_swap_b32" => {
+            let (a, Some(b)) = (vgpr(inst.dst), src_v(w)) else {
+                return fault(FaultKind::IllegalInstruction);
+            };
+            for l in 0..64 {
+                if exec >> l & 1 != 0 {
+                    let t = w.v[a][l];
+                    w.v[a][l] = w.v[b][l];
+                    w.v[b][l] = t;
+                }
+            }
+        }
+        _ => return fault(FaultKind::Unimplemented),
+    }
+    Flow::Next
+}

@@ -1,0 +1,205 @@
+//! A kernel's code, decoded once: pre-decoded instructions with resolved operands and branch
+//! targets, and an O(1) map from byte address to instruction index.
+
+use crate::exec::operand::{resolve_src, Src, Width};
+use crate::valu::{self, ValuOp};
+use softhsa_codeobj::KernelDescriptor;
+use softhsa_isa::{Class, Encoding, Inst, Op, Operand};
+
+/// "No instruction starts here" in the address map, and "no target" in branches.
+pub const NO_INDEX: u32 = u32::MAX;
+
+/// One instruction in execution form.
+#[derive(Clone, Debug)]
+pub struct XInst {
+    pub inst: Inst,
+    /// Sources resolved for the op's operand widths.
+    pub src: [Src; 4],
+    /// Branch/call target (instruction index), or [`NO_INDEX`].
+    pub target: u32,
+    /// The VALU op, for VOP1/VOP2/VOPC/VOP3/VOP3P ops the gpu-valu module implements.
+    pub valu: Option<ValuOp>,
+}
+
+/// What occupies an instruction slot.
+#[derive(Clone, Debug)]
+pub enum Slot {
+    Ok(Box<XInst>),
+    /// Bytes that do not decode (or use a reserved operand): a fault if executed.
+    Illegal,
+}
+
+/// The decoded text range of a code object.
+pub struct Program {
+    /// Load address of the first byte.
+    pub base: u64,
+    pub slots: Vec<Slot>,
+    /// Byte offset of each slot from `base`.
+    pub offsets: Vec<u32>,
+    /// Per dword of text: the slot starting there, or [`NO_INDEX`].
+    index: Vec<u32>,
+}
+
+impl Program {
+    /// Decodes `code` (loaded at `base`) in one pass from its start.
+    pub fn new(code: &[u8], base: u64) -> Program {
+        let mut slots = Vec::new();
+        let mut offsets = Vec::new();
+        let mut index = vec![NO_INDEX; code.len().div_ceil(4)];
+        let mut off = 0usize;
+        while off + 4 <= code.len() {
+            index[off / 4] = slots.len() as u32;
+            offsets.push(off as u32);
+            match softhsa_isa::decode(&code[off..]) {
+                Ok(inst) if inst.len >= 4 && off + usize::from(inst.len) <= code.len() => {
+                    off += usize::from(inst.len);
+                    slots.push(match translate(inst) {
+                        Some(x) => Slot::Ok(Box::new(x)),
+                        None => Slot::Illegal,
+                    });
+                }
+                _ => {
+                    off += 4;
+                    slots.push(Slot::Illegal);
+                }
+            }
+        }
+        let mut p = Program { base, slots, offsets, index };
+        p.link();
+        p
+    }
+
+    /// Resolves branch targets to instruction indices.
+    fn link(&mut self) {
+        for i in 0..self.slots.len() {
+            let pc = self.addr(i as u32);
+            let t = match &self.slots[i] {
+                Slot::Ok(x) => x.inst.branch_target(pc),
+                Slot::Illegal => None,
+            };
+            if let Some(t) = t {
+                let idx = self.index_of(t).unwrap_or(NO_INDEX);
+                if let Slot::Ok(x) = &mut self.slots[i] {
+                    x.target = idx;
+                }
+            }
+        }
+    }
+
+    /// Byte address of slot `i`.
+    #[inline]
+    pub fn addr(&self, i: u32) -> u64 {
+        self.base + u64::from(self.offsets.get(i as usize).copied().unwrap_or(u32::MAX))
+    }
+
+    /// The slot that starts at byte address `pc`.
+    #[inline]
+    pub fn index_of(&self, pc: u64) -> Option<u32> {
+        let off = pc.checked_sub(self.base)?;
+        if off & 3 != 0 {
+            return None;
+        }
+        let i = *self.index.get(usize::try_from(off / 4).ok()?)?;
+        (i != NO_INDEX).then_some(i)
+    }
+
+    /// Disassembly of slot `i` (for faults and traces).
+    pub fn text(&self, i: u32) -> String {
+        match self.slots.get(i as usize) {
+            Some(Slot::Ok(x)) => x.inst.to_string(),
+            Some(Slot::Illegal) => "<illegal>".to_string(),
+            None => String::new(),
+        }
+    }
+}
+
+fn width_of(ty: valu::Ty) -> Width {
+    match ty {
+        valu::Ty::F64 => Width::B64Float,
+        valu::Ty::U64 => Width::B64Int,
+        valu::Ty::F16 | valu::Ty::U16 | valu::Ty::PkF16 | valu::Ty::PkU16 => Width::B16,
+        valu::Ty::U32 | valu::Ty::F32 => Width::B32,
+    }
+}
+
+fn is_valu(c: Class) -> bool {
+    matches!(c, Class::Vop1 | Class::Vop2 | Class::Vopc | Class::Vop3 | Class::Vop3p)
+}
+
+/// Resolves one instruction's operands; `None` if an operand code is reserved.
+fn translate(inst: Inst) -> Option<XInst> {
+    let op = inst.op;
+    let valu = if is_valu(op.class()) { valu::resolve(op.name()) } else { None };
+    let info = valu.map(|v| v.info());
+    let mut src = [Src::None; 4];
+    for (i, s) in src.iter_mut().enumerate() {
+        let o = inst.src[i];
+        if o.is_none() {
+            continue;
+        }
+        let w = match (&info, i < 3) {
+            (Some(info), true) => width_of(info.src[i]),
+            _ if i < 3 && op.src_dwords(i) == 2 && op.class() != Class::Smem => {
+                if op.name().ends_with("_f64") {
+                    Width::B64Float
+                } else {
+                    Width::B64Int
+                }
+            }
+            _ => Width::B32,
+        };
+        *s = resolve_src(o.raw(), inst.literal, w)?;
+    }
+    // SDWA/DPP read registers directly; VOP2 carry-in in e32 form names VCC (already a code).
+    if matches!(inst.enc, Encoding::Sdwa | Encoding::Dpp) && src[0] == Src::None {
+        return None;
+    }
+    let _ = Operand::NONE;
+    Some(XInst { inst, src, target: NO_INDEX, valu })
+}
+
+/// A loaded kernel, ready to dispatch: decoded once, shared by all its dispatches.
+pub struct Kernel {
+    pub name: String,
+    pub descriptor: KernelDescriptor,
+    /// Address of the kernel descriptor (or amd_kernel_code_t).
+    pub descriptor_address: u64,
+    pub program: Program,
+    /// Index of the entry instruction.
+    pub entry: u32,
+}
+
+impl Kernel {
+    /// Builds a kernel from its descriptor and the loaded code (`code` is loaded at `code_base`
+    /// and should cover the whole text range, so calls to other functions resolve).
+    pub fn new(
+        name: &str,
+        descriptor: KernelDescriptor,
+        descriptor_address: u64,
+        code: &[u8],
+        code_base: u64,
+    ) -> Result<Kernel, String> {
+        let entry_pc = descriptor_address.wrapping_add(descriptor.entry_offset as u64);
+        let program = Program::new(code, code_base);
+        let entry = program
+            .index_of(entry_pc)
+            .ok_or_else(|| format!("kernel {name}: entry {entry_pc:#x} is not in its code"))?;
+        Ok(Kernel { name: name.to_string(), descriptor, descriptor_address, program, entry })
+    }
+
+    /// Entry address.
+    pub fn entry_address(&self) -> u64 {
+        self.program.addr(self.entry)
+    }
+}
+
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel").field("name", &self.name).field("entry", &self.entry).finish()
+    }
+}
+
+/// Whether an op is a VALU op (kept next to `translate` for the interpreter's dispatch).
+pub fn op_is_valu(op: Op) -> bool {
+    is_valu(op.class())
+}

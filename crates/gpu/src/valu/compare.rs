@@ -1,0 +1,222 @@
+//! `v_cmp_*`, `v_cmpx_*` and `v_cmp_class_*` for every type and condition: a 64-bit lane mask.
+
+use super::float_env::{Env, Fmt, SrcMods, F16, F32, F64};
+use super::lanes::mask2;
+use super::round::to_f64;
+use super::{VopInputs, VopOutputs};
+
+/// Operand type of a compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum CmpTy {
+    F16,
+    F32,
+    F64,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+}
+
+impl CmpTy {
+    /// Parses a mnemonic type suffix (`f32`, `u64`, ...).
+    pub fn from_suffix(s: &str) -> Option<Self> {
+        Some(match s {
+            "f16" => CmpTy::F16,
+            "f32" => CmpTy::F32,
+            "f64" => CmpTy::F64,
+            "i16" => CmpTy::I16,
+            "u16" => CmpTy::U16,
+            "i32" => CmpTy::I32,
+            "u32" => CmpTy::U32,
+            "i64" => CmpTy::I64,
+            "u64" => CmpTy::U64,
+            _ => return None,
+        })
+    }
+
+    /// A float type.
+    pub fn is_float(self) -> bool {
+        matches!(self, CmpTy::F16 | CmpTy::F32 | CmpTy::F64)
+    }
+
+    /// The operand type for [`super::OpInfo`].
+    pub fn ty(self) -> super::Ty {
+        use super::Ty;
+        match self {
+            CmpTy::F16 => Ty::F16,
+            CmpTy::F32 => Ty::F32,
+            CmpTy::F64 => Ty::F64,
+            CmpTy::I16 | CmpTy::U16 => Ty::U16,
+            CmpTy::I32 | CmpTy::U32 => Ty::U32,
+            CmpTy::I64 | CmpTy::U64 => Ty::U64,
+        }
+    }
+}
+
+/// Compare condition. Float conditions `N*` are true for unordered operands; the integer ones
+/// use `Ne` and `Tru` for `ne` and `t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Cond {
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Lg,
+    Ge,
+    O,
+    U,
+    Nge,
+    Nlg,
+    Ngt,
+    Nle,
+    Neq,
+    Nlt,
+    Tru,
+    Ne,
+    /// `v_cmp_class`: src1 is a mask of classes.
+    Class,
+}
+
+impl Cond {
+    /// Parses a condition name; `float` selects the float or the integer set.
+    pub fn from_name(s: &str, float: bool) -> Option<Self> {
+        use Cond::*;
+        let c = match s {
+            "f" => F,
+            "lt" => Lt,
+            "eq" => Eq,
+            "le" => Le,
+            "gt" => Gt,
+            "ge" => Ge,
+            "class" if float => Class,
+            "lg" | "o" | "u" | "nge" | "nlg" | "ngt" | "nle" | "neq" | "nlt" | "tru" if float => {
+                match s {
+                    "lg" => Lg,
+                    "o" => O,
+                    "u" => U,
+                    "nge" => Nge,
+                    "nlg" => Nlg,
+                    "ngt" => Ngt,
+                    "nle" => Nle,
+                    "neq" => Neq,
+                    "nlt" => Nlt,
+                    _ => Tru,
+                }
+            }
+            "ne" if !float => Ne,
+            "t" if !float => Tru,
+            _ => return None,
+        };
+        Some(c)
+    }
+}
+
+/// A compare: type, condition, and whether it also writes EXEC (`v_cmpx`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CmpOp {
+    /// Operand type.
+    pub ty: CmpTy,
+    /// Condition.
+    pub cond: Cond,
+    /// `v_cmpx_*`.
+    pub x: bool,
+}
+
+/// Evaluates `cond` from the ordering of two operands (`None` = unordered).
+#[inline(always)]
+fn eval(cond: Cond, ord: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::*;
+    use Cond::*;
+    match (cond, ord) {
+        (F, _) => false,
+        (Tru, _) => true,
+        (O, o) => o.is_some(),
+        (U, o) => o.is_none(),
+        (Lt, Some(o)) => o == Less,
+        (Eq, Some(o)) => o == Equal,
+        (Le, Some(o)) => o != Greater,
+        (Gt, Some(o)) => o == Greater,
+        (Lg | Ne, Some(o)) => o != Equal,
+        (Ge, Some(o)) => o != Less,
+        (Nge, o) => o.is_none_or(|o| o == Less),
+        (Nlg, o) => o.is_none_or(|o| o == Equal),
+        (Ngt, o) => o.is_none_or(|o| o != Greater),
+        (Nle, o) => o.is_none_or(|o| o == Greater),
+        (Neq, o) => o.is_none_or(|o| o != Equal),
+        (Nlt, o) => o.is_none_or(|o| o != Less),
+        (Ne, None) => true,
+        (Lt | Eq | Le | Gt | Lg | Ge, None) => false,
+        (Class, _) => false,
+    }
+}
+
+/// The class bit of x (ISA order: sNaN, qNaN, -inf, -normal, -denormal, -0, +0, +denormal,
+/// +normal, +inf).
+#[inline(always)]
+pub fn class_bit(fmt: Fmt, x: u64) -> u32 {
+    if fmt.is_snan(x) {
+        return 0;
+    }
+    if fmt.is_nan(x) {
+        return 1;
+    }
+    let k = if fmt.is_inf(x) {
+        0
+    } else if fmt.is_zero(x) {
+        3
+    } else if fmt.is_denorm(x) {
+        2
+    } else {
+        1
+    };
+    if fmt.is_neg(x) {
+        2 + k
+    } else {
+        9 - k
+    }
+}
+
+#[inline(always)]
+fn float_cmp(fmt: Fmt, cond: Cond, inp: &VopInputs) -> u64 {
+    let env: Env = inp.mode.env(fmt);
+    let m = SrcMods::new(inp.abs, inp.neg, [fmt; 3]);
+    let all = fmt.all();
+    if cond == Cond::Class {
+        return mask2(&inp.src[0], &inp.src[1], |a, b| {
+            let x = m.get(0, a & all);
+            b >> class_bit(fmt, x) & 1 != 0
+        });
+    }
+    mask2(&inp.src[0], &inp.src[1], |a, b| {
+        let x = fmt.flush_in(m.get(0, a & all), &env);
+        let y = fmt.flush_in(m.get(1, b & all), &env);
+        eval(cond, to_f64(fmt, x).partial_cmp(&to_f64(fmt, y)))
+    })
+}
+
+#[inline(always)]
+fn int_cmp<T: Ord>(cond: Cond, inp: &VopInputs, conv: impl Fn(u64) -> T) -> u64 {
+    mask2(&inp.src[0], &inp.src[1], |a, b| eval(cond, Some(conv(a).cmp(&conv(b)))))
+}
+
+/// Runs a compare: the result goes to `out.mask`.
+pub fn exec(op: CmpOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
+    let c = op.cond;
+    out.mask = match op.ty {
+        CmpTy::F16 => float_cmp(F16, c, inp),
+        CmpTy::F32 => float_cmp(F32, c, inp),
+        CmpTy::F64 => float_cmp(F64, c, inp),
+        CmpTy::I16 => int_cmp(c, inp, |v| v as u16 as i16),
+        CmpTy::U16 => int_cmp(c, inp, |v| v as u16),
+        CmpTy::I32 => int_cmp(c, inp, |v| v as u32 as i32),
+        CmpTy::U32 => int_cmp(c, inp, |v| v as u32),
+        CmpTy::I64 => int_cmp(c, inp, |v| v as i64),
+        CmpTy::U64 => int_cmp(c, inp, |v| v),
+    };
+    true
+}

@@ -1,0 +1,181 @@
+//! The float arithmetic family (`v_add_f32`, `v_fma_f64`, `v_min3_f16`, ...): one op enum over
+//! the three formats, dispatched once per instruction to a lane loop.
+
+use super::farith::{add, fma, mad, mad_legacy, mul, mul_legacy};
+use super::float_env::{output_mods, Env, Fmt, SrcMods, F16, F32, F64};
+use super::fmisc::{
+    fract, frexp_exp, frexp_mant, max, med3, min, round_int, IntRound,
+};
+use super::lanes::{map1, map2, map3};
+use super::round::ldexp_bits;
+use super::{DstHalf, LaneArray, VopInputs, VopOutputs};
+
+/// Float format of an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FTy {
+    /// IEEE half.
+    F16,
+    /// IEEE single.
+    F32,
+    /// IEEE double.
+    F64,
+}
+
+impl FTy {
+    /// The bit layout.
+    pub fn fmt(self) -> Fmt {
+        match self {
+            FTy::F16 => F16,
+            FTy::F32 => F32,
+            FTy::F64 => F64,
+        }
+    }
+
+    /// The operand type for [`super::OpInfo`].
+    pub fn ty(self) -> super::Ty {
+        match self {
+            FTy::F16 => super::Ty::F16,
+            FTy::F32 => super::Ty::F32,
+            FTy::F64 => super::Ty::F64,
+        }
+    }
+}
+
+/// Float arithmetic ops. `v_mac_*`/`v_madmk_*`/`v_madak_*` are [`FOp::Mad`] and `v_fmac_*`
+/// is [`FOp::Fma`], with the caller placing operands as src0 * src1 + src2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FOp {
+    Add,
+    Sub,
+    SubRev,
+    Mul,
+    MulLegacy,
+    Fma,
+    Mad,
+    MadLegacy,
+    Min,
+    Max,
+    Min3,
+    Max3,
+    Med3,
+    /// src1 is a signed integer exponent (i32; i16 for f16).
+    Ldexp,
+    Fract,
+    Trunc,
+    Ceil,
+    Floor,
+    Rndne,
+    FrexpMant,
+    /// Integer result (i32; i16 for f16): no output modifiers.
+    FrexpExp,
+}
+
+impl FOp {
+    /// Number of sources.
+    pub fn num_src(self) -> u8 {
+        use FOp::*;
+        match self {
+            Fract | Trunc | Ceil | Floor | Rndne | FrexpMant | FrexpExp => 1,
+            Fma | Mad | MadLegacy | Min3 | Max3 | Med3 => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// Runs a float op in format `ty`.
+pub fn exec(op: FOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
+    match ty {
+        FTy::F16 => run(op, F16, inp, out),
+        FTy::F32 => run(op, F32, inp, out),
+        FTy::F64 => run(op, F64, inp, out),
+    }
+    true
+}
+
+/// Source reader: op_sel half selection (f16 only), then abs/neg.
+#[derive(Clone, Copy)]
+pub struct Reader {
+    shift: [u32; 3],
+    all: u64,
+    mods: SrcMods,
+}
+
+impl Reader {
+    /// Reader for three sources of format `fmt`.
+    #[inline(always)]
+    pub fn new(fmt: Fmt, inp: &VopInputs) -> Self {
+        let mut shift = [0; 3];
+        if fmt.width == 16 {
+            for (i, s) in shift.iter_mut().enumerate() {
+                *s = if inp.op_sel >> i & 1 != 0 { 16 } else { 0 };
+            }
+        }
+        Reader { shift, all: fmt.all(), mods: SrcMods::new(inp.abs, inp.neg, [fmt; 3]) }
+    }
+
+    /// Source `i` of one lane.
+    #[inline(always)]
+    pub fn get(&self, i: usize, x: u64) -> u64 {
+        self.mods.get(i, (x >> self.shift[i]) & self.all)
+    }
+}
+
+#[inline(always)]
+fn run(op: FOp, fmt: Fmt, inp: &VopInputs, out: &mut VopOutputs) {
+    let env: Env = inp.mode.env(fmt);
+    let r = Reader::new(fmt, inp);
+    let s = &inp.src;
+    let d: &mut LaneArray = &mut out.dst;
+    let e = &env;
+    let int_mask = fmt.all();
+    match op {
+        FOp::Add => map2(d, &s[0], &s[1], |x, y| add(fmt, r.get(0, x), r.get(1, y), e)),
+        FOp::Sub => map2(d, &s[0], &s[1], |x, y| {
+            add(fmt, r.get(0, x), r.get(1, y) ^ fmt.sign(), e)
+        }),
+        FOp::SubRev => map2(d, &s[0], &s[1], |x, y| {
+            add(fmt, r.get(1, y), r.get(0, x) ^ fmt.sign(), e)
+        }),
+        FOp::Mul => map2(d, &s[0], &s[1], |x, y| mul(fmt, r.get(0, x), r.get(1, y), e)),
+        FOp::MulLegacy => {
+            map2(d, &s[0], &s[1], |x, y| mul_legacy(fmt, r.get(0, x), r.get(1, y), e))
+        }
+        FOp::Fma => map3(d, s, |x, y, z| fma(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)),
+        FOp::Mad => map3(d, s, |x, y, z| mad(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)),
+        FOp::MadLegacy => map3(d, s, |x, y, z| {
+            mad_legacy(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
+        }),
+        FOp::Min => map2(d, &s[0], &s[1], |x, y| min(fmt, r.get(0, x), r.get(1, y), e)),
+        FOp::Max => map2(d, &s[0], &s[1], |x, y| max(fmt, r.get(0, x), r.get(1, y), e)),
+        FOp::Min3 => map3(d, s, |x, y, z| {
+            min(fmt, min(fmt, r.get(0, x), r.get(1, y), e), r.get(2, z), e)
+        }),
+        FOp::Max3 => map3(d, s, |x, y, z| {
+            max(fmt, max(fmt, r.get(0, x), r.get(1, y), e), r.get(2, z), e)
+        }),
+        FOp::Med3 => map3(d, s, |x, y, z| med3(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)),
+        FOp::Ldexp => map2(d, &s[0], &s[1], |x, y| {
+            // The exponent is an integer operand: no float modifiers, i16 for f16.
+            let k = if fmt.width == 16 { y as u16 as i16 as i64 } else { y as u32 as i32 as i64 };
+            ldexp_bits(fmt, r.get(0, x), k.clamp(-10000, 10000) as i32, e)
+        }),
+        FOp::Fract => map1(d, &s[0], |x| fract(fmt, r.get(0, x), e)),
+        FOp::Trunc => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Trunc, e)),
+        FOp::Ceil => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Ceil, e)),
+        FOp::Floor => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Floor, e)),
+        FOp::Rndne => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Rndne, e)),
+        FOp::FrexpMant => map1(d, &s[0], |x| frexp_mant(fmt, r.get(0, x), e)),
+        FOp::FrexpExp => {
+            let m = if fmt.width == 16 { 0xffff } else { 0xffff_ffff };
+            map1(d, &s[0], |x| frexp_exp(fmt, r.get(0, x), e) as u64 & m);
+            let _ = int_mask;
+            return;
+        }
+    }
+    if inp.clamp || inp.omod != 0 {
+        output_mods(d, fmt, inp.omod, inp.clamp, inp.mode.dx10_clamp, e);
+    }
+    if fmt.width == 16 && inp.op_sel & 8 != 0 {
+        out.dst_half = DstHalf::HiKeepLo;
+    }
+}

@@ -1,0 +1,174 @@
+//! The packet processor: one thread per queue, consuming packets strictly in order.
+//!
+//! Each packet goes through HSA's phases: wait until the write index passes the read index and
+//! the slot's header is no longer INVALID (producers release-store it last), acquire fence,
+//! execute (dispatch, agent function, or barrier wait), release fence, then: header back to
+//! INVALID, read index + 1, completion signal - 1 (with timestamps first when profiling). Since
+//! each packet completes before the next launches, the barrier bit is always honoured. A failing
+//! packet stops the queue in the error state and calls its error callback; it stays in the ring
+//! between the read and write index, where the program can inspect it.
+
+use super::agent_dispatch::AgentCall;
+use super::packets::{Kind, Packet, SCOPE_NONE};
+use super::ring::PACKET_TYPE_INVALID;
+use super::{Queue, STATE_ACTIVE, STATE_ERROR};
+use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
+use crate::{Error, Result, Runtime};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{fence, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+/// Longest sleep while idle or blocked: doorbells and signals written by device code directly in
+/// memory wake nobody, so they are re-checked at this period.
+const POLL: Duration = Duration::from_millis(1);
+
+/// Why execution of a packet did not complete.
+enum Stop {
+    /// The queue was inactivated or destroyed: leave quietly.
+    Requested,
+    Failed(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
+    let sleeper = Sleeper::new();
+    loop {
+        let epoch = sleeper.epoch();
+        if q.stop.load(Ordering::Acquire) {
+            return;
+        }
+        let read = q.mem.read_index().load(Ordering::Relaxed);
+        let write = q.mem.write_index().load(Ordering::Acquire);
+        let header = q.mem.packet_header(read).load(Ordering::Acquire);
+        if write <= read || header & 0xff == PACKET_TYPE_INVALID {
+            sleeper.sleep(epoch, Some(POLL));
+            continue;
+        }
+        let Some(rt) = rt.upgrade() else { return };
+        let packet = Packet(q.mem.read_packet(read));
+        let outcome = catch_unwind(AssertUnwindSafe(|| execute(&rt, &q, read, &packet)))
+            .unwrap_or_else(|_| {
+                Err(Stop::Failed(Error::with_message(
+                    softhsa_abi::HSA_STATUS_ERROR,
+                    "internal error while processing a packet",
+                )))
+            });
+        match outcome {
+            Ok(()) => {}
+            Err(Stop::Requested) => return,
+            Err(Stop::Failed(e)) => {
+                fail(&q, &e);
+                return;
+            }
+        }
+    }
+}
+
+/// Puts the queue in the error state and reports `e` through the error callback.
+fn fail(q: &Queue, e: &Error) {
+    crate::trace!(
+        crate::system::trace::Category::Packet,
+        "queue {:#x}: packet {} failed: {e}",
+        q.addr(),
+        q.mem.read_index().load(Ordering::Relaxed)
+    );
+    if q.state.compare_exchange(STATE_ACTIVE, STATE_ERROR, Ordering::AcqRel, Ordering::Relaxed).is_err()
+    {
+        return;
+    }
+    if let Some(cb) = &q.callback {
+        let _ = catch_unwind(AssertUnwindSafe(|| cb(e.status, q.addr())));
+    }
+}
+
+fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Result<(), Stop> {
+    let kind = p.decode()?;
+    let completion = rt.signals.get_optional(p.completion_signal())?;
+    let start = q.profiling().then(crate::profiling::now);
+    let host_fence = |scope: u8| {
+        if scope != SCOPE_NONE {
+            fence(Ordering::SeqCst);
+        }
+    };
+    let is_barrier = matches!(kind, Kind::BarrierAnd(_) | Kind::BarrierOr(_) | Kind::BarrierValue { .. });
+    if !is_barrier {
+        host_fence(p.acquire_scope());
+    }
+    match kind {
+        Kind::KernelDispatch => kernel_dispatch(rt, q, q.mem.slot_addr(index))?,
+        Kind::AgentDispatch { function, return_address, args } => {
+            rt.queues.agent_functions.call(&AgentCall { function, return_address, args })?
+        }
+        Kind::BarrierAnd(deps) => {
+            let mut seen = vec![false; deps.len()];
+            wait_until(rt, q, |v| {
+                for (s, v) in seen.iter_mut().zip(v) {
+                    *s |= *v == 0;
+                }
+                seen.iter().all(|s| *s)
+            }, &deps)?
+        }
+        Kind::BarrierOr(deps) => wait_until(rt, q, |v| v.contains(&0), &deps)?,
+        Kind::BarrierValue { signal, cond, value, mask } => {
+            if signal.0 != 0 {
+                wait_until(rt, q, |v| cond.holds(v[0] & mask, value), &[signal])?
+            }
+        }
+    }
+    if is_barrier {
+        host_fence(p.acquire_scope());
+    }
+    host_fence(p.release_scope());
+    // Completion: free the slot, advance the read index, then signal.
+    q.mem.packet_header(index).store(PACKET_TYPE_INVALID, Ordering::Release);
+    q.mem.read_index().store(index + 1, Ordering::Release);
+    if let Some(c) = completion {
+        if let Some(start) = start {
+            c.set_timestamps(start, crate::profiling::now());
+        }
+        c.subtract(1, MemoryOrder::Release);
+    } else {
+        crate::signal::notify::wake_all();
+    }
+    Ok(())
+}
+
+/// Re-evaluates `done(values of deps)` whenever a signal may have changed, until it holds or the
+/// queue is stopped. A dependency destroyed while waited on is an INVALID_SIGNAL error.
+fn wait_until(
+    rt: &Runtime,
+    q: &Queue,
+    mut done: impl FnMut(&[i64]) -> bool,
+    deps: &[Signal],
+) -> std::result::Result<(), Stop> {
+    let sleeper = Sleeper::new();
+    let mut values = vec![0i64; deps.len()];
+    loop {
+        let epoch = sleeper.epoch();
+        if q.stop.load(Ordering::Acquire) {
+            return Err(Stop::Requested);
+        }
+        for (v, s) in values.iter_mut().zip(deps) {
+            *v = rt.signals.get(*s)?.load(MemoryOrder::Acquire);
+        }
+        if done(&values) {
+            return Ok(());
+        }
+        sleeper.sleep(epoch, Some(POLL));
+    }
+}
+
+/// The one place where KERNEL_DISPATCH packets meet the GPU (`crate::dispatch`), which runs the
+/// dispatch to completion and returns the HSA status of a fault.
+fn kernel_dispatch(_rt: &Runtime, _q: &Queue, _packet_addr: u64) -> Result<()> {
+    Err(Error::with_message(
+        softhsa_abi::HSA_STATUS_ERROR,
+        "kernel dispatch: the GPU's dispatch entry point (dispatch.rs) is not available yet",
+    ))
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The whole test suite (the README's test command): installs its Debian packages, builds the
+# drop-in library and the CLI, then runs the Rust tests, the C API tests and the kernel corpus.
+# Prints one summary line at the end: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+logdir="$root/target/test-logs"
+mkdir -p "$logdir"
+
+passed=0
+failed=0
+failed_stages=()
+
+# Adds the counts a stage printed ("test result: ok. 5 passed; 0 failed" from cargo, or a final
+# "N passed, N failed" line from our scripts) and records a stage that exited non-zero.
+tally() {
+  local name=$1 log=$2 rc=$3 p f
+  p=$(grep -Eo '([0-9]+) passed' "$log" | awk '{s+=$1} END {print s+0}')
+  f=$(grep -Eo '([0-9]+) failed' "$log" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$rc" -ne 0 ]; then
+    failed_stages+=("$name")
+    [ "$f" -gt 0 ] || failed=$((failed + 1))
+    echo "== $name: FAILED (exit $rc); last lines of $log:"
+    tail -n 40 "$log"
+  else
+    echo "== $name: ok ($p passed)"
+  fi
+}
+
+stage() {
+  local name=$1
+  shift
+  local log="$logdir/$name.log"
+  echo "== $name: $*"
+  local start=$SECONDS
+  "$@" >"$log" 2>&1
+  local rc=$?
+  echo "   ($((SECONDS - start)) s)"
+  tally "$name" "$log" "$rc"
+}
+
+stage deps scripts/install-deps.sh
+stage build-lib scripts/build-lib.sh
+stage build-cli cargo build --release -p softhsa
+stage cargo-test cargo test --release --workspace
+stage c-api scripts/run-c-tests.sh
+stage corpus scripts/run-corpus.sh
+
+echo
+if [ ${#failed_stages[@]} -gt 0 ]; then
+  echo "failed stages: ${failed_stages[*]} (logs in $logdir)"
+fi
+echo "$passed passed, $failed failed"
+[ ${#failed_stages[@]} -eq 0 ]
