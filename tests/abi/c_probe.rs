@@ -49,6 +49,19 @@ pub fn constant(name: &str, c_type: &str, value: i128, size: usize) -> Check {
     }
 }
 
+/// That the C type `c_type` is exactly the type spelled `rust_c` (see `c_types`): the probe
+/// then fails to compile, naming both types, if they differ in any way C checks for pointers
+/// (signedness, constness, parameter and return types).
+pub fn same_type(key: &str, c_type: &str, rust_c: &str) -> Check {
+    Check {
+        key: format!("ctype {key}"),
+        rust: vec![1],
+        c: format!(
+            "{{ {c_type} *p = (__typeof__({rust_c}) *)0; (void)p; printf(\"ctype {key}\\t1\\n\"); }}"
+        ),
+    }
+}
+
 /// What the compiled C program printed, by check key.
 pub struct Probe(HashMap<String, CValue>);
 
@@ -71,7 +84,8 @@ impl Probe {
         std::fs::write(&src, c_source(checks)).expect("write probe.c");
         let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
         let out = Command::new(&cc)
-            .args(["-std=gnu11", "-Wall", "-o"])
+            .args(["-std=gnu11", "-Wall", "-Werror=incompatible-pointer-types"])
+            .args(["-Werror=pointer-sign", "-Werror=discarded-qualifiers", "-o"])
             .arg(&exe)
             .arg(&src)
             .output()

@@ -6,13 +6,15 @@
 pub const HSA_DIR: &str = "/usr/include/hsa";
 
 /// The headers softhsa-abi mirrors (one module each).
-pub const HEADERS: [&str; 6] = [
+pub const HEADERS: [&str; 8] = [
     "hsa.h",
     "hsa_ext_amd.h",
     "hsa_ven_amd_loader.h",
     "amd_hsa_queue.h",
     "amd_hsa_signal.h",
     "amd_hsa_kernel_code.h",
+    "hsa_ext_image.h",
+    "hsa_ext_finalize.h",
 ];
 
 #[derive(Default)]

@@ -1,5 +1,8 @@
 //! `#[repr(C)]` Rust mirrors of ROCm 5.2's HSA headers, as Debian's libhsa-runtime-dev installs
-//! them under `/usr/include/hsa`: one module per header, all re-exported here.
+//! them under `/usr/include/hsa`: one module per header, all re-exported here. The headers are
+//! hsa.h (with the AQL packets), hsa_ext_amd.h, hsa_ven_amd_loader.h, amd_hsa_queue.h,
+//! amd_hsa_signal.h, amd_hsa_kernel_code.h, and the image and finalizer extensions
+//! (hsa_ext_image.h, hsa_ext_finalize.h) whose entry points ROCm exports and HIP imports.
 //!
 //! Conventions (every layer codes against them):
 //! - C names exactly (`hsa_status_t`, `HSA_STATUS_ERROR_INVALID_ARGUMENT`, `amd_queue_t`); a C
@@ -16,11 +19,17 @@
 //! - Every struct is `Clone + Copy + Debug + Default` (all-zero, as C code memsets them); those
 //!   without function pointers are also `PartialEq + Eq + Hash`.
 //!
-//! The six header modules are generated from the headers by a libclang script (kept outside the
-//! tree; regenerate by hand-checking against `tests/layout.rs`). The acceptance check is
-//! `cargo test -p softhsa-abi`: it compiles a C program against `/usr/include/hsa` and compares
-//! every struct's size, alignment and every field's offset and size, every integer typedef and
-//! every constant with this crate.
+//! The header modules and [`status_text`] are generated from the headers by
+//! `crates/abi/gen/generate.py` (libclang; Debian package python3-clang-16, needed only to
+//! regenerate): edit the generator, not its output. [`aql`], [`bits`] and [`handles`] are written
+//! by hand. The acceptance check is `cargo test -p softhsa-abi`: it compiles a C program against
+//! `/usr/include/hsa` and compares every struct's size and alignment, every field's offset, size
+//! and exact C type (signedness, constness, callback signatures), every typedef and every
+//! constant with this crate, and proves from the headers' text that the list it checks is
+//! complete.
+//!
+//! The crate root re-exports only the C names; the hand-written helpers stay under their module
+//! path (`softhsa_abi::aql::packet_header`), so `use softhsa_abi::*` brings in nothing but C.
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 
 /// `impl Default` as the all-zero value, which is what C code gets from `memset(0)`.
@@ -42,15 +51,20 @@ pub mod amd_hsa_queue;
 pub mod amd_hsa_signal;
 pub mod aql;
 pub mod bits;
+pub mod handles;
 pub mod hsa;
 pub mod hsa_ext_amd;
+pub mod hsa_ext_finalize;
+pub mod hsa_ext_image;
 pub mod hsa_ven_amd_loader;
+pub mod status_text;
 
 pub use amd_hsa_kernel_code::*;
 pub use amd_hsa_queue::*;
 pub use amd_hsa_signal::*;
-pub use aql::*;
-pub use bits::*;
 pub use hsa::*;
 pub use hsa_ext_amd::*;
+pub use hsa_ext_finalize::*;
+pub use hsa_ext_image::*;
 pub use hsa_ven_amd_loader::*;
+pub use status_text::*;

@@ -1,15 +1,19 @@
-//! The ABI acceptance test: every struct, integer typedef and constant of the six HSA headers,
-//! measured in Rust and in a C program compiled against Debian's `/usr/include/hsa`, must agree;
-//! and the list checked here must cover every struct, field, typedef and constant the headers
-//! declare. A missing C compiler or header fails the test.
+//! The ABI acceptance test: every struct (size, alignment, each field's offset, size and exact
+//! C type), typedef (size, signedness, exact type, callback signatures included) and constant of
+//! the HSA headers, measured in Rust and in a C program compiled against Debian's
+//! `/usr/include/hsa`, must agree; and the list checked here must cover every struct, field,
+//! typedef and constant the headers declare. A missing C compiler or header fails the test.
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 
 #[path = "../../../tests/abi/c_probe.rs"]
 mod c_probe;
+#[path = "../../../tests/abi/c_types.rs"]
+mod c_types;
 #[path = "../../../tests/abi/header_scan.rs"]
 mod header_scan;
 
 use c_probe::{CValue, Probe};
+use c_types::CType;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One Rust-side measurement and the C expression that must print the same.
@@ -42,6 +46,14 @@ macro_rules! structs {
             vec![$((stringify!($s), vec![$(c_field!($f $(, $c)?)),*])),*]
         }
 
+        $(
+            impl CType for softhsa_abi::$s {
+                fn c() -> String {
+                    stringify!($s).into()
+                }
+            }
+        )*
+
         pub fn struct_checks() -> Vec<Check> {
             let mut v = Vec::new();
             $(
@@ -58,6 +70,15 @@ macro_rules! structs {
                         core::mem::offset_of!(softhsa_abi::$s, $f),
                         field_size(|s: &softhsa_abi::$s| &s.$f),
                     ));
+                    // A C union member that the Rust field only aliases has its own type.
+                    let (rust, c) = (stringify!($f), c_field!($f $(, $c)?));
+                    if rust.trim_end_matches('_') == c {
+                        v.push(c_probe::same_type(
+                            &format!("{}.{c}", stringify!($s)),
+                            &format!("__typeof__((({} *)0)->{c})", stringify!($s)),
+                            &c_types::of_field(|s: &softhsa_abi::$s| &s.$f),
+                        ));
+                    }
                 )*
             )*
             v
@@ -72,12 +93,19 @@ macro_rules! int_aliases {
         }
 
         pub fn int_alias_checks() -> Vec<Check> {
-            vec![$(c_probe::int_type(
-                stringify!($t),
-                c_field!($t $(, $c)?),
-                core::mem::size_of::<softhsa_abi::$t>(),
-                (0 as softhsa_abi::$t).checked_sub(1).is_some(),
-            )),*]
+            vec![$(
+                c_probe::int_type(
+                    stringify!($t),
+                    c_field!($t $(, $c)?),
+                    core::mem::size_of::<softhsa_abi::$t>(),
+                    (0 as softhsa_abi::$t).checked_sub(1).is_some(),
+                ),
+                c_probe::same_type(
+                    stringify!($t),
+                    c_field!($t $(, $c)?),
+                    &<softhsa_abi::$t as CType>::c(),
+                )
+            ),*]
         }
     };
 }
@@ -89,12 +117,19 @@ macro_rules! other_aliases {
         }
 
         pub fn other_alias_checks() -> Vec<Check> {
-            vec![$(c_probe::size_align(
-                stringify!($t),
-                c_field!($t $(, $c)?),
-                core::mem::size_of::<softhsa_abi::$t>(),
-                core::mem::align_of::<softhsa_abi::$t>(),
-            )),*]
+            vec![$(
+                c_probe::size_align(
+                    stringify!($t),
+                    c_field!($t $(, $c)?),
+                    core::mem::size_of::<softhsa_abi::$t>(),
+                    core::mem::align_of::<softhsa_abi::$t>(),
+                ),
+                c_probe::same_type(
+                    stringify!($t),
+                    c_field!($t $(, $c)?),
+                    &<softhsa_abi::$t as CType>::c(),
+                )
+            ),*]
         }
     };
 }
@@ -116,6 +151,13 @@ macro_rules! constants {
             ),*),*]
         }
     };
+}
+
+/// The one struct no header defines, only pointed to (`BrigModule_t`).
+impl CType for softhsa_abi::BrigModuleHeader {
+    fn c() -> String {
+        "struct BrigModuleHeader".into()
+    }
 }
 
 mod list {
@@ -218,4 +260,30 @@ fn list_covers_every_header_declaration() {
         "not covered by the list:\n{}",
         missing.join("\n")
     );
+}
+
+#[test]
+fn every_status_has_its_header_text() {
+    let mut seen = 0;
+    for c in list::constant_checks() {
+        let Some(name) = c.key.strip_prefix("const ") else {
+            continue;
+        };
+        if !name.starts_with("HSA_STATUS_") && !name.starts_with("HSA_EXT_STATUS_") {
+            continue;
+        }
+        let status = c.rust[0] as softhsa_abi::hsa_status_t;
+        let text = softhsa_abi::hsa_status_text(status)
+            .unwrap_or_else(|| panic!("no text for {name}"))
+            .to_str()
+            .expect("status text is UTF-8");
+        let want = format!("{name}: ");
+        assert!(
+            text.starts_with(&want) && text.len() > want.len() + 5,
+            "{text}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, softhsa_abi::HSA_STATUS_TEXT.len());
+    assert_eq!(softhsa_abi::hsa_status_text(0x7777), None);
 }

@@ -1,7 +1,7 @@
-//! Signal exports: `hsa_signal_*`, `hsa_signal_group_*`, `hsa_amd_signal_*`,
-//! `hsa_amd_async_function`. Functions that return a value instead of a status go through
-//! [`value_guard`]: before `hsa_init`, on an invalid handle or on a panic they return 0 (or do
-//! nothing) and record the failure in the API trace.
+//! Signal exports: `hsa_signal_*`, `hsa_signal_group_*`, `hsa_amd_signal_*`. Functions that
+//! return a value instead of a status go through [`value_guard`]: before `hsa_init`, on an
+//! invalid handle or on a panic they return 0 (or do nothing) and record the failure in the API
+//! trace.
 
 use crate::{with_runtime, write_out};
 use softhsa_abi::*;
@@ -88,7 +88,9 @@ pub unsafe extern "C" fn hsa_amd_signal_create(
         if signal.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
-        let s = rt.signals.create_with_attributes(initial_value, attributes)?;
+        let s = rt
+            .signals
+            .create_with_attributes(initial_value, attributes)?;
         // SAFETY: checked non-null; the caller provides a writable hsa_signal_t.
         unsafe { write_out(signal, hsa_signal_t { handle: s.0 }) }
     })
@@ -141,21 +143,61 @@ macro_rules! rmw_orders {
             $scacq_screl => AcqRel);
     };
 }
-rmw_orders!(updates, add, hsa_signal_add_relaxed, hsa_signal_add_acquire,
-    hsa_signal_add_scacquire, hsa_signal_add_release, hsa_signal_add_screlease,
-    hsa_signal_add_acq_rel, hsa_signal_add_scacq_screl);
-rmw_orders!(updates, subtract, hsa_signal_subtract_relaxed, hsa_signal_subtract_acquire,
-    hsa_signal_subtract_scacquire, hsa_signal_subtract_release, hsa_signal_subtract_screlease,
-    hsa_signal_subtract_acq_rel, hsa_signal_subtract_scacq_screl);
-rmw_orders!(updates, and, hsa_signal_and_relaxed, hsa_signal_and_acquire,
-    hsa_signal_and_scacquire, hsa_signal_and_release, hsa_signal_and_screlease,
-    hsa_signal_and_acq_rel, hsa_signal_and_scacq_screl);
-rmw_orders!(updates, or, hsa_signal_or_relaxed, hsa_signal_or_acquire,
-    hsa_signal_or_scacquire, hsa_signal_or_release, hsa_signal_or_screlease,
-    hsa_signal_or_acq_rel, hsa_signal_or_scacq_screl);
-rmw_orders!(updates, xor, hsa_signal_xor_relaxed, hsa_signal_xor_acquire,
-    hsa_signal_xor_scacquire, hsa_signal_xor_release, hsa_signal_xor_screlease,
-    hsa_signal_xor_acq_rel, hsa_signal_xor_scacq_screl);
+rmw_orders!(
+    updates,
+    add,
+    hsa_signal_add_relaxed,
+    hsa_signal_add_acquire,
+    hsa_signal_add_scacquire,
+    hsa_signal_add_release,
+    hsa_signal_add_screlease,
+    hsa_signal_add_acq_rel,
+    hsa_signal_add_scacq_screl
+);
+rmw_orders!(
+    updates,
+    subtract,
+    hsa_signal_subtract_relaxed,
+    hsa_signal_subtract_acquire,
+    hsa_signal_subtract_scacquire,
+    hsa_signal_subtract_release,
+    hsa_signal_subtract_screlease,
+    hsa_signal_subtract_acq_rel,
+    hsa_signal_subtract_scacq_screl
+);
+rmw_orders!(
+    updates,
+    and,
+    hsa_signal_and_relaxed,
+    hsa_signal_and_acquire,
+    hsa_signal_and_scacquire,
+    hsa_signal_and_release,
+    hsa_signal_and_screlease,
+    hsa_signal_and_acq_rel,
+    hsa_signal_and_scacq_screl
+);
+rmw_orders!(
+    updates,
+    or,
+    hsa_signal_or_relaxed,
+    hsa_signal_or_acquire,
+    hsa_signal_or_scacquire,
+    hsa_signal_or_release,
+    hsa_signal_or_screlease,
+    hsa_signal_or_acq_rel,
+    hsa_signal_or_scacq_screl
+);
+rmw_orders!(
+    updates,
+    xor,
+    hsa_signal_xor_relaxed,
+    hsa_signal_xor_acquire,
+    hsa_signal_xor_scacquire,
+    hsa_signal_xor_release,
+    hsa_signal_xor_screlease,
+    hsa_signal_xor_acq_rel,
+    hsa_signal_xor_scacq_screl
+);
 
 macro_rules! exchanges {
     ($method:ident: $($name:ident => $ord:ident),* $(,)?) => {$(
@@ -168,9 +210,17 @@ macro_rules! exchanges {
         }
     )*};
 }
-rmw_orders!(exchanges, exchange, hsa_signal_exchange_relaxed, hsa_signal_exchange_acquire,
-    hsa_signal_exchange_scacquire, hsa_signal_exchange_release, hsa_signal_exchange_screlease,
-    hsa_signal_exchange_acq_rel, hsa_signal_exchange_scacq_screl);
+rmw_orders!(
+    exchanges,
+    exchange,
+    hsa_signal_exchange_relaxed,
+    hsa_signal_exchange_acquire,
+    hsa_signal_exchange_scacquire,
+    hsa_signal_exchange_release,
+    hsa_signal_exchange_screlease,
+    hsa_signal_exchange_acq_rel,
+    hsa_signal_exchange_scacq_screl
+);
 
 macro_rules! cases {
     ($method:ident: $($name:ident => $ord:ident),* $(,)?) => {$(
@@ -183,9 +233,17 @@ macro_rules! cases {
         }
     )*};
 }
-rmw_orders!(cases, cas, hsa_signal_cas_relaxed, hsa_signal_cas_acquire,
-    hsa_signal_cas_scacquire, hsa_signal_cas_release, hsa_signal_cas_screlease,
-    hsa_signal_cas_acq_rel, hsa_signal_cas_scacq_screl);
+rmw_orders!(
+    cases,
+    cas,
+    hsa_signal_cas_relaxed,
+    hsa_signal_cas_acquire,
+    hsa_signal_cas_scacquire,
+    hsa_signal_cas_release,
+    hsa_signal_cas_screlease,
+    hsa_signal_cas_acq_rel,
+    hsa_signal_cas_scacq_screl
+);
 
 macro_rules! waits {
     ($($name:ident => $ord:ident),* $(,)?) => {$(
@@ -229,7 +287,10 @@ pub unsafe extern "C" fn hsa_amd_signal_wait_any(
                 std::slice::from_raw_parts(values, n),
             )
         };
-        let refs = s.iter().map(|x| rt.signals.get(sig(*x))).collect::<Result<Vec<_>>>()?;
+        let refs = s
+            .iter()
+            .map(|x| rt.signals.get(sig(*x)))
+            .collect::<Result<Vec<_>>>()?;
         let mut list = Vec::with_capacity(n);
         for i in 0..n {
             list.push((refs[i].atomic(), condition(c[i])?, v[i]));
@@ -282,11 +343,14 @@ pub unsafe extern "C" fn hsa_signal_group_create(
 
 #[no_mangle]
 pub extern "C" fn hsa_signal_group_destroy(signal_group: hsa_signal_group_t) -> hsa_status_t {
-    with_runtime("hsa_signal_group_destroy", |rt| rt.signals.group_destroy(signal_group.handle))
+    with_runtime("hsa_signal_group_destroy", |rt| {
+        rt.signals.group_destroy(signal_group.handle)
+    })
 }
 
 /// # Safety
 /// `conditions`/`compare_values` hold one element per signal of the group; outputs writable.
+#[allow(clippy::too_many_arguments)]
 unsafe fn group_wait(
     name: &'static str,
     group: hsa_signal_group_t,
@@ -299,17 +363,23 @@ unsafe fn group_wait(
 ) -> hsa_status_t {
     with_runtime(name, |rt| {
         let n = rt.signals.group_signals(group.handle)?.len();
-        if conditions.is_null() || compare_values.is_null() || signal.is_null() || value.is_null()
-        {
+        if conditions.is_null() || compare_values.is_null() || signal.is_null() || value.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         // SAFETY: non-null; one element per group signal by the caller's contract.
         let (c, v) = unsafe {
-            (std::slice::from_raw_parts(conditions, n), std::slice::from_raw_parts(compare_values, n))
+            (
+                std::slice::from_raw_parts(conditions, n),
+                std::slice::from_raw_parts(compare_values, n),
+            )
         };
-        let c = c.iter().map(|x| condition(*x)).collect::<Result<Vec<_>>>()?;
+        let c = c
+            .iter()
+            .map(|x| condition(*x))
+            .collect::<Result<Vec<_>>>()?;
         let (s, observed) =
-            rt.signals.group_wait_any(group.handle, &c, v, hint(wait_state_hint), order)?;
+            rt.signals
+                .group_wait_any(group.handle, &c, v, hint(wait_state_hint), order)?;
         // SAFETY: both checked non-null and writable by contract.
         unsafe {
             write_out(signal, hsa_signal_t { handle: s.0 })?;
@@ -332,7 +402,18 @@ pub unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
     let name = "hsa_signal_group_wait_any_relaxed";
     let o = MemoryOrder::Relaxed;
     // SAFETY: forwarded caller contract.
-    unsafe { group_wait(name, signal_group, conditions, compare_values, wait_state_hint, signal, value, o) }
+    unsafe {
+        group_wait(
+            name,
+            signal_group,
+            conditions,
+            compare_values,
+            wait_state_hint,
+            signal,
+            value,
+            o,
+        )
+    }
 }
 
 /// # Safety
@@ -349,7 +430,18 @@ pub unsafe extern "C" fn hsa_signal_group_wait_any_scacquire(
     let name = "hsa_signal_group_wait_any_scacquire";
     let o = MemoryOrder::Acquire;
     // SAFETY: forwarded caller contract.
-    unsafe { group_wait(name, signal_group, conditions, compare_values, wait_state_hint, signal, value, o) }
+    unsafe {
+        group_wait(
+            name,
+            signal_group,
+            conditions,
+            compare_values,
+            wait_state_hint,
+            signal,
+            value,
+            o,
+        )
+    }
 }
 
 /// A C pointer handed back to C callbacks on another thread; the program owns what it points to.
@@ -386,22 +478,6 @@ pub extern "C" fn hsa_amd_signal_async_handler(
     })
 }
 
-#[no_mangle]
-pub extern "C" fn hsa_amd_async_function(
-    callback: Option<unsafe extern "C" fn(arg: *mut c_void)>,
-    arg: *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_async_function", |rt| {
-        let f = callback.ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
-        let arg = UserData(arg);
-        rt.signals.async_function(Box::new(move || {
-            let a = arg;
-            // SAFETY: the program asked for this call of its function with its argument.
-            unsafe { f(a.0) }
-        }))
-    })
-}
-
 /// # Safety
 /// `value_ptr` is NULL or writable.
 #[no_mangle]
@@ -415,4 +491,3 @@ pub unsafe extern "C" fn hsa_amd_signal_value_pointer(
         unsafe { write_out(value_ptr, p) }
     })
 }
-

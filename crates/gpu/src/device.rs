@@ -6,7 +6,7 @@
 
 use crate::fault::Fault;
 use crate::grid::Grid;
-use crate::kernel::Kernel;
+use crate::program::Kernel;
 use crate::trace::TraceConfig;
 use crate::workgroup::{run_workgroup, Worker};
 use crate::{DeviceEvents, MemoryMap};

@@ -7,8 +7,33 @@
 //!   blocks until it returns; work-groups run on the device's worker pool,
 //! - every global/flat memory access is checked against the runtime's [`MemoryMap`],
 //! - device-side `s_sendmsg` interrupts are reported through [`DeviceEvents`].
+//!
+//! Inside: [`program`] decodes a kernel once; [`device`] splits a dispatch into work-groups on
+//! worker threads; [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
+//! (one module per instruction family); [`valu`] holds the per-lane VALU arithmetic.
+
+// A `Fault` is a full report (kernel, instruction text...); it travels only on the cold fault
+// path, so its size does not matter.
+#![allow(clippy::result_large_err)]
 
 use std::ops::Range;
+
+pub mod device;
+pub mod exec;
+pub mod fault;
+pub mod grid;
+pub mod lds;
+pub mod memory;
+pub mod program;
+pub mod trace;
+pub mod valu;
+pub mod wave;
+pub mod workgroup;
+
+pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion};
+pub use fault::{Fault, FaultKind};
+pub use program::{Kernel, Program};
+pub use trace::TraceConfig;
 
 /// Base of the flat LDS (group) aperture: above the x86-64 user address space (DESIGN.md).
 pub const SHARED_APERTURE_BASE: u64 = 0x0001_0000_0000_0000;

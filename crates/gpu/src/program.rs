@@ -2,9 +2,10 @@
 //! targets, and an O(1) map from byte address to instruction index.
 
 use crate::exec::operand::{resolve_src, Src, Width};
+use crate::exec::vmem::{classify, VmemKind};
 use crate::valu::{self, ValuOp};
 use softhsa_codeobj::KernelDescriptor;
-use softhsa_isa::{Class, Encoding, Inst, Op, Operand};
+use softhsa_isa::{Class, Encoding, Inst, Op};
 
 /// "No instruction starts here" in the address map, and "no target" in branches.
 pub const NO_INDEX: u32 = u32::MAX;
@@ -19,6 +20,8 @@ pub struct XInst {
     pub target: u32,
     /// The VALU op, for VOP1/VOP2/VOPC/VOP3/VOP3P ops the gpu-valu module implements.
     pub valu: Option<ValuOp>,
+    /// What a buffer/flat/global/scratch op moves.
+    pub vmem: Option<VmemKind>,
 }
 
 /// What occupies an instruction slot.
@@ -53,7 +56,8 @@ impl Program {
             match softhsa_isa::decode(&code[off..]) {
                 Ok(inst) if inst.len >= 4 && off + usize::from(inst.len) <= code.len() => {
                     off += usize::from(inst.len);
-                    slots.push(match translate(inst) {
+                    let raw = code[off - usize::from(inst.len)..].iter().take(8).rev().fold(0u64, |a, &b| a << 8 | u64::from(b));
+                    slots.push(match translate(inst, raw) {
                         Some(x) => Slot::Ok(Box::new(x)),
                         None => Slot::Illegal,
                     });
@@ -106,7 +110,7 @@ impl Program {
     /// Disassembly of slot `i` (for faults and traces).
     pub fn text(&self, i: u32) -> String {
         match self.slots.get(i as usize) {
-            Some(Slot::Ok(x)) => x.inst.to_string(),
+            Some(Slot::Ok(x)) => x.inst.display(self.addr(i)).to_string(),
             Some(Slot::Illegal) => "<illegal>".to_string(),
             None => String::new(),
         }
@@ -126,9 +130,19 @@ fn is_valu(c: Class) -> bool {
     matches!(c, Class::Vop1 | Class::Vop2 | Class::Vopc | Class::Vop3 | Class::Vop3p)
 }
 
-/// Resolves one instruction's operands; `None` if an operand code is reserved.
-fn translate(inst: Inst) -> Option<XInst> {
+/// Resolves one instruction's operands; `None` if an operand code is reserved. `raw` is the
+/// instruction's first 8 bytes (little-endian).
+fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
     let op = inst.op;
+    // FLAT atomics with GLC return into VDST (bits 63:56); take it from the encoding when the
+    // decoder leaves the slot empty.
+    if matches!(op.class(), Class::Flat | Class::Global | Class::Scratch)
+        && op.flags().has(softhsa_isa::OpFlags::ATOMIC)
+        && inst.dst.is_none()
+        && inst.mem_flags().has(softhsa_isa::MemFlags::GLC)
+    {
+        inst.dst = softhsa_isa::Operand::vgpr((raw >> 56) as u8);
+    }
     let valu = if is_valu(op.class()) { valu::resolve(op.name()) } else { None };
     let info = valu.map(|v| v.info());
     let mut src = [Src::None; 4];
@@ -154,8 +168,11 @@ fn translate(inst: Inst) -> Option<XInst> {
     if matches!(inst.enc, Encoding::Sdwa | Encoding::Dpp) && src[0] == Src::None {
         return None;
     }
-    let _ = Operand::NONE;
-    Some(XInst { inst, src, target: NO_INDEX, valu })
+    let vmem = match op.class() {
+        Class::Mubuf | Class::Flat | Class::Global | Class::Scratch => classify(op.name()),
+        _ => None,
+    };
+    Some(XInst { inst, src, target: NO_INDEX, valu, vmem })
 }
 
 /// A loaded kernel, ready to dispatch: decoded once, shared by all its dispatches.

@@ -32,8 +32,8 @@ pub struct Wave {
     /// Vector registers, lane-contiguous.
     pub v: Box<[[u32; 64]; 256]>,
     pub scc: bool,
-    /// Byte address of the next instruction.
-    pub pc: u64,
+    /// Index of the next instruction in the kernel's program.
+    pub pc: u32,
     /// Hardware MODE register (FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE, ...).
     pub mode: u32,
     pub trapsts: u32,
@@ -45,6 +45,8 @@ pub struct Wave {
     pub executed: u64,
     /// Host address of this wave's scratch (private) backing.
     pub scratch_base: u64,
+    /// `s_set_gpr_idx_on` mode: VGPR operands named by M0[15:12] are offset by M0[7:0].
+    pub gpr_idx_en: bool,
 }
 
 impl Wave {
@@ -61,6 +63,7 @@ impl Wave {
             workgroup: [0; 3],
             executed: 0,
             scratch_base: 0,
+            gpr_idx_en: false,
         }
     }
 
@@ -114,7 +117,8 @@ pub fn initial_mode(kd: &KernelDescriptor) -> u32 {
 
 /// The values the command processor and SPI load into a wave.
 pub struct LaunchValues {
-    pub entry: u64,
+    /// Entry instruction index.
+    pub entry: u32,
     pub kernarg: u64,
     pub packet: u64,
     pub queue: u64,
@@ -159,6 +163,7 @@ pub fn init_wave(
     w.pc = lv.entry;
     w.mode = initial_mode(kd);
     w.trapsts = 0;
+    w.gpr_idx_en = false;
     w.state = WaveState::Running;
     w.index = index;
     w.workgroup = wg_id;

@@ -12,6 +12,7 @@
 //!   so evaluation is a match on a small integer; the 32-bit literal lives in [`Inst::literal`].
 
 mod decode;
+mod decode_fields;
 mod disasm;
 mod inst;
 mod op;

@@ -81,7 +81,7 @@ impl OpFlags {
 }
 
 macro_rules! define_ops {
-    ($($v:ident = ($name:literal, $cls:ident, $opc:literal, $e64:literal, $dst:tt, [$s0:tt, $s1:tt, $s2:tt], $($f:tt)|+),)*) => {
+    ($($v:ident = ($name:literal, $cls:ident, $opc:literal, $e64:literal, $dst:tt, [$s0:tt, $s1:tt, $s2:tt], $($f:tt)|+, [$($fm:literal),*]),)*) => {
         /// One variant per GFX9 instruction, named after its mnemonic in upper case; the same
         /// variant whatever the encoding it was decoded from.
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -98,6 +98,7 @@ macro_rules! define_ops {
             dst: shape!($dst),
             src: [shape!($s0), shape!($s1), shape!($s2)],
             flags: OpFlags($(flag!($f))|+),
+            forms: [$($fm),*],
         },)*];
 
         /// Every op, in table order.
@@ -133,6 +134,8 @@ pub(crate) struct OpInfo {
     pub dst: Shape,
     pub src: [Shape; 3],
     pub flags: OpFlags,
+    /// `[base, free]` per form (native, e64, sdwa, dpp).
+    pub forms: [u64; 8],
 }
 
 crate::for_each_op!(define_ops);
@@ -208,6 +211,19 @@ impl Op {
         } else {
             0
         }
+    }
+    /// `(base, free)` bits of one of the op's encodings (`base == 0`: no such form).
+    pub(crate) fn form(self, f: crate::decode::Form) -> (u64, u64) {
+        let i = f as usize * 2;
+        (self.info().forms[i], self.info().forms[i + 1])
+    }
+    /// Has an SDWA form.
+    pub fn has_sdwa(self) -> bool {
+        self.flags().has(OpFlags::SDWA)
+    }
+    /// Has a DPP form.
+    pub fn has_dpp(self) -> bool {
+        self.flags().has(OpFlags::DPP)
     }
     /// Available on gfx900 (false for the gfx906-only additions).
     pub fn on_gfx900(self) -> bool {

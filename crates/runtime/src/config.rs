@@ -17,7 +17,7 @@
 //! naming the variable (printed to stderr), rather than silently running a different machine.
 
 use crate::{Error, Result};
-use crate::topology::hsa_names::HSA_STATUS_ERROR_INVALID_ARGUMENT;
+use softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT;
 use std::path::PathBuf;
 
 /// The GPU models softhsa emulates (GCN5 "Vega", wave64).

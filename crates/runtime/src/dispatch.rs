@@ -1,1 +1,142 @@
 //! Kernel dispatch packets → the software GPU. (Owned by the GPU work.)
+//!
+//! The queue's packet processor calls [`run_kernel_dispatch`] once per KERNEL_DISPATCH packet
+//! (after the acquire fence, before the release fence and the completion signal). It finds the
+//! kernel, builds the [`Dispatch`], runs it to completion on the [`Device`] and turns a fault
+//! into the HSA status the queue's error callback receives.
+
+use softhsa_abi::{
+    hsa_kernel_dispatch_packet_t, hsa_status_t, HSA_STATUS_ERROR, HSA_STATUS_ERROR_EXCEPTION,
+    HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
+    HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
+    HSA_STATUS_ERROR_MEMORY_FAULT,
+};
+use softhsa_gpu::{Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap};
+use std::sync::Arc;
+
+/// Lowest address outside the x86-64 user address space: accesses there are aperture faults.
+const USER_ADDRESS_LIMIT: u64 = 1 << 47;
+
+/// What a dispatch needs from the runtime besides the packet.
+pub struct DispatchEnv<'a> {
+    pub device: &'a Device,
+    /// The device kernel of a packet's `kernel_object` (the loader's `Loader::kernel`, with the
+    /// `softhsa_gpu::Kernel` cached on the loaded kernel; see [`build_kernel`]).
+    pub find_kernel: &'a dyn Fn(u64) -> Option<Arc<Kernel>>,
+    pub memory: &'a dyn MemoryMap,
+    pub events: &'a dyn DeviceEvents,
+    /// Address of the queue's `amd_queue_t` (the kernel's queue ptr).
+    pub queue_address: u64,
+}
+
+/// Builds the device form of a loaded kernel: `code` is the loaded executable segment at
+/// `code_base` (covering every function), `kernel_object` the descriptor's address.
+pub fn build_kernel(
+    name: &str,
+    descriptor: softhsa_codeobj::KernelDescriptor,
+    kernel_object: u64,
+    code: &[u8],
+    code_base: u64,
+) -> Result<Kernel, String> {
+    Kernel::new(name, descriptor, kernel_object, code, code_base)
+}
+
+/// The HSA status a queue reports for a fault.
+pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
+    match kind {
+        FaultKind::MemoryViolation { address, .. } if *address >= USER_ADDRESS_LIMIT => {
+            HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
+        }
+        FaultKind::MemoryViolation { .. } => HSA_STATUS_ERROR_MEMORY_FAULT,
+        FaultKind::IllegalInstruction | FaultKind::Unimplemented => HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+        FaultKind::Trap { .. } | FaultKind::InstructionBudget { .. } => HSA_STATUS_ERROR_EXCEPTION,
+        FaultKind::InvalidDispatch(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+        FaultKind::Internal(_) => HSA_STATUS_ERROR,
+    }
+}
+
+/// Runs one kernel dispatch packet (already copied out of the ring) to completion.
+/// `packet_address` is where it sits in the ring (the kernel's dispatch ptr), `dispatch_id`
+/// the packet's index.
+pub fn run_kernel_dispatch(
+    env: &DispatchEnv,
+    packet: &hsa_kernel_dispatch_packet_t,
+    packet_address: u64,
+    dispatch_id: u64,
+) -> Result<DispatchStats, (hsa_status_t, Fault)> {
+    let Some(kernel) = (env.find_kernel)(packet.kernel_object) else {
+        let f = Fault::dispatch(
+            "<unknown>",
+            format!("kernel_object {:#x} is not a loaded kernel", packet.kernel_object),
+        );
+        return Err((HSA_STATUS_ERROR_INVALID_CODE_OBJECT, f));
+    };
+    let dims = packet.setup & 3;
+    if dims == 0 {
+        let f = Fault::dispatch(&kernel.name, "the packet's setup field has 0 dimensions");
+        return Err((HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, f));
+    }
+    // Dimensions beyond `dims` must be 1 (HSA); treat them so whatever the packet says.
+    let pick = |d: u16, v: u32| if d < dims { v } else { 1 };
+    let d = Dispatch {
+        kernel: &kernel,
+        grid_size: [
+            packet.grid_size_x,
+            pick(1, packet.grid_size_y),
+            pick(2, packet.grid_size_z),
+        ],
+        workgroup_size: [
+            packet.workgroup_size_x,
+            pick(1, u32::from(packet.workgroup_size_y)) as u16,
+            pick(2, u32::from(packet.workgroup_size_z)) as u16,
+        ],
+        dynamic_group_segment_size: packet.group_segment_size,
+        private_segment_size: packet.private_segment_size,
+        kernarg_address: packet.kernarg_address as u64,
+        packet_address,
+        queue_address: env.queue_address,
+        dispatch_id,
+        memory: env.memory,
+        events: env.events,
+    };
+    env.device.dispatch(&d).map_err(|f| (fault_status(&f.kind), f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoMemory;
+    impl MemoryMap for NoMemory {
+        fn lookup(&self, _addr: u64, _len: u64) -> Option<std::ops::Range<u64>> {
+            None
+        }
+    }
+    struct NoEvents;
+    impl DeviceEvents for NoEvents {}
+
+    #[test]
+    fn unknown_kernel_object_is_an_error_status() {
+        let device = Device::new(Default::default());
+        let env = DispatchEnv {
+            device: &device,
+            find_kernel: &|_| None,
+            memory: &NoMemory,
+            events: &NoEvents,
+            queue_address: 0,
+        };
+        let p = hsa_kernel_dispatch_packet_t { setup: 1, kernel_object: 0x1234, ..Default::default() };
+        let (status, f) = run_kernel_dispatch(&env, &p, 0, 0).unwrap_err();
+        assert_eq!(status, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+        assert!(f.to_string().contains("0x1234"));
+    }
+
+    #[test]
+    fn fault_kinds_map_to_statuses() {
+        let mv = |a| FaultKind::MemoryViolation { address: a, write: false };
+        assert_eq!(fault_status(&mv(0x1000)), HSA_STATUS_ERROR_MEMORY_FAULT);
+        assert_eq!(fault_status(&mv(softhsa_gpu::SHARED_APERTURE_BASE)), HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+        assert_eq!(fault_status(&FaultKind::Trap { code: 2 }), HSA_STATUS_ERROR_EXCEPTION);
+        assert_eq!(fault_status(&FaultKind::IllegalInstruction), HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+    }
+}

@@ -1,6 +1,6 @@
 //! The process-wide runtime: `hsa_init`/`hsa_shut_down` reference counting.
 
-use crate::{config, loader, memory, queue, signal, topology, Result};
+use crate::{config, copy, loader, memory, queue, signal, topology, Result};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Everything `hsa_init` creates. Each part is owned by its module.
@@ -10,6 +10,7 @@ pub struct Runtime {
     pub memory: memory::Memory,
     pub signals: signal::Signals,
     pub queues: queue::Queues,
+    pub copies: copy::Copies,
     pub loader: loader::Loader,
 }
 
@@ -60,15 +61,17 @@ impl Runtime {
         let config = config::Config::from_env()?;
         let topology = topology::Topology::new(&config)?;
         let memory = memory::Memory::new(&config, &topology)?;
-        let signals = signal::Signals::new(&config)?;
+        let signals = signal::Signals::new_registered(&config, &memory)?;
         let queues = queue::Queues::new(&config)?;
         let loader = loader::Loader::new();
-        Ok(Runtime { config, topology, memory, signals, queues, loader })
+        let copies = copy::Copies::default();
+        Ok(Runtime { config, topology, memory, signals, queues, copies, loader })
     }
 
     /// Stops runtime threads (packet processors, copy workers, handler threads) and frees memory.
     fn shut_down(&self) {
         self.queues.shut_down();
+        self.copies.shut_down();
         self.signals.shut_down();
     }
 }

@@ -11,6 +11,7 @@
 //! - [`loader`]: code object readers and executables.
 
 pub mod config;
+pub mod copy;
 pub mod dispatch;
 pub mod error;
 pub mod loader;

@@ -35,7 +35,10 @@ pub fn recorded_time(signals: &Signals, signal: Signal) -> Result<(u64, u64)> {
     let s = signals.get(signal)?;
     let (start, end) = s.timestamps();
     if end < start {
-        return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "torn timestamps"));
+        return Err(Error::with_message(
+            HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            "torn timestamps",
+        ));
     }
     Ok((start, end))
 }

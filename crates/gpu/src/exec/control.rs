@@ -101,9 +101,19 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
         | Op::S_CBRANCH_JOIN
         | Op::S_RFE_B64
         | Op::S_RFE_RESTORE_B64
-        | Op::S_SETVSKIP
-        | Op::S_SET_GPR_IDX_ON
-        | Op::S_SET_GPR_IDX_IDX => fault(FaultKind::Unimplemented),
+        | Op::S_SETVSKIP => fault(FaultKind::Unimplemented),
+        Op::S_SET_GPR_IDX_ON => {
+            let idx = w.read32(x.src[0]) & 0xff;
+            let mode = (x.inst.imm as u32) & 15;
+            w.s[M0] = (w.s[M0] & !0xf0ff) | idx | mode << 12;
+            w.gpr_idx_en = true;
+            Flow::Next
+        }
+        Op::S_SET_GPR_IDX_IDX => {
+            let idx = w.read32(x.src[0]) & 0xff;
+            w.s[M0] = (w.s[M0] & !0xff) | idx;
+            Flow::Next
+        }
         _ => return None,
     })
 }
@@ -113,8 +123,22 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     use Op::*;
     let branch = |taken: bool| if taken { Flow::Jump(x.target) } else { Flow::Next };
     match x.inst.op {
-        S_NOP | S_WAITCNT | S_SETPRIO | S_ICACHE_INV | S_INCPERFLEVEL | S_DECPERFLEVEL
-        | S_TTRACEDATA | S_SETKILL | S_WAKEUP | S_SET_GPR_IDX_OFF => Flow::Next,
+        S_WAITCNT => {
+            // Waiting for memory is where the memory model orders accesses: a host fence
+            // (free on x86-64) keeps the compiler from reordering across it.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::AcqRel);
+            Flow::Next
+        }
+        S_NOP | S_SETPRIO | S_ICACHE_INV | S_INCPERFLEVEL | S_DECPERFLEVEL | S_TTRACEDATA
+        | S_SETKILL | S_WAKEUP => Flow::Next,
+        S_SET_GPR_IDX_OFF => {
+            w.gpr_idx_en = false;
+            Flow::Next
+        }
+        S_SET_GPR_IDX_MODE => {
+            w.s[M0] = (w.s[M0] & !0xf000) | ((x.inst.imm as u32) & 15) << 12;
+            Flow::Next
+        }
         S_ENDPGM | S_ENDPGM_SAVED | S_ENDPGM_ORDERED_PS_DONE => Flow::End,
         S_BRANCH => Flow::Jump(x.target),
         S_CBRANCH_SCC0 => branch(!w.scc),

@@ -12,6 +12,7 @@ pub mod operand;
 pub mod salu;
 pub mod smem;
 pub mod vector;
+pub mod vmem;
 
 use crate::fault::FaultKind;
 use crate::lds::Lds;

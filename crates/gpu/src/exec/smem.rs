@@ -62,30 +62,30 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
     let name = op.name();
     let flags = op.flags();
     let d = first_sgpr(x.inst.dst);
-    match name {
-        "s_memtime" => {
-            w.write_s64(d, clock_ns());
-            return Ok(Flow::Next);
-        }
-        "s_memrealtime" => {
-            // The 100 MHz reference clock ROCm reports for gfx9.
-            w.write_s64(d, clock_ns() / 10);
-            return Ok(Flow::Next);
-        }
-        "s_dcache_inv" | "s_dcache_inv_vol" | "s_dcache_wb" | "s_dcache_wb_vol"
-        | "s_dcache_discard" | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => {
-            fence(Ordering::AcqRel);
-            return Ok(Flow::Next);
-        }
-        _ => {}
-    }
-    if op.class() != Class::Smem || name.starts_with("s_scratch") {
-        return Ok(fault(FaultKind::Unimplemented));
-    }
     let is_load = flags.has(OpFlags::LOAD);
     let is_store = flags.has(OpFlags::STORE);
     if !is_load && !is_store {
-        return Ok(fault(FaultKind::Unimplemented)); // scalar atomics
+        return Ok(match name {
+            "s_memtime" => {
+                w.write_s64(d, clock_ns());
+                Flow::Next
+            }
+            "s_memrealtime" => {
+                // The 100 MHz reference clock ROCm reports for gfx9.
+                w.write_s64(d, clock_ns() / 10);
+                Flow::Next
+            }
+            "s_dcache_inv" | "s_dcache_inv_vol" | "s_dcache_wb" | "s_dcache_wb_vol"
+            | "s_dcache_discard" | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => {
+                fence(Ordering::AcqRel);
+                Flow::Next
+            }
+            // Scalar atomics and anything else.
+            _ => fault(FaultKind::Unimplemented),
+        });
+    }
+    if op.class() != Class::Smem || name.starts_with("s_scratch") {
+        return Ok(fault(FaultKind::Unimplemented));
     }
     let dwords = u32::from(op.mem_dwords());
     let sbase = first_sgpr(x.inst.src[0]);

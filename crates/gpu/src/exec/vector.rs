@@ -67,6 +67,32 @@ fn vgpr(o: Operand) -> usize {
 }
 
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    if w.gpr_idx_en {
+        let r = relocated(w, x);
+        return exec_inst(w, &r, cx);
+    }
+    exec_inst(w, x, cx)
+}
+
+/// `x` with its VGPR operands offset by M0[7:0] where M0[15:12] enables it (src0, src1,
+/// src2, dst).
+fn relocated(w: &Wave, x: &XInst) -> XInst {
+    let m0 = w.s[M0];
+    let (idx, mode) = ((m0 & 0xff) as u8, (m0 >> 12) & 15);
+    let mut r = x.clone();
+    for i in 0..3 {
+        if let (true, Src::V(v)) = (mode >> i & 1 != 0, r.src[i]) {
+            r.src[i] = Src::V(v.wrapping_add(idx));
+        }
+    }
+    if mode & 8 != 0 && r.inst.dst.is_vgpr() {
+        r.inst.dst = Operand(256 + u16::from((r.inst.dst.0 - 256) as u8).wrapping_add(u16::from(idx)) % 256);
+    }
+    r
+}
+
+#[inline]
+fn exec_inst(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     match x.valu {
         Some(op) => arith(w, x, cx, op),
         None => lane_op(w, x),
@@ -101,7 +127,7 @@ fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp) -> Flow {
         } else {
             inp.src[2] = [k; 64];
         }
-    } else if n == 3 && x.src[2] == Src::None && inst.enc != Encoding::Vop3 {
+    } else if n == 3 && x.src[2] == Src::None {
         // VOP2 v_mac/v_fmac: the accumulator is the destination register.
         fill(&mut inp.src[2], w, Src::V(vgpr(inst.dst) as u8), info.src[2].is_64());
     }
@@ -212,7 +238,7 @@ fn lane_op(w: &mut Wave, x: &XInst) -> Flow {
 fn named_lane_op(w: &mut Wave, x: &XInst, exec: u64) -> Flow {
     let inst = &x.inst;
     let m0 = w.s[M0] as usize;
-    let src_v = |w: &Wave| match x.src[0] {
+    let src_v = || match x.src[0] {
         Src::V(r) => Some(usize::from(r)),
         _ => None,
     };
@@ -220,20 +246,20 @@ fn named_lane_op(w: &mut Wave, x: &XInst, exec: u64) -> Flow {
         "v_nop" | "v_clrexcp" => {}
         "v_movrels_b32" | "v_movreld_b32" | "v_movrelsd_b32" => {
             let d = vgpr(inst.dst) + if inst.op.name() == "v_movrels_b32" { 0 } else { m0 };
-            let vals: [u32; 64] = match (src_v(w), inst.op.name()) {
+            let vals: [u32; 64] = match (src_v(), inst.op.name()) {
                 (Some(s), "v_movreld_b32") => w.v[s],
                 (Some(s), _) => w.v[(s + m0) & 255],
                 (None, _) => [w.read32(x.src[0]); 64],
             };
             let d = d & 255;
-            for l in 0..64 {
+            for (l, &v) in vals.iter().enumerate() {
                 if exec >> l & 1 != 0 {
-                    w.v[d][l] = vals[l];
+                    w.v[d][l] = v;
                 }
             }
         }
         "v_swap_b32" => {
-            let (a, Some(b)) = (vgpr(inst.dst), src_v(w)) else {
+            let (a, Some(b)) = (vgpr(inst.dst), src_v()) else {
                 return fault(FaultKind::IllegalInstruction);
             };
             for l in 0..64 {

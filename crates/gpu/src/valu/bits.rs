@@ -80,10 +80,27 @@ pub fn exec(op: BitsOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         Not => map1(d, &s[0], |a| w(!u(a))),
         Lshlrev => map2(d, &s[0], &s[1], |a, b| w(u(b) << (a & 31))),
         Lshrrev => map2(d, &s[0], &s[1], |a, b| w(u(b) >> (a & 31))),
-        Ashrrev => map2(d, &s[0], &s[1], |a, b| w(((u(b) as i32) >> (a & 31)) as u32)),
+        Ashrrev => map2(
+            d,
+            &s[0],
+            &s[1],
+            |a, b| w(((u(b) as i32) >> (a & 31)) as u32),
+        ),
         Bfrev => map1(d, &s[0], |a| w(u(a).reverse_bits())),
-        FfbhU32 => map1(d, &s[0], |a| if u(a) == 0 { w(!0) } else { w(u(a).leading_zeros()) }),
-        FfblB32 => map1(d, &s[0], |a| if u(a) == 0 { w(!0) } else { w(u(a).trailing_zeros()) }),
+        FfbhU32 => map1(d, &s[0], |a| {
+            if u(a) == 0 {
+                w(!0)
+            } else {
+                w(u(a).leading_zeros())
+            }
+        }),
+        FfblB32 => map1(d, &s[0], |a| {
+            if u(a) == 0 {
+                w(!0)
+            } else {
+                w(u(a).trailing_zeros())
+            }
+        }),
         FfbhI32 => map1(d, &s[0], |a| {
             let x = u(a) ^ ((u(a) as i32 >> 31) as u32);
             if x == 0 {
@@ -105,12 +122,20 @@ pub fn exec(op: BitsOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
             w(((v as i32) >> (32 - width)) as u32)
         }),
         Bfi => map3(d, s, |a, b, c| w((u(a) & u(b)) | (!u(a) & u(c)))),
-        Bfm => map2(d, &s[0], &s[1], |a, b| w((((1u64 << (a & 31)) - 1) << (b & 31)) as u32)),
-        Alignbit => map3(d, s, |a, b, c| w(((w(u(a)) << 32 | w(u(b))) >> (c & 31)) as u32)),
-        Alignbyte => map3(d, s, |a, b, c| w(((w(u(a)) << 32 | w(u(b))) >> (8 * (c & 3))) as u32)),
+        Bfm => map2(d, &s[0], &s[1], |a, b| {
+            w((((1u64 << (a & 31)) - 1) << (b & 31)) as u32)
+        }),
+        Alignbit => map3(d, s, |a, b, c| {
+            w(((w(u(a)) << 32 | w(u(b))) >> (c & 31)) as u32)
+        }),
+        Alignbyte => map3(d, s, |a, b, c| {
+            w(((w(u(a)) << 32 | w(u(b))) >> (8 * (c & 3))) as u32)
+        }),
         Perm => map3(d, s, |a, b, c| {
             let data = w(u(a)) << 32 | w(u(b));
-            (0..4).fold(0, |acc, k| acc | perm_byte(data, (c >> (8 * k)) & 0xff) << (8 * k))
+            (0..4).fold(0, |acc, k| {
+                acc | perm_byte(data, (c >> (8 * k)) & 0xff) << (8 * k)
+            })
         }),
         AndOr => map3(d, s, |a, b, c| w((u(a) & u(b)) | u(c))),
         Or3 => map3(d, s, |a, b, c| w(u(a) | u(b) | u(c))),

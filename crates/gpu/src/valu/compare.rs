@@ -143,12 +143,12 @@ fn eval(cond: Cond, ord: Option<std::cmp::Ordering>) -> bool {
         (Gt, Some(o)) => o == Greater,
         (Lg | Ne, Some(o)) => o != Equal,
         (Ge, Some(o)) => o != Less,
-        (Nge, o) => o.is_none_or(|o| o == Less),
-        (Nlg, o) => o.is_none_or(|o| o == Equal),
-        (Ngt, o) => o.is_none_or(|o| o != Greater),
-        (Nle, o) => o.is_none_or(|o| o == Greater),
-        (Neq, o) => o.is_none_or(|o| o != Equal),
-        (Nlt, o) => o.is_none_or(|o| o != Less),
+        (Nge, o) => !matches!(o, Some(v) if v != Less),
+        (Nlg, o) => !matches!(o, Some(v) if v != Equal),
+        (Ngt, o) => !matches!(o, Some(v) if v == Greater),
+        (Nle, o) => !matches!(o, Some(v) if v != Greater),
+        (Neq, o) => !matches!(o, Some(v) if v == Equal),
+        (Nlt, o) => !matches!(o, Some(v) if v == Less),
         (Ne, None) => true,
         (Lt | Eq | Le | Gt | Lg | Ge, None) => false,
         (Class, _) => false,
@@ -201,7 +201,9 @@ fn float_cmp(fmt: Fmt, cond: Cond, inp: &VopInputs) -> u64 {
 
 #[inline(always)]
 fn int_cmp<T: Ord>(cond: Cond, inp: &VopInputs, conv: impl Fn(u64) -> T) -> u64 {
-    mask2(&inp.src[0], &inp.src[1], |a, b| eval(cond, Some(conv(a).cmp(&conv(b)))))
+    mask2(&inp.src[0], &inp.src[1], |a, b| {
+        eval(cond, Some(conv(a).cmp(&conv(b))))
+    })
 }
 
 /// Runs a compare: the result goes to `out.mask`.

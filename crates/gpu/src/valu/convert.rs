@@ -150,7 +150,11 @@ pub fn exec(op: CvtOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     // Float source i of one lane, with op_sel (f16), abs/neg and input denormal flushing.
     let fsrc = |i: usize, x: u64| -> f64 {
         let env = m.env(sfmt);
-        let x = if sfmt.width == 16 { (x >> sh[i]) & 0xffff } else { x & sfmt.all() };
+        let x = if sfmt.width == 16 {
+            (x >> sh[i]) & 0xffff
+        } else {
+            x & sfmt.all()
+        };
         to_f64(sfmt, sfmt.flush_in(mods.get(i, x), &env))
     };
     let s = &inp.src;
@@ -161,18 +165,37 @@ pub fn exec(op: CvtOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     match op {
         F32I32 => map1(d, &s[0], |a| to_float(F32, a as u32 as i32 as f64, &e32)),
         F32U32 => map1(d, &s[0], |a| to_float(F32, a as u32 as f64, &e32)),
-        I32F32 => map1(d, &s[0], |a| w(float_to_int(fsrc(0, a), f64::trunc, i32r.0, i32r.1))),
-        U32F32 => map1(d, &s[0], |a| w(float_to_int(fsrc(0, a), f64::trunc, u32r.0, u32r.1))),
-        RpiI32F32 => map1(d, &s[0], |a| {
-            w(float_to_int(fsrc(0, a), |v| (v + 0.5).floor(), i32r.0, i32r.1))
+        I32F32 => map1(d, &s[0], |a| {
+            w(float_to_int(fsrc(0, a), f64::trunc, i32r.0, i32r.1))
         }),
-        FlrI32F32 => map1(d, &s[0], |a| w(float_to_int(fsrc(0, a), f64::floor, i32r.0, i32r.1))),
-        OffF32I4 => map1(d, &s[0], |a| (((a as i32) << 28 >> 28) as f32 / 16.0).to_bits() as u64),
-        I32F64 => map1(d, &s[0], |a| w(float_to_int(fsrc(0, a), f64::trunc, i32r.0, i32r.1))),
-        U32F64 => map1(d, &s[0], |a| w(float_to_int(fsrc(0, a), f64::trunc, u32r.0, u32r.1))),
+        U32F32 => map1(d, &s[0], |a| {
+            w(float_to_int(fsrc(0, a), f64::trunc, u32r.0, u32r.1))
+        }),
+        RpiI32F32 => map1(d, &s[0], |a| {
+            w(float_to_int(
+                fsrc(0, a),
+                |v| (v + 0.5).floor(),
+                i32r.0,
+                i32r.1,
+            ))
+        }),
+        FlrI32F32 => map1(d, &s[0], |a| {
+            w(float_to_int(fsrc(0, a), f64::floor, i32r.0, i32r.1))
+        }),
+        OffF32I4 => map1(d, &s[0], |a| {
+            (((a as i32) << 28 >> 28) as f32 / 16.0).to_bits() as u64
+        }),
+        I32F64 => map1(d, &s[0], |a| {
+            w(float_to_int(fsrc(0, a), f64::trunc, i32r.0, i32r.1))
+        }),
+        U32F64 => map1(d, &s[0], |a| {
+            w(float_to_int(fsrc(0, a), f64::trunc, u32r.0, u32r.1))
+        }),
         F64I32 => map1(d, &s[0], |a| (a as u32 as i32 as f64).to_bits()),
         F64U32 => map1(d, &s[0], |a| (a as u32 as f64).to_bits()),
-        F32Ubyte(n) => map1(d, &s[0], |a| (((a >> (8 * n)) & 0xff) as f32).to_bits() as u64),
+        F32Ubyte(n) => map1(d, &s[0], |a| {
+            (((a >> (8 * n)) & 0xff) as f32).to_bits() as u64
+        }),
         F16F32 | F32F16 | F32F64 | F64F32 => {
             let (from, to, ein, eout) = match op {
                 F16F32 => (F32, F16, &e32, &e16),
@@ -194,26 +217,31 @@ pub fn exec(op: CvtOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         }
         F16U16 => map1(d, &s[0], |a| to_float(F16, (a & 0xffff) as f64, &e16)),
         F16I16 => map1(d, &s[0], |a| to_float(F16, a as u16 as i16 as f64, &e16)),
-        U16F16 => map1(d, &s[0], |a| float_to_int(fsrc(0, a), f64::trunc, u16r.0, u16r.1) as u64),
+        U16F16 => map1(d, &s[0], |a| {
+            float_to_int(fsrc(0, a), f64::trunc, u16r.0, u16r.1) as u64
+        }),
         I16F16 => map1(d, &s[0], |a| {
             float_to_int(fsrc(0, a), f64::trunc, i16r.0, i16r.1) as u64 & 0xffff
         }),
         NormI16F16 => map1(d, &s[0], |a| norm(fsrc(0, a), true)),
         NormU16F16 => map1(d, &s[0], |a| norm(fsrc(0, a), false)),
         PkrtzF16F32 => {
-            let rtz = Env { round: Round::Zero, ..e16 };
+            let rtz = Env {
+                round: Round::Zero,
+                ..e16
+            };
             map2(d, &s[0], &s[1], |a, b| {
                 let lo = float_to_float(F32, F16, mods.get(0, a & 0xffff_ffff), &e32, &rtz);
                 let hi = float_to_float(F32, F16, mods.get(1, b & 0xffff_ffff), &e32, &rtz);
                 lo | hi << 16
             })
         }
-        PknormI16F32 | PknormI16F16 => {
-            map2(d, &s[0], &s[1], |a, b| norm(fsrc(0, a), true) | norm(fsrc(1, b), true) << 16)
-        }
-        PknormU16F32 | PknormU16F16 => {
-            map2(d, &s[0], &s[1], |a, b| norm(fsrc(0, a), false) | norm(fsrc(1, b), false) << 16)
-        }
+        PknormI16F32 | PknormI16F16 => map2(d, &s[0], &s[1], |a, b| {
+            norm(fsrc(0, a), true) | norm(fsrc(1, b), true) << 16
+        }),
+        PknormU16F32 | PknormU16F16 => map2(d, &s[0], &s[1], |a, b| {
+            norm(fsrc(0, a), false) | norm(fsrc(1, b), false) << 16
+        }),
         PkU16U32 => map2(d, &s[0], &s[1], |a, b| {
             (a as u32).min(0xffff) as u64 | ((b as u32).min(0xffff) as u64) << 16
         }),
@@ -224,7 +252,11 @@ pub fn exec(op: CvtOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         PkU8F32 => map3(d, s, |a, b, c| {
             let sh = 8 * (b & 3);
             let v = fsrc(0, a);
-            let byte = if v.is_nan() { 0 } else { v.round_ties_even().clamp(0.0, 255.0) as u64 };
+            let byte = if v.is_nan() {
+                0
+            } else {
+                v.round_ties_even().clamp(0.0, 255.0) as u64
+            };
             (c as u32 as u64 & !(0xff << sh)) | byte << sh
         }),
         PackB32F16 => map2(d, &s[0], &s[1], |a, b| {
@@ -237,10 +269,9 @@ pub fn exec(op: CvtOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
             c(a) | c(a >> 16) << 8
         }),
     }
-    if matches!(dst_ty, super::Ty::F32) && !matches!(op, F32F64 | F32F16) {
-        if inp.clamp || inp.omod != 0 {
-            output_mods(d, F32, inp.omod, inp.clamp, m.dx10_clamp, &e32);
-        }
+    let float_dst = matches!(dst_ty, super::Ty::F32) && !matches!(op, F32F64 | F32F16);
+    if float_dst && (inp.clamp || inp.omod != 0) {
+        output_mods(d, F32, inp.omod, inp.clamp, m.dx10_clamp, &e32);
     }
     true
 }

@@ -6,7 +6,7 @@
 use super::float_env::{output_mods, Denorm, Env, Fmt, SrcMods, F16, F32, F64};
 use super::fops::FTy;
 use super::lanes::{map3, map3_mask};
-use super::round::{ldexp_bits, round_to, to_f64, two_sum};
+use super::round::{ldexp_bits, next_down, next_up, round_to, to_f64, two_prod, two_sum};
 use super::{DstHalf, VopInputs, VopOutputs};
 
 /// Division helper ops.
@@ -47,8 +47,15 @@ fn tiny(fmt: Fmt, v: f64) -> bool {
 /// One lane of div_scale: (result, vcc).
 #[inline(always)]
 fn div_scale(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> (u64, bool) {
-    let (s0, s1, s2) = (fmt.flush_in(s0, env), fmt.flush_in(s1, env), fmt.flush_in(s2, env));
-    let exact = Env { denorm: Denorm::KEEP, ..*env };
+    let (s0, s1, s2) = (
+        fmt.flush_in(s0, env),
+        fmt.flush_in(s1, env),
+        fmt.flush_in(s2, env),
+    );
+    let exact = Env {
+        denorm: Denorm::KEEP,
+        ..*env
+    };
     let (k, gap, small) = scale_consts(fmt);
     let up = |x: u64| ldexp_bits(fmt, x, k, &exact);
     let (d, n) = (to_f64(fmt, s1), to_f64(fmt, s2));
@@ -63,7 +70,16 @@ fn div_scale(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> (u64, bool) {
     }
     let (rcp_tiny, quot_tiny) = (tiny(fmt, 1.0 / d), tiny(fmt, n / d));
     if rcp_tiny && quot_tiny {
-        return (if s0 == s1 { up(s0) } else { s0 }, true);
+        // Huge denominator, tiny quotient: scale the denominator down (scaling it up, as one
+        // reading of the ISA text has it, would overflow); div_fmas scales the quotient back.
+        return (
+            if s0 == s1 {
+                ldexp_bits(fmt, s0, -k, &exact)
+            } else {
+                s0
+            },
+            true,
+        );
     }
     if rcp_tiny {
         return (ldexp_bits(fmt, s0, -k, &exact), false);
@@ -77,44 +93,75 @@ fn div_scale(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> (u64, bool) {
     (s0, false)
 }
 
-/// One lane of div_fmas: fma(s0, s1, s2), times 2^32 (f32) or 2^64 (f64) when `vcc`, with one
-/// rounding of the scaled exact value.
+/// One lane of div_fmas: fma(s0, s1, s2), and when `vcc` is set, scaled back by the factor
+/// div_scale applied: 2^64 (f32) or 2^128 (f64), upward when the accumulator s2 is at least 2
+/// (the denominator was scaled up), downward otherwise (the numerator was scaled up). The ISA
+/// text says 2^32; the direction rule is what hardware does (tinygrad's RDNA3 emulator notes
+/// the same). The scaled exact value is rounded once.
 #[inline(always)]
 fn div_fmas(fmt: Fmt, s0: u64, s1: u64, s2: u64, vcc: bool, env: &Env) -> u64 {
-    let k = if fmt.width == 64 { 64 } else { 32 };
     if !vcc {
         return super::farith::fma(fmt, s0, s1, s2, env);
     }
-    let (s0, s1, s2) = (fmt.flush_in(s0, env), fmt.flush_in(s1, env), fmt.flush_in(s2, env));
+    let k = if fmt.width == 64 { 128 } else { 64 };
+    let k = if bexp(fmt, s2) > fmt.bias() { k } else { -k };
+    let (s0, s1, s2) = (
+        fmt.flush_in(s0, env),
+        fmt.flush_in(s1, env),
+        fmt.flush_in(s2, env),
+    );
     if fmt.is_nan(s0) || fmt.is_nan(s1) || fmt.is_nan(s2) {
         return fmt.nan_of(&[s0, s1, s2]);
     }
     let (a, b, c) = (to_f64(fmt, s0), to_f64(fmt, s1), to_f64(fmt, s2));
     let scale = f64::from_bits(((1023 + k) as u64) << 52);
     if fmt.width == 64 {
-        // Scale the addends instead of the result so the rounding happens once.
-        let (sa, sc) = (a * scale, c * scale);
-        let r = if sa.is_finite() && sc.is_finite() {
-            sa.mul_add(b, sc)
+        let hi = a.mul_add(b, c);
+        if hi.is_nan() {
+            return fmt.default_nan();
+        }
+        let lo = if hi.is_finite() {
+            let (p, pe) = two_prod(a, b);
+            let (s, se) = two_sum(p, c);
+            (s - hi) + se + pe
         } else {
-            a.mul_add(b, c) * scale
+            0.0
         };
-        let r = if r.is_nan() { f64::from_bits(fmt.default_nan()) } else { r };
-        return fmt.flush_out(r.to_bits(), env);
+        return fmt.flush_out(scale_f64(hi, lo, scale).to_bits(), env);
     }
     let p = a * b;
-    let (s, t) = two_sum(p, c);
-    let r = round_to(fmt, s * scale, t * scale, env.round);
     if (p + c).is_nan() {
         return fmt.default_nan();
     }
-    fmt.flush_out(r, env)
+    let (s, t) = two_sum(p, c);
+    fmt.flush_out(round_to(fmt, s * scale, t * scale, env.round), env)
+}
+
+/// `(hi + lo) * scale` rounded once to nearest even, where `hi` is an f64 result, `lo` its
+/// rounding error and `scale` a power of two. Only a result in the subnormal range rounds; a
+/// tie there is broken by the sign of `lo`.
+#[inline(always)]
+fn scale_f64(hi: f64, lo: f64, scale: f64) -> f64 {
+    let v = hi * scale;
+    if !v.is_subnormal() && v != 0.0 || lo == 0.0 {
+        return v;
+    }
+    let d = hi - v / scale;
+    let half = f64::from_bits(1) / scale / 2.0;
+    if d.abs() == half && (d > 0.0) == (lo > 0.0) {
+        return if d > 0.0 { next_up(v) } else { next_down(v) };
+    }
+    v
 }
 
 /// One lane of div_fixup: s0 = quotient estimate, s1 = denominator, s2 = numerator.
 #[inline(always)]
 fn div_fixup(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> u64 {
-    let (s0, s1, s2) = (fmt.flush_in(s0, env), fmt.flush_in(s1, env), fmt.flush_in(s2, env));
+    let (s0, s1, s2) = (
+        fmt.flush_in(s0, env),
+        fmt.flush_in(s1, env),
+        fmt.flush_in(s2, env),
+    );
     let sign = (s1 ^ s2) & fmt.sign();
     if fmt.is_nan(s2) {
         return fmt.quiet(s2);
@@ -122,7 +169,12 @@ fn div_fixup(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> u64 {
     if fmt.is_nan(s1) {
         return fmt.quiet(s1);
     }
-    let (z1, z2, i1, i2) = (fmt.is_zero(s1), fmt.is_zero(s2), fmt.is_inf(s1), fmt.is_inf(s2));
+    let (z1, z2, i1, i2) = (
+        fmt.is_zero(s1),
+        fmt.is_zero(s2),
+        fmt.is_inf(s1),
+        fmt.is_inf(s2),
+    );
     if (z1 && z2) || (i1 && i2) {
         // 0/0 and inf/inf: the ISA returns a NaN with the sign bit set.
         return fmt.default_nan() | fmt.sign();
@@ -137,8 +189,9 @@ fn div_fixup(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> u64 {
     if gap < -(fmt.bias() + fmt.mant as i32 + 1) {
         return sign;
     }
+    // A NaN estimate with ordinary operands means the scaled quotient overflowed.
     if fmt.is_nan(s0) {
-        return fmt.quiet(s0);
+        return sign | fmt.inf();
     }
     sign | (s0 & !fmt.sign())
 }
@@ -172,7 +225,9 @@ pub fn exec(op: DivOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
                 (div_fmas(fmt, g(0, a), g(1, b), g(2, c), v, &env), false)
             });
         }
-        DivOp::Fixup => map3(d, &inp.src, |a, b, c| div_fixup(fmt, g(0, a), g(1, b), g(2, c), &env)),
+        DivOp::Fixup => map3(d, &inp.src, |a, b, c| {
+            div_fixup(fmt, g(0, a), g(1, b), g(2, c), &env)
+        }),
         DivOp::TrigPreop => return false,
     }
     if op != DivOp::Scale && (inp.clamp || inp.omod != 0) {

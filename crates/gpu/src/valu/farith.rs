@@ -68,7 +68,11 @@ pub fn add(fmt: Fmt, x: u64, y: u64, env: &Env) -> u64 {
     }
     let (s, t) = two_sum(a, b);
     if s == 0.0 && t == 0.0 {
-        return if zero_sum_neg(a, b, env.round) { fmt.sign() } else { 0 };
+        return if zero_sum_neg(a, b, env.round) {
+            fmt.sign()
+        } else {
+            0
+        };
     }
     finish_small(fmt, s, t, env)
 }
@@ -122,7 +126,12 @@ pub fn fma(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
             return fmt.default_nan();
         }
         let r = if env.round == Round::NearestEven || !r.is_finite() {
-            directed_f64(r, 0.0, env.round, a.is_finite() && b.is_finite() && c.is_finite())
+            directed_f64(
+                r,
+                0.0,
+                env.round,
+                a.is_finite() && b.is_finite() && c.is_finite(),
+            )
         } else {
             let (p, pe) = two_prod(a, b);
             let (s, se) = two_sum(p, c);
@@ -151,7 +160,11 @@ pub fn fma(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
     }
     let (s, t) = two_sum(p, c);
     if s == 0.0 && t == 0.0 {
-        return if zero_sum_neg(p, c, env.round) { fmt.sign() } else { 0 };
+        return if zero_sum_neg(p, c, env.round) {
+            fmt.sign()
+        } else {
+            0
+        };
     }
     finish_small(fmt, s, t, env)
 }
@@ -160,7 +173,10 @@ pub fn fma(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
 /// (the hardware's mad has no denormal support; compilers only use it in flush mode).
 #[inline(always)]
 pub fn mad(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
-    let flush = Env { denorm: super::float_env::Denorm::FLUSH, ..*env };
+    let flush = Env {
+        denorm: super::float_env::Denorm::FLUSH,
+        ..*env
+    };
     add(fmt, mul(fmt, x, y, &flush), z, &flush)
 }
 
@@ -177,6 +193,9 @@ pub fn mul_legacy(fmt: Fmt, x: u64, y: u64, env: &Env) -> u64 {
 /// `v_mad_legacy_f32`: [`mad`] whose product follows the legacy rule (0 times anything is +0).
 #[inline(always)]
 pub fn mad_legacy(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
-    let flush = Env { denorm: super::float_env::Denorm::FLUSH, ..*env };
+    let flush = Env {
+        denorm: super::float_env::Denorm::FLUSH,
+        ..*env
+    };
     add(fmt, mul_legacy(fmt, x, y, &flush), z, &flush)
 }

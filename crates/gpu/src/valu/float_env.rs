@@ -38,13 +38,22 @@ pub struct Denorm {
 
 impl Denorm {
     /// Both kept (FP_DENORM value 3).
-    pub const KEEP: Denorm = Denorm { keep_in: true, keep_out: true };
+    pub const KEEP: Denorm = Denorm {
+        keep_in: true,
+        keep_out: true,
+    };
     /// Both flushed (FP_DENORM value 0).
-    pub const FLUSH: Denorm = Denorm { keep_in: false, keep_out: false };
+    pub const FLUSH: Denorm = Denorm {
+        keep_in: false,
+        keep_out: false,
+    };
 
     /// Decodes a 2-bit FP_DENORM field.
     pub fn from_bits(b: u32) -> Self {
-        Denorm { keep_in: b & 1 != 0, keep_out: b & 2 != 0 }
+        Denorm {
+            keep_in: b & 1 != 0,
+            keep_out: b & 2 != 0,
+        }
     }
 
     /// The 2-bit field value.
@@ -116,7 +125,11 @@ impl Mode {
         } else {
             (self.round_f16_f64, self.denorm_f16_f64)
         };
-        Env { round, denorm, ieee: self.ieee }
+        Env {
+            round,
+            denorm,
+            ieee: self.ieee,
+        }
     }
 }
 
@@ -141,11 +154,20 @@ pub struct Fmt {
 }
 
 /// IEEE half.
-pub const F16: Fmt = Fmt { width: 16, mant: 10 };
+pub const F16: Fmt = Fmt {
+    width: 16,
+    mant: 10,
+};
 /// IEEE single.
-pub const F32: Fmt = Fmt { width: 32, mant: 23 };
+pub const F32: Fmt = Fmt {
+    width: 32,
+    mant: 23,
+};
 /// IEEE double.
-pub const F64: Fmt = Fmt { width: 64, mant: 52 };
+pub const F64: Fmt = Fmt {
+    width: 64,
+    mant: 52,
+};
 
 impl Fmt {
     /// Mask of the format's bits.
@@ -273,7 +295,10 @@ pub struct SrcMods {
 impl SrcMods {
     /// Modifiers of all three sources, each of format `fmt`.
     pub fn new(abs: u8, neg: u8, fmts: [Fmt; 3]) -> Self {
-        let mut m = SrcMods { and: [!0; 3], xor: [0; 3] };
+        let mut m = SrcMods {
+            and: [!0; 3],
+            xor: [0; 3],
+        };
         for (i, f) in fmts.iter().enumerate() {
             if abs >> i & 1 != 0 {
                 m.and[i] = !f.sign();

@@ -51,7 +51,11 @@ pub fn max(fmt: Fmt, x: u64, y: u64, env: &Env) -> u64 {
 /// `v_med3_*`: with any NaN input, min3; else the middle value (ISA pseudo-code).
 #[inline(always)]
 pub fn med3(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
-    let (x, y, z) = (fmt.flush_in(x, env), fmt.flush_in(y, env), fmt.flush_in(z, env));
+    let (x, y, z) = (
+        fmt.flush_in(x, env),
+        fmt.flush_in(y, env),
+        fmt.flush_in(z, env),
+    );
     if fmt.is_nan(x) || fmt.is_nan(y) || fmt.is_nan(z) {
         return min(fmt, min(fmt, x, y, env), z, env);
     }
@@ -125,7 +129,14 @@ pub fn fract(fmt: Fmt, x: u64, env: &Env) -> u64 {
         // Exact in f64 for f16/f32 inputs, then one rounding to the format.
         round_to(fmt, v - v.floor(), 0.0, env.round)
     };
-    fmt.flush_out(if !fmt.is_neg(r) && r > below_one { below_one } else { r }, env)
+    fmt.flush_out(
+        if !fmt.is_neg(r) && r > below_one {
+            below_one
+        } else {
+            r
+        },
+        env,
+    )
 }
 
 /// Unbiased exponent e and mantissa bits such that |x| = 1.m * 2^e (denormals normalized).
@@ -151,7 +162,15 @@ pub fn frexp_mant(fmt: Fmt, x: u64, env: &Env) -> u64 {
         return x;
     }
     let e = exponent(fmt, x);
-    super::round::ldexp_bits(fmt, x, -e - 1, &Env { denorm: super::float_env::Denorm::KEEP, ..*env })
+    super::round::ldexp_bits(
+        fmt,
+        x,
+        -e - 1,
+        &Env {
+            denorm: super::float_env::Denorm::KEEP,
+            ..*env
+        },
+    )
 }
 
 /// `v_frexp_exp_*`: the exponent e with x = m * 2^e, m in [0.5, 1); 0 for ±0, ±inf and NaN.

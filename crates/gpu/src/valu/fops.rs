@@ -3,9 +3,7 @@
 
 use super::farith::{add, fma, mad, mad_legacy, mul, mul_legacy};
 use super::float_env::{output_mods, Env, Fmt, SrcMods, F16, F32, F64};
-use super::fmisc::{
-    fract, frexp_exp, frexp_mant, max, med3, min, round_int, IntRound,
-};
+use super::fmisc::{fract, frexp_exp, frexp_mant, max, med3, min, round_int, IntRound};
 use super::lanes::{map1, map2, map3};
 use super::round::ldexp_bits;
 use super::{DstHalf, LaneArray, VopInputs, VopOutputs};
@@ -110,7 +108,11 @@ impl Reader {
                 *s = if inp.op_sel >> i & 1 != 0 { 16 } else { 0 };
             }
         }
-        Reader { shift, all: fmt.all(), mods: SrcMods::new(inp.abs, inp.neg, [fmt; 3]) }
+        Reader {
+            shift,
+            all: fmt.all(),
+            mods: SrcMods::new(inp.abs, inp.neg, [fmt; 3]),
+        }
     }
 
     /// Source `i` of one lane.
@@ -129,41 +131,65 @@ fn run(op: FOp, fmt: Fmt, inp: &VopInputs, out: &mut VopOutputs) {
     let e = &env;
     let int_mask = fmt.all();
     match op {
-        FOp::Add => map2(d, &s[0], &s[1], |x, y| add(fmt, r.get(0, x), r.get(1, y), e)),
+        FOp::Add => map2(d, &s[0], &s[1], |x, y| {
+            add(fmt, r.get(0, x), r.get(1, y), e)
+        }),
         FOp::Sub => map2(d, &s[0], &s[1], |x, y| {
             add(fmt, r.get(0, x), r.get(1, y) ^ fmt.sign(), e)
         }),
         FOp::SubRev => map2(d, &s[0], &s[1], |x, y| {
             add(fmt, r.get(1, y), r.get(0, x) ^ fmt.sign(), e)
         }),
-        FOp::Mul => map2(d, &s[0], &s[1], |x, y| mul(fmt, r.get(0, x), r.get(1, y), e)),
-        FOp::MulLegacy => {
-            map2(d, &s[0], &s[1], |x, y| mul_legacy(fmt, r.get(0, x), r.get(1, y), e))
-        }
-        FOp::Fma => map3(d, s, |x, y, z| fma(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)),
-        FOp::Mad => map3(d, s, |x, y, z| mad(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)),
+        FOp::Mul => map2(d, &s[0], &s[1], |x, y| {
+            mul(fmt, r.get(0, x), r.get(1, y), e)
+        }),
+        FOp::MulLegacy => map2(d, &s[0], &s[1], |x, y| {
+            mul_legacy(fmt, r.get(0, x), r.get(1, y), e)
+        }),
+        FOp::Fma => map3(d, s, |x, y, z| {
+            fma(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
+        }),
+        FOp::Mad => map3(d, s, |x, y, z| {
+            mad(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
+        }),
         FOp::MadLegacy => map3(d, s, |x, y, z| {
             mad_legacy(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
         }),
-        FOp::Min => map2(d, &s[0], &s[1], |x, y| min(fmt, r.get(0, x), r.get(1, y), e)),
-        FOp::Max => map2(d, &s[0], &s[1], |x, y| max(fmt, r.get(0, x), r.get(1, y), e)),
+        FOp::Min => map2(d, &s[0], &s[1], |x, y| {
+            min(fmt, r.get(0, x), r.get(1, y), e)
+        }),
+        FOp::Max => map2(d, &s[0], &s[1], |x, y| {
+            max(fmt, r.get(0, x), r.get(1, y), e)
+        }),
         FOp::Min3 => map3(d, s, |x, y, z| {
             min(fmt, min(fmt, r.get(0, x), r.get(1, y), e), r.get(2, z), e)
         }),
         FOp::Max3 => map3(d, s, |x, y, z| {
             max(fmt, max(fmt, r.get(0, x), r.get(1, y), e), r.get(2, z), e)
         }),
-        FOp::Med3 => map3(d, s, |x, y, z| med3(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)),
+        FOp::Med3 => map3(d, s, |x, y, z| {
+            med3(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
+        }),
         FOp::Ldexp => map2(d, &s[0], &s[1], |x, y| {
             // The exponent is an integer operand: no float modifiers, i16 for f16.
-            let k = if fmt.width == 16 { y as u16 as i16 as i64 } else { y as u32 as i32 as i64 };
+            let k = if fmt.width == 16 {
+                y as u16 as i16 as i64
+            } else {
+                y as u32 as i32 as i64
+            };
             ldexp_bits(fmt, r.get(0, x), k.clamp(-10000, 10000) as i32, e)
         }),
         FOp::Fract => map1(d, &s[0], |x| fract(fmt, r.get(0, x), e)),
-        FOp::Trunc => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Trunc, e)),
+        FOp::Trunc => map1(d, &s[0], |x| {
+            round_int(fmt, r.get(0, x), IntRound::Trunc, e)
+        }),
         FOp::Ceil => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Ceil, e)),
-        FOp::Floor => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Floor, e)),
-        FOp::Rndne => map1(d, &s[0], |x| round_int(fmt, r.get(0, x), IntRound::Rndne, e)),
+        FOp::Floor => map1(d, &s[0], |x| {
+            round_int(fmt, r.get(0, x), IntRound::Floor, e)
+        }),
+        FOp::Rndne => map1(d, &s[0], |x| {
+            round_int(fmt, r.get(0, x), IntRound::Rndne, e)
+        }),
         FOp::FrexpMant => map1(d, &s[0], |x| frexp_mant(fmt, r.get(0, x), e)),
         FOp::FrexpExp => {
             let m = if fmt.width == 16 { 0xffff } else { 0xffff_ffff };

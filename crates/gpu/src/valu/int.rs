@@ -108,17 +108,35 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     let u = |v: u64| v as u32 as u64;
     let i = |v: u64| v as u32 as i32 as i64;
     match op {
-        AddU32 => map2(d, &s[0], &s[1], |a, b| sat_u32(u(a) as i64 + u(b) as i64, cl)),
-        SubU32 => map2(d, &s[0], &s[1], |a, b| sat_u32(u(a) as i64 - u(b) as i64, cl)),
-        SubrevU32 => map2(d, &s[0], &s[1], |a, b| sat_u32(u(b) as i64 - u(a) as i64, cl)),
+        AddU32 => map2(d, &s[0], &s[1], |a, b| {
+            sat_u32(u(a) as i64 + u(b) as i64, cl)
+        }),
+        SubU32 => map2(d, &s[0], &s[1], |a, b| {
+            sat_u32(u(a) as i64 - u(b) as i64, cl)
+        }),
+        SubrevU32 => map2(d, &s[0], &s[1], |a, b| {
+            sat_u32(u(b) as i64 - u(a) as i64, cl)
+        }),
         AddI32 | SubI32 => map2(d, &s[0], &s[1], |a, b| {
-            let v = if op == AddI32 { i(a) + i(b) } else { i(a) - i(b) };
-            let v = if cl { v.clamp(i32::MIN as i64, i32::MAX as i64) } else { v };
+            let v = if op == AddI32 {
+                i(a) + i(b)
+            } else {
+                i(a) - i(b)
+            };
+            let v = if cl {
+                v.clamp(i32::MIN as i64, i32::MAX as i64)
+            } else {
+                v
+            };
             w(v as u64)
         }),
         AddCo | SubCo | SubrevCo | Addc | Subb | Subbrev => {
             out.mask = map3_mask(d, s, inp.mask_in, |a, b, _, cin| {
-                let (a, b) = if matches!(op, SubrevCo | Subbrev) { (u(b), u(a)) } else { (u(a), u(b)) };
+                let (a, b) = if matches!(op, SubrevCo | Subbrev) {
+                    (u(b), u(a))
+                } else {
+                    (u(a), u(b))
+                };
                 let c = matches!(op, Addc | Subb | Subbrev) && cin;
                 let v = if matches!(op, AddCo | Addc) {
                     a as i64 + b as i64 + c as i64
@@ -133,11 +151,17 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         MulHiU32 => map2(d, &s[0], &s[1], |a, b| (u(a) * u(b)) >> 32),
         MulHiI32 => map2(d, &s[0], &s[1], |a, b| w(((i(a) * i(b)) >> 32) as u64)),
         MulU24 => map2(d, &s[0], &s[1], |a, b| w((a & 0xff_ffff) * (b & 0xff_ffff))),
-        MulHiU24 => map2(d, &s[0], &s[1], |a, b| ((a & 0xff_ffff) * (b & 0xff_ffff)) >> 32),
+        MulHiU24 => map2(d, &s[0], &s[1], |a, b| {
+            ((a & 0xff_ffff) * (b & 0xff_ffff)) >> 32
+        }),
         MulI24 => map2(d, &s[0], &s[1], |a, b| w((sext24(a) * sext24(b)) as u64)),
-        MulHiI24 => map2(d, &s[0], &s[1], |a, b| w(((sext24(a) * sext24(b)) >> 32) as u64)),
+        MulHiI24 => map2(d, &s[0], &s[1], |a, b| {
+            w(((sext24(a) * sext24(b)) >> 32) as u64)
+        }),
         MadU24 => map3(d, s, |a, b, c| w((a & 0xff_ffff) * (b & 0xff_ffff) + c)),
-        MadI24 => map3(d, s, |a, b, c| w((sext24(a) * sext24(b)) as u64).wrapping_add(c) & 0xffff_ffff),
+        MadI24 => map3(d, s, |a, b, c| {
+            w((sext24(a) * sext24(b)) as u64).wrapping_add(c) & 0xffff_ffff
+        }),
         MadU32U16 | MadI32I16 => {
             let (sa, sb) = (16 * (inp.op_sel as u32 & 1), 8 * (inp.op_sel as u32 & 2));
             map3(d, s, |a, b, c| {
@@ -193,8 +217,16 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         }),
         MbcntLo | MbcntHi => {
             for (l, (dv, (&a, &b))) in d.iter_mut().zip(s[0].iter().zip(&s[1])).enumerate() {
-                let below = if op == MbcntLo { l.min(32) } else { l.saturating_sub(32) };
-                let m = if below >= 32 { 0xffff_ffff } else { (1u64 << below) - 1 };
+                let below = if op == MbcntLo {
+                    l.min(32)
+                } else {
+                    l.saturating_sub(32)
+                };
+                let m = if below >= 32 {
+                    0xffff_ffff
+                } else {
+                    (1u64 << below) - 1
+                };
                 *dv = w((u(a) & m).count_ones() as u64 + u(b));
             }
         }

@@ -73,22 +73,36 @@ pub fn exec(op: I16Op, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         SubrevU16 => map2(d, &s[0], &s[1], |a, b| fin(u(b, s1) - u(a, s0), false)),
         AddI16 => map2(d, &s[0], &s[1], |a, b| fin(i(a, s0) + i(b, s1), true)),
         SubI16 => map2(d, &s[0], &s[1], |a, b| fin(i(a, s0) - i(b, s1), true)),
-        MulLoU16 => map2(d, &s[0], &s[1], |a, b| (u(a, s0) * u(b, s1)) as u64 & 0xffff),
-        LshlrevB16 => map2(d, &s[0], &s[1], |a, b| (u(b, s1) << (u(a, s0) & 15)) as u64 & 0xffff),
+        MulLoU16 => map2(d, &s[0], &s[1], |a, b| {
+            (u(a, s0) * u(b, s1)) as u64 & 0xffff
+        }),
+        LshlrevB16 => map2(d, &s[0], &s[1], |a, b| {
+            (u(b, s1) << (u(a, s0) & 15)) as u64 & 0xffff
+        }),
         LshrrevB16 => map2(d, &s[0], &s[1], |a, b| (u(b, s1) >> (u(a, s0) & 15)) as u64),
-        AshrrevI16 => {
-            map2(d, &s[0], &s[1], |a, b| (i(b, s1) >> (u(a, s0) & 15)) as u64 & 0xffff)
-        }
+        AshrrevI16 => map2(d, &s[0], &s[1], |a, b| {
+            (i(b, s1) >> (u(a, s0) & 15)) as u64 & 0xffff
+        }),
         MaxU16 => map2(d, &s[0], &s[1], |a, b| u(a, s0).max(u(b, s1)) as u64),
         MinU16 => map2(d, &s[0], &s[1], |a, b| u(a, s0).min(u(b, s1)) as u64),
-        MaxI16 => map2(d, &s[0], &s[1], |a, b| i(a, s0).max(i(b, s1)) as u64 & 0xffff),
-        MinI16 => map2(d, &s[0], &s[1], |a, b| i(a, s0).min(i(b, s1)) as u64 & 0xffff),
+        MaxI16 => map2(d, &s[0], &s[1], |a, b| {
+            i(a, s0).max(i(b, s1)) as u64 & 0xffff
+        }),
+        MinI16 => map2(d, &s[0], &s[1], |a, b| {
+            i(a, s0).min(i(b, s1)) as u64 & 0xffff
+        }),
         Max3U16 => map3(d, s, |a, b, c| u(a, s0).max(u(b, s1)).max(u(c, s2)) as u64),
         Min3U16 => map3(d, s, |a, b, c| u(a, s0).min(u(b, s1)).min(u(c, s2)) as u64),
         Med3U16 => map3(d, s, |a, b, c| med3(u(a, s0), u(b, s1), u(c, s2)) as u64),
-        Max3I16 => map3(d, s, |a, b, c| i(a, s0).max(i(b, s1)).max(i(c, s2)) as u64 & 0xffff),
-        Min3I16 => map3(d, s, |a, b, c| i(a, s0).min(i(b, s1)).min(i(c, s2)) as u64 & 0xffff),
-        Med3I16 => map3(d, s, |a, b, c| med3(i(a, s0), i(b, s1), i(c, s2)) as u64 & 0xffff),
+        Max3I16 => map3(d, s, |a, b, c| {
+            i(a, s0).max(i(b, s1)).max(i(c, s2)) as u64 & 0xffff
+        }),
+        Min3I16 => map3(d, s, |a, b, c| {
+            i(a, s0).min(i(b, s1)).min(i(c, s2)) as u64 & 0xffff
+        }),
+        Med3I16 => map3(d, s, |a, b, c| {
+            med3(i(a, s0), i(b, s1), i(c, s2)) as u64 & 0xffff
+        }),
         MadU16 => map3(d, s, |a, b, c| fin(u(a, s0) * u(b, s1) + u(c, s2), false)),
         MadI16 => map3(d, s, |a, b, c| fin(i(a, s0) * i(b, s1) + i(c, s2), true)),
     }

@@ -21,11 +21,7 @@ pub fn map2(dst: &mut LaneArray, a: &LaneArray, b: &LaneArray, f: impl Fn(u64, u
 
 /// `dst[l] = f(a[l], b[l], c[l])`.
 #[inline(always)]
-pub fn map3(
-    dst: &mut LaneArray,
-    src: &[LaneArray; 3],
-    f: impl Fn(u64, u64, u64) -> u64,
-) {
+pub fn map3(dst: &mut LaneArray, src: &[LaneArray; 3], f: impl Fn(u64, u64, u64) -> u64) {
     for (((d, &x), &y), &z) in dst.iter_mut().zip(&src[0]).zip(&src[1]).zip(&src[2]) {
         *d = f(x, y, z);
     }
@@ -56,5 +52,7 @@ pub fn mask2(a: &LaneArray, b: &LaneArray, f: impl Fn(u64, u64) -> bool) -> u64 
     for ((r, &x), &y) in bits.iter_mut().zip(a).zip(b) {
         *r = f(x, y);
     }
-    bits.iter().enumerate().fold(0, |m, (l, &b)| m | (b as u64) << l)
+    bits.iter()
+        .enumerate()
+        .fold(0, |m, (l, &b)| m | (b as u64) << l)
 }

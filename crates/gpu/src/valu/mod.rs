@@ -21,10 +21,11 @@ mod bits;
 mod compare;
 mod convert;
 mod divide;
-mod f16;
-mod f32;
-mod f64;
+mod farith;
 mod float_env;
+mod fmisc;
+mod fops;
+mod info;
 mod int;
 mod int16;
 mod lanes;
@@ -33,8 +34,17 @@ mod packed;
 mod round;
 mod transcendental;
 
+pub use bits::BitsOp;
+pub use compare::{CmpOp, CmpTy, Cond};
+pub use convert::CvtOp;
+pub use divide::DivOp;
 pub use float_env::{Denorm, Mode, Round};
+pub use fops::{FOp, FTy};
+pub use int::IntOp;
+pub use int16::I16Op;
 pub use names::resolve;
+pub use packed::PkOp;
+pub use transcendental::TrOp;
 
 /// Number of lanes in a wave.
 pub const LANES: usize = 64;
@@ -117,7 +127,11 @@ pub struct VopOutputs {
 
 impl Default for VopOutputs {
     fn default() -> Self {
-        Self { dst: [0; LANES], mask: 0, dst_half: DstHalf::Full }
+        Self {
+            dst: [0; LANES],
+            mask: 0,
+            dst_half: DstHalf::Full,
+        }
     }
 }
 
@@ -190,12 +204,10 @@ pub fn execute(op: ValuOp, inp: &VopInputs, out: &mut VopOutputs) -> Result<(), 
         ValuOp::Int(o) => int::exec(o, inp, out),
         ValuOp::Bits(o) => bits::exec(o, inp, out),
         ValuOp::Int16(o) => int16::exec(o, inp, out),
-        ValuOp::F32(o) => f32::exec(o, inp, out),
-        ValuOp::F64(o) => f64::exec(o, inp, out),
-        ValuOp::F16(o) => f16::exec(o, inp, out),
+        ValuOp::Float(o, t) => fops::exec(o, t, inp, out),
         ValuOp::Cvt(o) => convert::exec(o, inp, out),
-        ValuOp::Trans(o) => transcendental::exec(o, inp, out),
-        ValuOp::Div(o) => divide::exec(o, inp, out),
+        ValuOp::Trans(o, t) => transcendental::exec(o, t, inp, out),
+        ValuOp::Div(o, t) => divide::exec(o, t, inp, out),
         ValuOp::Cmp(o) => compare::exec(o, inp, out),
         ValuOp::Pk(o) => packed::exec(o, inp, out),
     };
@@ -206,3 +218,34 @@ pub fn execute(op: ValuOp, inp: &VopInputs, out: &mut VopOutputs) -> Result<(), 
         Err(Unsupported(op))
     }
 }
+
+/// The [`ValuOp`] of a decoded instruction's op (`None` for non-VALU ops and lane moves).
+pub fn resolve_op(op: softhsa_isa::Op) -> Option<ValuOp> {
+    resolve(op.name())
+}
+
+/// [`execute`] keyed by the isa crate's op (resolves on every call; prefer caching
+/// [`resolve_op`]'s result in the pre-decoded program).
+pub fn execute_op(
+    op: softhsa_isa::Op,
+    inp: &VopInputs,
+    out: &mut VopOutputs,
+) -> Result<(), UnknownOp> {
+    let v = resolve_op(op).ok_or(UnknownOp(op))?;
+    execute(v, inp, out).map_err(|_| UnknownOp(op))
+}
+
+/// The op is not a VALU arithmetic op, or its semantics are not implemented here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownOp(pub softhsa_isa::Op);
+
+impl std::fmt::Display for UnknownOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no VALU semantics for {}", self.0.name())
+    }
+}
+
+impl std::error::Error for UnknownOp {}
+
+#[cfg(test)]
+mod tests;

@@ -220,9 +220,18 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_cvt_i16_f16", Cvt(C::I16F16)),
         ("v_cvt_norm_i16_f16", Cvt(C::NormI16F16)),
         ("v_cvt_norm_u16_f16", Cvt(C::NormU16F16)),
-        ("v_frexp_exp_i32_f32", ValuOp::Float(FOp::FrexpExp, FTy::F32)),
-        ("v_frexp_exp_i32_f64", ValuOp::Float(FOp::FrexpExp, FTy::F64)),
-        ("v_frexp_exp_i16_f16", ValuOp::Float(FOp::FrexpExp, FTy::F16)),
+        (
+            "v_frexp_exp_i32_f32",
+            ValuOp::Float(FOp::FrexpExp, FTy::F32),
+        ),
+        (
+            "v_frexp_exp_i32_f64",
+            ValuOp::Float(FOp::FrexpExp, FTy::F64),
+        ),
+        (
+            "v_frexp_exp_i16_f16",
+            ValuOp::Float(FOp::FrexpExp, FTy::F16),
+        ),
         ("v_cvt_pkrtz_f16_f32", Cvt(C::PkrtzF16F32)),
         ("v_cvt_pknorm_i16_f32", Cvt(C::PknormI16F32)),
         ("v_cvt_pknorm_u16_f32", Cvt(C::PknormU16F32)),
@@ -318,5 +327,8 @@ pub fn resolve(mnemonic: &str) -> Option<ValuOp> {
     if let Some((_, op)) = TRANS_STEMS.iter().find(|(n, _)| *n == stem) {
         return Some(ValuOp::Trans(*op, ty));
     }
-    DIV_STEMS.iter().find(|(n, _)| *n == stem).map(|(_, op)| ValuOp::Div(*op, ty))
+    DIV_STEMS
+        .iter()
+        .find(|(n, _)| *n == stem)
+        .map(|(_, op)| ValuOp::Div(*op, ty))
 }

@@ -75,7 +75,11 @@ pub fn round_to(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
         return sign | fmt.inf();
     }
     if s == 0.0 {
-        return if t == 0.0 { sign } else { round_to(fmt, t, 0.0, round) };
+        return if t == 0.0 {
+            sign
+        } else {
+            round_to(fmt, t, 0.0, round)
+        };
     }
     let b = s.to_bits();
     let be = ((b >> 52) & 0x7ff) as i32;
@@ -96,7 +100,10 @@ pub fn round_to(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
         (0u64, Frac::Below)
     } else if shift <= 0 {
         // Never for f16/f32 targets; kept total for safety.
-        (m << (-shift).min(63), if t == 0.0 { Frac::Exact } else { Frac::Below })
+        (
+            m << (-shift).min(63),
+            if t == 0.0 { Frac::Exact } else { Frac::Below },
+        )
     } else {
         let n = m >> shift;
         let rem = m & ((1u64 << shift) - 1);
@@ -112,7 +119,16 @@ pub fn round_to(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
         } else if rem < half {
             (n, Frac::Below)
         } else if rem == half {
-            (n, if t_up { Frac::Above } else if t_down { Frac::Below } else { Frac::Half })
+            (
+                n,
+                if t_up {
+                    Frac::Above
+                } else if t_down {
+                    Frac::Below
+                } else {
+                    Frac::Half
+                },
+            )
         } else {
             (n, Frac::Above)
         }

@@ -121,10 +121,23 @@ pub fn exec(op: TrOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
 fn run(op: TrOp, fmt: Fmt, inp: &VopInputs, out: &mut VopOutputs) {
     let env = inp.mode.env(fmt);
     let m = SrcMods::new(inp.abs, inp.neg, [fmt; 3]);
-    let sh = if fmt.width == 16 && inp.op_sel & 1 != 0 { 16 } else { 0 };
-    map1(&mut out.dst, &inp.src[0], |a| lane(op, fmt, m.get(0, (a >> sh) & fmt.all()), &env));
+    let sh = if fmt.width == 16 && inp.op_sel & 1 != 0 {
+        16
+    } else {
+        0
+    };
+    map1(&mut out.dst, &inp.src[0], |a| {
+        lane(op, fmt, m.get(0, (a >> sh) & fmt.all()), &env)
+    });
     if inp.clamp || inp.omod != 0 {
-        output_mods(&mut out.dst, fmt, inp.omod, inp.clamp, inp.mode.dx10_clamp, &env);
+        output_mods(
+            &mut out.dst,
+            fmt,
+            inp.omod,
+            inp.clamp,
+            inp.mode.dx10_clamp,
+            &env,
+        );
     }
     if fmt.width == 16 && inp.op_sel & 8 != 0 {
         out.dst_half = DstHalf::HiKeepLo;

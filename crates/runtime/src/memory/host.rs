@@ -3,7 +3,7 @@
 //! mmap gives page-aligned, zero-filled memory whose pages are only committed when touched, so a
 //! program may allocate most of a multi-GiB device budget without the host paying for it.
 
-use crate::topology::hsa_names::HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+use softhsa_abi::HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 use crate::{Error, Result};
 
 /// Maps `len` bytes (a multiple of the page size) read-write.

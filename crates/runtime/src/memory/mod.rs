@@ -20,7 +20,7 @@ pub use registry::{Range, RangeKind, Registry};
 
 use crate::config::{Config, Profile};
 use crate::topology::handle::{self, Kind};
-use crate::topology::hsa_names::*;
+use softhsa_abi::*;
 use crate::topology::Topology;
 use crate::{Error, Result};
 use pool::{GROUP_SEGMENT_SIZE, PAGE};

@@ -7,7 +7,7 @@
 //!   and a GROUP pool of 64 KiB (the LDS), which cannot be allocated from.
 
 use crate::config::Profile;
-use crate::topology::hsa_names::*;
+use softhsa_abi::*;
 use crate::topology::{InfoValue, Topology};
 use crate::{Error, Result};
 use std::sync::atomic::AtomicU64;

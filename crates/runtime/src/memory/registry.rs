@@ -6,7 +6,7 @@
 //! shared read lock on a B-tree keyed by range start, so many worker threads look up at once;
 //! and the GPU caches the last range per wave, so lookups are rare on the hot path.
 
-use crate::topology::hsa_names::*;
+use softhsa_abi::*;
 use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};

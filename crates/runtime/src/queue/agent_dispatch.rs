@@ -41,9 +41,15 @@ impl AgentFunctions {
     /// Registers (or replaces) the function for `function`; [`CALL_FUNCTION`] is reserved.
     pub fn register(&self, function: u16, f: AgentFunction) -> Result<()> {
         if function == CALL_FUNCTION {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "type reserved"));
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "type reserved",
+            ));
         }
-        self.table.write().unwrap_or_else(|e| e.into_inner()).insert(function, f);
+        self.table
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(function, f);
         Ok(())
     }
 
@@ -61,11 +67,21 @@ impl AgentFunctions {
             // this signature, supplied by the program that enqueued the packet.
             unsafe {
                 let f: HostFn = std::mem::transmute::<usize, HostFn>(c.args[0] as usize);
-                f(c.args[1], c.args[2], c.args[3], c.return_address as *mut std::ffi::c_void);
+                f(
+                    c.args[1],
+                    c.args[2],
+                    c.args[3],
+                    c.return_address as *mut std::ffi::c_void,
+                );
             }
             return Ok(());
         }
-        let f = self.table.read().unwrap_or_else(|e| e.into_inner()).get(&c.function).cloned();
+        let f = self
+            .table
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&c.function)
+            .cloned();
         match f {
             Some(f) => f(c),
             None => Err(Error::with_message(

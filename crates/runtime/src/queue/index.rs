@@ -23,12 +23,18 @@ pub(super) fn init_amd_queue(
     mem.u64_at(off::DOORBELL_SIGNAL).store(doorbell.0, r);
     mem.u32_at(off::SIZE).store(mem.size(), r);
     mem.u64_at(off::ID).store(id, r);
-    mem.u32_at(off::GROUP_APERTURE_HI).store((softhsa_gpu::SHARED_APERTURE_BASE >> 32) as u32, r);
-    mem.u32_at(off::PRIVATE_APERTURE_HI).store((softhsa_gpu::PRIVATE_APERTURE_BASE >> 32) as u32, r);
-    mem.u32_at(off::MAX_CU_ID).store(caps.cu_count.saturating_sub(1), r);
-    mem.u32_at(off::MAX_WAVE_ID).store(caps.waves_per_cu.saturating_sub(1), r);
-    mem.u32_at(off::READ_DISPATCH_ID_FIELD_BASE_BYTE_OFFSET).store(off::READ_DISPATCH_ID as u32, r);
-    mem.u32_at(off::QUEUE_PROPERTIES).store(PROPERTY_IS_PTR64, r);
+    mem.u32_at(off::GROUP_APERTURE_HI)
+        .store((softhsa_gpu::SHARED_APERTURE_BASE >> 32) as u32, r);
+    mem.u32_at(off::PRIVATE_APERTURE_HI)
+        .store((softhsa_gpu::PRIVATE_APERTURE_BASE >> 32) as u32, r);
+    mem.u32_at(off::MAX_CU_ID)
+        .store(caps.cu_count.saturating_sub(1), r);
+    mem.u32_at(off::MAX_WAVE_ID)
+        .store(caps.waves_per_cu.saturating_sub(1), r);
+    mem.u32_at(off::READ_DISPATCH_ID_FIELD_BASE_BYTE_OFFSET)
+        .store(off::READ_DISPATCH_ID as u32, r);
+    mem.u32_at(off::QUEUE_PROPERTIES)
+        .store(PROPERTY_IS_PTR64, r);
     // Publish the fields before the queue pointer is handed out.
     std::sync::atomic::fence(Ordering::Release);
 }
@@ -71,8 +77,15 @@ impl Queue {
     }
     /// Returns the value observed (equal to `expected` when the swap happened).
     pub fn cas_write_index(&self, expected: u64, v: u64, o: MemoryOrder) -> u64 {
-        let fail = if load_order(o) == Ordering::Acquire { Ordering::Acquire } else { Ordering::Relaxed };
-        self.mem.write_index().compare_exchange(expected, v, rmw_order(o), fail).unwrap_or_else(|x| x)
+        let fail = if load_order(o) == Ordering::Acquire {
+            Ordering::Acquire
+        } else {
+            Ordering::Relaxed
+        };
+        self.mem
+            .write_index()
+            .compare_exchange(expected, v, rmw_order(o), fail)
+            .unwrap_or_else(|x| x)
     }
     /// Returns the previous write index.
     pub fn add_write_index(&self, v: u64, o: MemoryOrder) -> u64 {

@@ -70,6 +70,8 @@ pub struct Queue {
     pub group_segment_hint: u32,
     cu_mask: Mutex<Vec<u32>>,
     priority: AtomicU64,
+    /// Runs the kernel dispatch packets (GPU queues only).
+    device: Option<softhsa_gpu::Device>,
 }
 
 impl Queue {
@@ -85,7 +87,9 @@ impl Queue {
     }
     /// Whether dispatches record start/end timestamps (`hsa_amd_profiling_set_profiler_enabled`).
     pub fn profiling(&self) -> bool {
-        self.mem.u32_at(ring::off::QUEUE_PROPERTIES).load(Ordering::Relaxed)
+        self.mem
+            .u32_at(ring::off::QUEUE_PROPERTIES)
+            .load(Ordering::Relaxed)
             & ring::PROPERTY_ENABLE_PROFILING
             != 0
     }
@@ -103,7 +107,11 @@ impl Queue {
     }
     /// `hsa_amd_queue_cu_get_mask`: the mask set last, or all CUs of the agent.
     pub fn cu_mask(&self, num_bits: u32, max_cu: u32) -> Vec<u32> {
-        let m = self.cu_mask.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let m = self
+            .cu_mask
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         (0..num_bits.div_ceil(32))
             .map(|w| match m.get(w as usize) {
                 Some(v) => *v,
@@ -163,12 +171,29 @@ impl Queues {
         };
         let doorbell = rt.signals.create(0)?;
         let q = self
-            .build(rt, &caps, agent, size, qtype as u32, caps.features, doorbell, true, callback)
+            .build(
+                rt,
+                &caps,
+                agent,
+                size,
+                qtype as u32,
+                caps.features,
+                doorbell,
+                true,
+                callback,
+            )
             .inspect_err(|_| drop(rt.signals.destroy(doorbell)))?;
-        let q = Arc::new(Queue { private_segment_hint, group_segment_hint, ..q });
+        let q = Arc::new(Queue {
+            private_segment_hint,
+            group_segment_hint,
+            ..q
+        });
         let qp = q.clone();
         let handle = std::thread::Builder::new()
-            .name(format!("softhsa-queue-{}", q.mem.u64_at(ring::off::ID).load(Ordering::Relaxed)))
+            .name(format!(
+                "softhsa-queue-{}",
+                q.mem.u64_at(ring::off::ID).load(Ordering::Relaxed)
+            ))
             .spawn(move || processor::run(qp, weak))
             .map_err(|_| Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))?;
         *q.processor.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
@@ -188,8 +213,7 @@ impl Queues {
         if size == 0 || !size.is_power_of_two() || qtype > QueueType::Single as u32 {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
-        if doorbell.0 == 0 || features & !(FEATURE_KERNEL_DISPATCH | FEATURE_AGENT_DISPATCH) != 0
-        {
+        if doorbell.0 == 0 || features & !(FEATURE_KERNEL_DISPATCH | FEATURE_AGENT_DISPATCH) != 0 {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         rt.signals.get(doorbell)?;
@@ -217,7 +241,8 @@ impl Queues {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         index::init_amd_queue(&mem, caps, qtype, features, doorbell, id);
         let inactive = rt.signals.create(0)?;
-        mem.u64_at(ring::off::QUEUE_INACTIVE_SIGNAL).store(inactive.0, Ordering::Relaxed);
+        mem.u64_at(ring::off::QUEUE_INACTIVE_SIGNAL)
+            .store(inactive.0, Ordering::Relaxed);
         for (base, len) in mem.regions() {
             caps::register_memory(rt, base, len)?;
         }
@@ -234,11 +259,15 @@ impl Queues {
             group_segment_hint: u32::MAX,
             cu_mask: Mutex::new(Vec::new()),
             priority: AtomicU64::new(0),
+            device: caps.device.clone().map(softhsa_gpu::Device::new),
         })
     }
 
     fn insert(&self, _rt: &Runtime, q: Arc<Queue>) {
-        self.table.write().unwrap_or_else(|e| e.into_inner()).insert(q.addr(), q);
+        self.table
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(q.addr(), q);
     }
 
     /// `hsa_queue_inactivate`: no further packets are processed; the queue stays valid.
@@ -266,7 +295,11 @@ impl Queues {
         if q.owns_doorbell {
             let _ = rt.signals.destroy(q.doorbell);
         }
-        let inactive = Signal(q.mem.u64_at(ring::off::QUEUE_INACTIVE_SIGNAL).load(Ordering::Relaxed));
+        let inactive = Signal(
+            q.mem
+                .u64_at(ring::off::QUEUE_INACTIVE_SIGNAL)
+                .load(Ordering::Relaxed),
+        );
         let _ = rt.signals.destroy(inactive);
         for (base, len) in q.mem.regions() {
             caps::deregister_memory(rt, base, len);
@@ -281,8 +314,13 @@ impl Queues {
 
     /// Stops every packet processor (runtime shut-down).
     pub fn shut_down(&self) {
-        let all: Vec<_> =
-            self.table.write().unwrap_or_else(|e| e.into_inner()).drain().map(|(_, q)| q).collect();
+        let all: Vec<_> = self
+            .table
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain()
+            .map(|(_, q)| q)
+            .collect();
         for q in all {
             stop_processor(&q);
         }
@@ -303,6 +341,8 @@ fn stop_processor(q: &Queue) {
 
 /// Used by tests and the example: rings a queue's doorbell as HIP does.
 pub fn ring_doorbell(rt: &Runtime, q: &Queue, index: u64) -> Result<()> {
-    rt.signals.get(q.doorbell)?.store(index as i64, MemoryOrder::Release);
+    rt.signals
+        .get(q.doorbell)?
+        .store(index as i64, MemoryOrder::Release);
     Ok(())
 }

@@ -37,8 +37,17 @@ pub enum Kind {
     /// Dependencies (0 handles filtered out: "constant non-zero" for OR).
     BarrierOr(Vec<Signal>),
     /// `(signal & mask) cond value`; a 0 signal is satisfied at once.
-    BarrierValue { signal: Signal, cond: Condition, value: i64, mask: i64 },
-    AgentDispatch { function: u16, return_address: u64, args: [u64; 4] },
+    BarrierValue {
+        signal: Signal,
+        cond: Condition,
+        value: i64,
+        mask: i64,
+    },
+    AgentDispatch {
+        function: u16,
+        return_address: u64,
+        args: [u64; 4],
+    },
 }
 
 impl Packet {
@@ -73,7 +82,13 @@ impl Packet {
         if self.acquire_scope() == 3 || self.release_scope() == 3 {
             return Err(bad("reserved fence scope"));
         }
-        let deps = || self.0[1..6].iter().filter(|&&h| h != 0).map(|&h| Signal(h)).collect();
+        let deps = || {
+            self.0[1..6]
+                .iter()
+                .filter(|&&h| h != 0)
+                .map(|&h| Signal(h))
+                .collect()
+        };
         match self.packet_type() {
             TYPE_KERNEL_DISPATCH => {
                 let dims = self.setup() & 3;
@@ -119,21 +134,37 @@ mod tests {
         let p = Packet([hdr(TYPE_BARRIER_AND, 0), 0, 8, 0, 16, 0, 0, 77]);
         assert!(p.barrier());
         assert_eq!(p.acquire_scope(), SCOPE_SYSTEM);
-        assert_eq!(p.decode().unwrap(), Kind::BarrierAnd(vec![Signal(8), Signal(16)]));
+        assert_eq!(
+            p.decode().unwrap(),
+            Kind::BarrierAnd(vec![Signal(8), Signal(16)])
+        );
         assert_eq!(p.completion_signal(), Signal(77));
         let p = Packet([hdr(TYPE_AGENT_DISPATCH, 0x8000), 5, 1, 2, 3, 4, 0, 0]);
         assert_eq!(
             p.decode().unwrap(),
-            Kind::AgentDispatch { function: 0x8000, return_address: 5, args: [1, 2, 3, 4] }
+            Kind::AgentDispatch {
+                function: 0x8000,
+                return_address: 5,
+                args: [1, 2, 3, 4]
+            }
         );
         let v = (AMD_FORMAT_BARRIER_VALUE as u64) << 16;
         let p = Packet([v, 64, 3, 0xff, 1, 0, 0, 0]);
         assert_eq!(
             p.decode().unwrap(),
-            Kind::BarrierValue { signal: Signal(64), cond: Condition::Ne, value: 3, mask: 0xff }
+            Kind::BarrierValue {
+                signal: Signal(64),
+                cond: Condition::Ne,
+                value: 3,
+                mask: 0xff
+            }
         );
-        assert_eq!(Packet([hdr(TYPE_KERNEL_DISPATCH, 3), 0, 0, 0, 0, 0, 0, 0]).decode().unwrap(),
-            Kind::KernelDispatch);
+        assert_eq!(
+            Packet([hdr(TYPE_KERNEL_DISPATCH, 3), 0, 0, 0, 0, 0, 0, 0])
+                .decode()
+                .unwrap(),
+            Kind::KernelDispatch
+        );
     }
 
     #[test]
@@ -142,14 +173,33 @@ mod tests {
         // decode() reads: deps in words 1..6, completion in word 7, agent fields in 1..6,
         // barrier-value fields in words 1..5.
         assert_eq!(offset_of!(abi::hsa_barrier_and_packet_t, dep_signal), 8);
-        assert_eq!(offset_of!(abi::hsa_barrier_or_packet_t, completion_signal), 56);
-        assert_eq!(offset_of!(abi::hsa_kernel_dispatch_packet_t, completion_signal), 56);
-        assert_eq!(offset_of!(abi::hsa_agent_dispatch_packet_t, return_address), 8);
+        assert_eq!(
+            offset_of!(abi::hsa_barrier_or_packet_t, completion_signal),
+            56
+        );
+        assert_eq!(
+            offset_of!(abi::hsa_kernel_dispatch_packet_t, completion_signal),
+            56
+        );
+        assert_eq!(
+            offset_of!(abi::hsa_agent_dispatch_packet_t, return_address),
+            8
+        );
         assert_eq!(offset_of!(abi::hsa_agent_dispatch_packet_t, arg), 16);
-        assert_eq!(offset_of!(abi::hsa_agent_dispatch_packet_t, completion_signal), 56);
+        assert_eq!(
+            offset_of!(abi::hsa_agent_dispatch_packet_t, completion_signal),
+            56
+        );
         type V = abi::hsa_amd_barrier_value_packet_t;
         assert_eq!(offset_of!(V, signal), 8);
-        assert_eq!((offset_of!(V, value), offset_of!(V, mask), offset_of!(V, cond)), (16, 24, 32));
+        assert_eq!(
+            (
+                offset_of!(V, value),
+                offset_of!(V, mask),
+                offset_of!(V, cond)
+            ),
+            (16, 24, 32)
+        );
         assert_eq!(offset_of!(V, completion_signal), 56);
     }
 

@@ -13,15 +13,19 @@ use super::packets::{Kind, Packet, SCOPE_NONE};
 use super::ring::PACKET_TYPE_INVALID;
 use super::{Queue, STATE_ACTIVE, STATE_ERROR};
 use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
-use crate::{Error, Result, Runtime};
+use crate::{dispatch, Error, Result, Runtime};
+use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-/// Longest sleep while idle or blocked: doorbells and signals written by device code directly in
-/// memory wake nobody, so they are re-checked at this period.
+/// Longest sleep while blocked on a packet: signals written by device code directly in memory,
+/// and headers published after the doorbell was rung, wake nobody, so they are re-checked.
 const POLL: Duration = Duration::from_millis(1);
+/// Longest sleep of an empty queue: producers ring the doorbell, which wakes the processor at
+/// once; the period only bounds the latency of doorbells written directly in memory.
+const IDLE_POLL: Duration = Duration::from_millis(10);
 
 /// Why execution of a packet did not complete.
 enum Stop {
@@ -46,7 +50,11 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         let read = q.mem.read_index().load(Ordering::Relaxed);
         let write = q.mem.write_index().load(Ordering::Acquire);
         let header = q.mem.packet_header(read).load(Ordering::Acquire);
-        if write <= read || header & 0xff == PACKET_TYPE_INVALID {
+        if write <= read {
+            sleeper.sleep(epoch, Some(IDLE_POLL));
+            continue;
+        }
+        if header & 0xff == PACKET_TYPE_INVALID {
             sleeper.sleep(epoch, Some(POLL));
             continue;
         }
@@ -78,7 +86,14 @@ fn fail(q: &Queue, e: &Error) {
         q.addr(),
         q.mem.read_index().load(Ordering::Relaxed)
     );
-    if q.state.compare_exchange(STATE_ACTIVE, STATE_ERROR, Ordering::AcqRel, Ordering::Relaxed).is_err()
+    if q.state
+        .compare_exchange(
+            STATE_ACTIVE,
+            STATE_ERROR,
+            Ordering::AcqRel,
+            Ordering::Relaxed,
+        )
+        .is_err()
     {
         return;
     }
@@ -96,26 +111,45 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
             fence(Ordering::SeqCst);
         }
     };
-    let is_barrier = matches!(kind, Kind::BarrierAnd(_) | Kind::BarrierOr(_) | Kind::BarrierValue { .. });
+    let is_barrier = matches!(
+        kind,
+        Kind::BarrierAnd(_) | Kind::BarrierOr(_) | Kind::BarrierValue { .. }
+    );
     if !is_barrier {
         host_fence(p.acquire_scope());
     }
     match kind {
-        Kind::KernelDispatch => kernel_dispatch(rt, q, q.mem.slot_addr(index))?,
-        Kind::AgentDispatch { function, return_address, args } => {
-            rt.queues.agent_functions.call(&AgentCall { function, return_address, args })?
-        }
+        Kind::KernelDispatch => kernel_dispatch(rt, q, index, p)?,
+        Kind::AgentDispatch {
+            function,
+            return_address,
+            args,
+        } => rt.queues.agent_functions.call(&AgentCall {
+            function,
+            return_address,
+            args,
+        })?,
         Kind::BarrierAnd(deps) => {
             let mut seen = vec![false; deps.len()];
-            wait_until(rt, q, |v| {
-                for (s, v) in seen.iter_mut().zip(v) {
-                    *s |= *v == 0;
-                }
-                seen.iter().all(|s| *s)
-            }, &deps)?
+            wait_until(
+                rt,
+                q,
+                |v| {
+                    for (s, v) in seen.iter_mut().zip(v) {
+                        *s |= *v == 0;
+                    }
+                    seen.iter().all(|s| *s)
+                },
+                &deps,
+            )?
         }
         Kind::BarrierOr(deps) => wait_until(rt, q, |v| v.contains(&0), &deps)?,
-        Kind::BarrierValue { signal, cond, value, mask } => {
+        Kind::BarrierValue {
+            signal,
+            cond,
+            value,
+            mask,
+        } => {
             if signal.0 != 0 {
                 wait_until(rt, q, |v| cond.holds(v[0] & mask, value), &[signal])?
             }
@@ -126,7 +160,9 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
     }
     host_fence(p.release_scope());
     // Completion: free the slot, advance the read index, then signal.
-    q.mem.packet_header(index).store(PACKET_TYPE_INVALID, Ordering::Release);
+    q.mem
+        .packet_header(index)
+        .store(PACKET_TYPE_INVALID, Ordering::Release);
     q.mem.read_index().store(index + 1, Ordering::Release);
     if let Some(c) = completion {
         if let Some(start) = start {
@@ -164,11 +200,34 @@ fn wait_until(
     }
 }
 
-/// The one place where KERNEL_DISPATCH packets meet the GPU (`crate::dispatch`), which runs the
-/// dispatch to completion and returns the HSA status of a fault.
-fn kernel_dispatch(_rt: &Runtime, _q: &Queue, _packet_addr: u64) -> Result<()> {
-    Err(Error::with_message(
-        softhsa_abi::HSA_STATUS_ERROR,
-        "kernel dispatch: the GPU's dispatch entry point (dispatch.rs) is not available yet",
-    ))
+/// The one place where KERNEL_DISPATCH packets meet the GPU ([`crate::dispatch`]): runs the
+/// dispatch to completion; a fault becomes the HSA status of the queue error (and is traced).
+fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()> {
+    let device = q.device.as_ref().ok_or_else(|| {
+        Error::with_message(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "queue has no kernel agent")
+    })?;
+    // SAFETY: the packet words are a plain copy of 64 bytes, and hsa_kernel_dispatch_packet_t
+    // is 64 bytes of integers and a raw pointer, for which every bit pattern is valid.
+    let packet: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
+    let find_kernel = |object: u64| {
+        let k = rt.loader.kernel(object)?;
+        k.device_kernel(|k| {
+            dispatch::build_kernel(&k.name, k.descriptor.clone(), k.kernel_object, &k.code, k.code_base)
+        })
+        .ok()
+    };
+    let env = dispatch::DispatchEnv {
+        device,
+        find_kernel: &find_kernel,
+        memory: &rt.memory,
+        events: &rt.signals,
+        queue_address: q.addr(),
+    };
+    match dispatch::run_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
+        Ok(_) => Ok(()),
+        Err((status, fault)) => {
+            crate::trace!(crate::system::trace::Category::Fault, "{fault}");
+            Err(Error::with_message(status, fault.to_string()))
+        }
+    }
 }

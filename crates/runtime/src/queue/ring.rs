@@ -59,7 +59,10 @@ impl Mapping {
         if p == libc::MAP_FAILED {
             return Err(Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES));
         }
-        Ok(Mapping { base: p as u64, len })
+        Ok(Mapping {
+            base: p as u64,
+            len,
+        })
     }
 }
 
@@ -81,9 +84,14 @@ impl QueueMemory {
     pub fn new(size: u32) -> Result<QueueMemory> {
         let page = 4096;
         let ring_len = (size as u64 * PACKET_BYTES).div_ceil(page) * page;
-        let mem = QueueMemory { header: Mapping::new(page)?, ring: Mapping::new(ring_len)?, size };
+        let mem = QueueMemory {
+            header: Mapping::new(page)?,
+            ring: Mapping::new(ring_len)?,
+            size,
+        };
         for i in 0..size as u64 {
-            mem.packet_header(i).store(PACKET_TYPE_INVALID, Ordering::Relaxed);
+            mem.packet_header(i)
+                .store(PACKET_TYPE_INVALID, Ordering::Relaxed);
         }
         Ok(mem)
     }
@@ -99,7 +107,10 @@ impl QueueMemory {
 
     /// `(base, len)` of both mappings, for the allocation registry.
     pub fn regions(&self) -> [(u64, u64); 2] {
-        [(self.header.base, self.header.len), (self.ring.base, self.ring.len)]
+        [
+            (self.header.base, self.header.len),
+            (self.ring.base, self.ring.len),
+        ]
     }
 
     pub fn size(&self) -> u32 {
@@ -107,14 +118,14 @@ impl QueueMemory {
     }
 
     pub fn u32_at(&self, offset: u64) -> &AtomicU32 {
-        debug_assert!(offset + 4 <= off::AMD_QUEUE_BYTES && offset % 4 == 0);
+        debug_assert!(offset + 4 <= off::AMD_QUEUE_BYTES && offset.is_multiple_of(4));
         // SAFETY: in-bounds, aligned field of the amd_queue_t mapping owned by `self`; shared
         // with programs and device code, so it is only accessed atomically here.
         unsafe { AtomicU32::from_ptr((self.header.base + offset) as *mut u32) }
     }
 
     pub fn u64_at(&self, offset: u64) -> &AtomicU64 {
-        debug_assert!(offset + 8 <= off::AMD_QUEUE_BYTES && offset % 8 == 0);
+        debug_assert!(offset + 8 <= off::AMD_QUEUE_BYTES && offset.is_multiple_of(8));
         // SAFETY: as in `u32_at`, for an 8-byte aligned field.
         unsafe { AtomicU64::from_ptr((self.header.base + offset) as *mut u64) }
     }

@@ -40,43 +40,83 @@ fn header(t: u8) -> u64 {
 fn creation_arguments_are_checked() {
     let rt = runtime();
     let g = gpu(&rt);
-    let create = |agent, size| rt.queues.create(&rt, agent, size, QueueType::Multi, None, 0, 0);
+    let create = |agent, size| {
+        rt.queues
+            .create(&rt, agent, size, QueueType::Multi, None, 0, 0)
+    };
     let err = |r: Result<Arc<Queue>>| r.err().unwrap().status;
     assert_eq!(err(create(g, 0)), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     assert_eq!(err(create(g, 96)), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     assert_eq!(err(create(g, 1 << 30)), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     assert_eq!(err(create(12345, 64)), HSA_STATUS_ERROR_INVALID_AGENT);
     let cpu = rt.topology.cpu_agent().handle;
-    assert_eq!(err(create(cpu, 64)), HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
-    let q = create(g, 1).unwrap();
-    assert_eq!(q.mem.u32_at(ring::off::SIZE).load(Ordering::Relaxed), 64, "raised to min size");
-    assert_eq!(q.mem.u64_at(ring::off::BASE_ADDRESS).load(Ordering::Relaxed), q.mem.ring_addr());
     assert_eq!(
-        q.mem.u32_at(ring::off::GROUP_APERTURE_HI).load(Ordering::Relaxed) as u64,
+        err(create(cpu, 64)),
+        HSA_STATUS_ERROR_INVALID_QUEUE_CREATION
+    );
+    let q = create(g, 1).unwrap();
+    assert_eq!(
+        q.mem.u32_at(ring::off::SIZE).load(Ordering::Relaxed),
+        64,
+        "raised to min size"
+    );
+    assert_eq!(
+        q.mem
+            .u64_at(ring::off::BASE_ADDRESS)
+            .load(Ordering::Relaxed),
+        q.mem.ring_addr()
+    );
+    assert_eq!(
+        q.mem
+            .u32_at(ring::off::GROUP_APERTURE_HI)
+            .load(Ordering::Relaxed) as u64,
         softhsa_gpu::SHARED_APERTURE_BASE >> 32
     );
     rt.queues.destroy(&rt, q.addr()).unwrap();
-    assert_eq!(rt.queues.get(q.addr()).err().unwrap().status, HSA_STATUS_ERROR_INVALID_QUEUE);
+    assert_eq!(
+        rt.queues.get(q.addr()).err().unwrap().status,
+        HSA_STATUS_ERROR_INVALID_QUEUE
+    );
 }
 
 #[test]
 fn barrier_and_or_chain_across_two_queues() {
     let rt = runtime();
     let g = gpu(&rt);
-    let q1 = rt.queues.create(&rt, g, 64, QueueType::Multi, None, 0, 0).unwrap();
-    let q2 = rt.queues.create(&rt, g, 64, QueueType::Single, None, 0, 0).unwrap();
+    let q1 = rt
+        .queues
+        .create(&rt, g, 64, QueueType::Multi, None, 0, 0)
+        .unwrap();
+    let q2 = rt
+        .queues
+        .create(&rt, g, 64, QueueType::Single, None, 0, 0)
+        .unwrap();
     let s = |v| rt.signals.create(v).unwrap();
     let (gate, mid, done, never) = (s(1), s(1), s(1), s(1));
     // q1: AND(gate) -> mid; q2: OR(never, mid) -> done.
-    submit(&rt, &q1, [header(TYPE_BARRIER_AND), gate.0, 0, 0, 0, 0, 0, mid.0]);
-    submit(&rt, &q2, [header(TYPE_BARRIER_OR), never.0, mid.0, 0, 0, 0, 0, done.0]);
+    submit(
+        &rt,
+        &q1,
+        [header(TYPE_BARRIER_AND), gate.0, 0, 0, 0, 0, 0, mid.0],
+    );
+    submit(
+        &rt,
+        &q2,
+        [header(TYPE_BARRIER_OR), never.0, mid.0, 0, 0, 0, 0, done.0],
+    );
     std::thread::sleep(std::time::Duration::from_millis(20));
     let d = rt.signals.get(done).unwrap();
     assert_eq!(d.load(O), 1, "nothing completes before the gate opens");
     rt.signals.get(gate).unwrap().store(0, O);
-    assert_eq!(d.wait(Condition::Eq, 0, 5_000_000_000, WaitHint::Blocked, O), 0);
+    assert_eq!(
+        d.wait(Condition::Eq, 0, 5_000_000_000, WaitHint::Blocked, O),
+        0
+    );
     assert_eq!(q1.load_read_index(O), 1);
-    assert_eq!(q1.mem.packet_header(0).load(Ordering::Relaxed), ring::PACKET_TYPE_INVALID);
+    assert_eq!(
+        q1.mem.packet_header(0).load(Ordering::Relaxed),
+        ring::PACKET_TYPE_INVALID
+    );
     for q in [q1, q2] {
         rt.queues.destroy(&rt, q.addr()).unwrap();
     }
@@ -96,19 +136,47 @@ fn agent_dispatch_and_error_state() {
     let errors = Arc::new(Mutex::new(Vec::new()));
     let e2 = errors.clone();
     let cb: ErrorCallback = Box::new(move |st, q| e2.lock().unwrap().push((st, q)));
-    let q = rt.queues.create(&rt, g, 64, QueueType::Multi, Some(cb), 0, 0).unwrap();
+    let q = rt
+        .queues
+        .create(&rt, g, 64, QueueType::Multi, Some(cb), 0, 0)
+        .unwrap();
     let done = rt.signals.create(2).unwrap();
     let mut out = 0u64;
     let ret = &mut out as *mut u64 as u64;
     let h = header(TYPE_AGENT_DISPATCH) | (CALL_FUNCTION as u64) << 16;
-    submit(&rt, &q, [h, ret, host_fn as *const () as u64, 1, 2, 3, 0, done.0]);
-    rt.queues.register_agent_function(7, Arc::new(|c: &AgentCall| {
-        assert_eq!(c.args, [9, 8, 7, 6]);
-        Ok(())
-    })).unwrap();
-    submit(&rt, &q, [header(TYPE_AGENT_DISPATCH) | 7 << 16, 0, 9, 8, 7, 6, 0, done.0]);
+    submit(
+        &rt,
+        &q,
+        [h, ret, host_fn as *const () as u64, 1, 2, 3, 0, done.0],
+    );
+    rt.queues
+        .register_agent_function(
+            7,
+            Arc::new(|c: &AgentCall| {
+                assert_eq!(c.args, [9, 8, 7, 6]);
+                Ok(())
+            }),
+        )
+        .unwrap();
+    submit(
+        &rt,
+        &q,
+        [
+            header(TYPE_AGENT_DISPATCH) | 7 << 16,
+            0,
+            9,
+            8,
+            7,
+            6,
+            0,
+            done.0,
+        ],
+    );
     let d = rt.signals.get(done).unwrap();
-    assert_eq!(d.wait(Condition::Eq, 0, 5_000_000_000, WaitHint::Blocked, O), 0);
+    assert_eq!(
+        d.wait(Condition::Eq, 0, 5_000_000_000, WaitHint::Blocked, O),
+        0
+    );
     assert_eq!(out, 123);
     // An unknown packet type: error callback, queue stops, the packet stays for inspection.
     let bad = submit(&rt, &q, [header(42), 0, 0, 0, 0, 0, 0, 0]);
@@ -116,7 +184,10 @@ fn agent_dispatch_and_error_state() {
     while errors.lock().unwrap().is_empty() && t0.elapsed().as_secs() < 5 {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    assert_eq!(*errors.lock().unwrap(), vec![(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, q.addr())]);
+    assert_eq!(
+        *errors.lock().unwrap(),
+        vec![(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, q.addr())]
+    );
     assert_eq!(q.state(), STATE_ERROR);
     assert_eq!(q.load_read_index(O), bad);
     rt.queues.destroy(&rt, q.addr()).unwrap();

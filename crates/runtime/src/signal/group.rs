@@ -73,9 +73,16 @@ impl Signals {
         if conds.len() < signals.len() || compare.len() < signals.len() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
-        let refs = signals.iter().map(|s| self.get(*s)).collect::<Result<Vec<_>>>()?;
-        let list: Vec<_> =
-            refs.iter().zip(conds).zip(compare).map(|((r, c), v)| (r.atomic(), *c, *v)).collect();
+        let refs = signals
+            .iter()
+            .map(|s| self.get(*s))
+            .collect::<Result<Vec<_>>>()?;
+        let list: Vec<_> = refs
+            .iter()
+            .zip(conds)
+            .zip(compare)
+            .map(|((r, c), v)| (r.atomic(), *c, *v))
+            .collect();
         match wait_any(&list, u64::MAX, hint, order) {
             (Some(i), v) => Ok((signals[i], v)),
             // A wait without timeout returns only when satisfied.

@@ -87,7 +87,12 @@ impl Signals {
         handler: Handler,
     ) -> Result<()> {
         self.get(signal)?;
-        let entry = Entry { signal, cond, compare, handler };
+        let entry = Entry {
+            signal,
+            cond,
+            compare,
+            handler,
+        };
         self.handlers.post(&self.pool, |i| i.entries.push(entry))
     }
 

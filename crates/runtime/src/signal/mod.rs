@@ -55,6 +55,14 @@ impl Signals {
         })
     }
 
+    /// Builds the signals and registers their memory so device code may update them.
+    pub fn new_registered(config: &Config, memory: &crate::memory::Memory) -> Result<Signals> {
+        let s = Signals::new(config)?;
+        let (base, len) = s.region();
+        memory.register_range(base, len, crate::memory::registry::RangeKind::Signal, 0)?;
+        Ok(s)
+    }
+
     /// The memory all signals live in, `(base, len)`: register it so device code may use it.
     pub fn region(&self) -> (u64, u64) {
         self.pool.region()
@@ -110,7 +118,6 @@ impl Signals {
     pub fn shut_down(&self) {
         self.handlers.shut_down();
     }
-
 }
 
 /// Device code reports signal updates with `s_sendmsg(MSG_INTERRUPT)`: wake every waiter, which

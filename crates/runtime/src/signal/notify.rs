@@ -54,7 +54,9 @@ impl Sleeper {
             tv_sec: d.as_secs().min(i64::MAX as u64) as libc::time_t,
             tv_nsec: d.subsec_nanos() as libc::c_long,
         });
-        let ts_ptr = ts.as_ref().map_or(std::ptr::null(), |t| t as *const libc::timespec);
+        let ts_ptr = ts
+            .as_ref()
+            .map_or(std::ptr::null(), |t| t as *const libc::timespec);
         // SAFETY: FUTEX_WAIT reads the static atomic and compares it with `seen`; `ts_ptr` is
         // NULL or points to a timespec that lives until the call returns.
         unsafe {

@@ -66,8 +66,15 @@ impl Pool {
                 "cannot reserve the signal region",
             ));
         }
-        let slots = Mutex::new(Slots { free: Vec::new(), next: 1 });
-        Ok(Pool { base: p as u64, len, slots })
+        let slots = Mutex::new(Slots {
+            free: Vec::new(),
+            next: 1,
+        });
+        Ok(Pool {
+            base: p as u64,
+            len,
+            slots,
+        })
     }
 
     /// The whole region `[base, base + len)`, for the allocation registry.
@@ -110,16 +117,25 @@ impl Pool {
         self.check(addr)?;
         let kind = field(addr, off::KIND);
         // Only one of two racing destroys wins the slot.
-        kind.compare_exchange(KIND_USER as u64, KIND_INVALID as u64, Ordering::AcqRel, Ordering::Relaxed)
-            .map_err(|_| Error::new(HSA_STATUS_ERROR_INVALID_SIGNAL))?;
-        self.slots.lock().unwrap_or_else(|e| e.into_inner()).free.push(addr);
+        kind.compare_exchange(
+            KIND_USER as u64,
+            KIND_INVALID as u64,
+            Ordering::AcqRel,
+            Ordering::Relaxed,
+        )
+        .map_err(|_| Error::new(HSA_STATUS_ERROR_INVALID_SIGNAL))?;
+        self.slots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .free
+            .push(addr);
         Ok(())
     }
 
     /// Checks that `addr` is a live signal of this pool.
     pub fn check(&self, addr: u64) -> Result<()> {
         let inside = addr > self.base && addr < self.base + self.len;
-        if !inside || (addr - self.base) % SIGNAL_BYTES != 0 {
+        if !inside || !(addr - self.base).is_multiple_of(SIGNAL_BYTES) {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_SIGNAL));
         }
         if field(addr, off::KIND).load(Ordering::Acquire) != KIND_USER as u64 {
@@ -166,10 +182,19 @@ mod tests {
         let a = p.alloc(7).unwrap();
         assert_eq!(p.value(a).load(Ordering::Relaxed), 7);
         assert!(p.check(a).is_ok());
-        assert_eq!(p.field(a, off::EVENT_MAILBOX_PTR).load(Ordering::Relaxed), p.mailbox());
+        assert_eq!(
+            p.field(a, off::EVENT_MAILBOX_PTR).load(Ordering::Relaxed),
+            p.mailbox()
+        );
         p.free(a).unwrap();
-        assert_eq!(p.check(a).unwrap_err().status, HSA_STATUS_ERROR_INVALID_SIGNAL);
-        assert_eq!(p.free(a).unwrap_err().status, HSA_STATUS_ERROR_INVALID_SIGNAL);
+        assert_eq!(
+            p.check(a).unwrap_err().status,
+            HSA_STATUS_ERROR_INVALID_SIGNAL
+        );
+        assert_eq!(
+            p.free(a).unwrap_err().status,
+            HSA_STATUS_ERROR_INVALID_SIGNAL
+        );
         let b = p.alloc(-3).unwrap();
         assert_eq!(a, b);
         assert_eq!(p.value(b).load(Ordering::Relaxed), -3);
@@ -180,7 +205,11 @@ mod tests {
         let p = Pool::new().unwrap();
         let a = p.alloc(0).unwrap();
         for h in [0, 1, a + 8, a + SIGNAL_BYTES, p.mailbox(), u64::MAX - 63] {
-            assert_eq!(p.check(h).unwrap_err().status, HSA_STATUS_ERROR_INVALID_SIGNAL, "{h:#x}");
+            assert_eq!(
+                p.check(h).unwrap_err().status,
+                HSA_STATUS_ERROR_INVALID_SIGNAL,
+                "{h:#x}"
+            );
         }
     }
 }

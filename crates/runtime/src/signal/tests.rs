@@ -41,7 +41,10 @@ fn destroyed_and_forged_handles_are_invalid() {
     let ss = signals();
     let s = ss.create(0).unwrap();
     ss.destroy(s).unwrap();
-    assert_eq!(ss.get(s).err().unwrap().status, softhsa_abi::HSA_STATUS_ERROR_INVALID_SIGNAL);
+    assert_eq!(
+        ss.get(s).err().unwrap().status,
+        softhsa_abi::HSA_STATUS_ERROR_INVALID_SIGNAL
+    );
     assert!(ss.destroy(s).is_err());
     assert!(ss.get(Signal(0x1234)).is_err());
     assert!(ss.get_optional(Signal(0)).unwrap().is_none());
@@ -69,7 +72,10 @@ fn every_condition_and_timeout() {
     let v = r.wait(Condition::Eq, 0, 20_000_000, WaitHint::Active, O);
     let dt = t0.elapsed();
     assert_eq!(v, 5);
-    assert!(dt >= Duration::from_millis(20) && dt < Duration::from_secs(2), "{dt:?}");
+    assert!(
+        dt >= Duration::from_millis(20) && dt < Duration::from_secs(2),
+        "{dt:?}"
+    );
 }
 
 #[test]
@@ -78,14 +84,18 @@ fn store_wakes_a_sleeping_waiter_and_memory_stores_are_noticed() {
     let s = ss.create(1).unwrap();
     std::thread::scope(|sc| {
         let h = sc.spawn(|| {
-            ss.get(s).unwrap().wait(Condition::Lt, 1, u64::MAX, WaitHint::Blocked, O)
+            ss.get(s)
+                .unwrap()
+                .wait(Condition::Lt, 1, u64::MAX, WaitHint::Blocked, O)
         });
         std::thread::sleep(Duration::from_millis(30));
         ss.get(s).unwrap().store(-4, MemoryOrder::Release);
         assert_eq!(h.join().unwrap(), -4);
         // A plain store to memory, as device code makes it: no wake-up, noticed by the bound.
         let h = sc.spawn(|| {
-            ss.get(s).unwrap().wait(Condition::Eq, 3, u64::MAX, WaitHint::Blocked, O)
+            ss.get(s)
+                .unwrap()
+                .wait(Condition::Eq, 3, u64::MAX, WaitHint::Blocked, O)
         });
         std::thread::sleep(Duration::from_millis(20));
         let p = ss.get(s).unwrap().value_ptr();
@@ -105,14 +115,18 @@ fn wait_any_and_groups() {
     assert!(ss.group_create(&[]).is_err());
     std::thread::scope(|sc| {
         let h = sc.spawn(|| {
-            ss.group_wait_any(g, &[Condition::Eq; 2], &[0, 0], WaitHint::Blocked, O).unwrap()
+            ss.group_wait_any(g, &[Condition::Eq; 2], &[0, 0], WaitHint::Blocked, O)
+                .unwrap()
         });
         std::thread::sleep(Duration::from_millis(10));
         ss.get(b).unwrap().store(0, O);
         assert_eq!(h.join().unwrap(), (b, 0));
     });
     let (ra, rb) = (ss.get(a).unwrap(), ss.get(b).unwrap());
-    let list = [(ra.atomic(), Condition::Eq, 7), (rb.atomic(), Condition::Gte, 1)];
+    let list = [
+        (ra.atomic(), Condition::Eq, 7),
+        (rb.atomic(), Condition::Gte, 1),
+    ];
     assert_eq!(wait_any(&list, 1_000_000, WaitHint::Blocked, O), (None, 1));
     ss.group_destroy(g).unwrap();
     assert_eq!(
@@ -148,9 +162,14 @@ fn async_handlers_chain_and_unregister() {
     ss.get(b).unwrap().store(-9, O);
     assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), -9);
     std::thread::sleep(Duration::from_millis(10));
-    assert_eq!(calls.load(Ordering::SeqCst), 1, "returning false unregisters");
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "returning false unregisters"
+    );
     let (tx, rx) = mpsc::channel();
-    ss.async_function(Box::new(move || tx.send(42).unwrap())).unwrap();
+    ss.async_function(Box::new(move || tx.send(42).unwrap()))
+        .unwrap();
     assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), 42);
     ss.shut_down();
 }
@@ -181,5 +200,8 @@ fn signal_layout_is_the_abis() {
     // The offsets device code relies on (amd_hsa_signal.h; DESIGN.md).
     assert_eq!(pool::SIGNAL_BYTES, 64);
     assert_eq!((pool::off::VALUE, pool::off::EVENT_MAILBOX_PTR), (8, 16));
-    assert_eq!((pool::off::EVENT_ID, pool::off::START_TS, pool::off::END_TS), (24, 32, 40));
+    assert_eq!(
+        (pool::off::EVENT_ID, pool::off::START_TS, pool::off::END_TS),
+        (24, 32, 40)
+    );
 }

@@ -48,7 +48,11 @@ pub struct SignalRef<'a> {
 
 impl<'a> SignalRef<'a> {
     pub(super) fn new(handle: Signal, value: &'a AtomicI64, pool: &'a Pool) -> Self {
-        SignalRef { handle, value, pool }
+        SignalRef {
+            handle,
+            value,
+            pool,
+        }
     }
 
     pub fn handle(&self) -> Signal {
@@ -129,7 +133,11 @@ impl<'a> SignalRef<'a> {
 
     /// Records profiling timestamps; done before the completion decrement that publishes them.
     pub fn set_timestamps(&self, start: u64, end: u64) {
-        self.pool.field(self.handle.0, pool::off::START_TS).store(start, Ordering::Relaxed);
-        self.pool.field(self.handle.0, pool::off::END_TS).store(end, Ordering::Release);
+        self.pool
+            .field(self.handle.0, pool::off::START_TS)
+            .store(start, Ordering::Relaxed);
+        self.pool
+            .field(self.handle.0, pool::off::END_TS)
+            .store(end, Ordering::Release);
     }
 }

@@ -6,7 +6,7 @@
 use super::{isa, Agent, HostCpu, InfoValue};
 use crate::config::Profile;
 use crate::{Error, Result};
-use crate::topology::hsa_names::*;
+use softhsa_abi::*;
 
 /// `char[64]` of HSA_AGENT_INFO_NAME, VENDOR_NAME and PRODUCT_NAME.
 const NAME_SIZE: usize = 64;

@@ -9,7 +9,7 @@ use super::handle::{self, Kind};
 use super::InfoValue;
 use crate::config::GpuModel;
 use crate::{Error, Result};
-use crate::topology::hsa_names::*;
+use softhsa_abi::*;
 
 /// State of a target feature (sramecc, xnack) in an ISA name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@
 
 mod agent_info;
 mod cpu;
+mod events;
 mod gpu;
 pub mod handle;
 pub mod hsa_names;
@@ -16,13 +17,14 @@ pub mod isa;
 mod value;
 
 pub use cpu::{CacheDesc, HostCpu};
+pub use events::SystemEvents;
 pub use gpu::Board;
 pub use value::InfoValue;
 
 use crate::config::{Config, GpuModel, Profile};
 use crate::{Error, Result};
 use handle::Kind;
-use crate::topology::hsa_names::*;
+use softhsa_abi::*;
 use std::sync::atomic::AtomicU32;
 
 /// The device side of a GPU agent.
@@ -76,6 +78,8 @@ pub struct Topology {
     generation: u32,
     agents: Vec<Agent>,
     host: HostCpu,
+    /// `hsa_amd_register_system_event_handler` handlers.
+    pub events: SystemEvents,
 }
 
 impl Topology {
@@ -119,7 +123,7 @@ impl Topology {
                 }),
             });
         }
-        Ok(Topology { generation, agents, host })
+        Ok(Topology { generation, agents, host, events: SystemEvents::default() })
     }
 
     /// Generation of this runtime instance (handles of other instances are stale).

@@ -1,0 +1,324 @@
+//! Vector memory data movement shared by MUBUF and FLAT/GLOBAL/SCRATCH: what an op moves
+//! (classified once from its mnemonic) and the per-lane loads, stores and host atomics on
+//! addresses that the caller computed.
+
+use super::ExecFault;
+use crate::memory::{self, Checker};
+use crate::wave::Wave;
+use std::sync::atomic::{AtomicI32, AtomicI64, Ordering::SeqCst};
+
+/// A GPU atomic's operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Swap,
+    CmpSwap,
+    Add,
+    Sub,
+    Smin,
+    Umin,
+    Smax,
+    Umax,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+}
+
+/// What a vector memory op moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VmemKind {
+    /// `bytes` per element (1, 2 or 4 × `dwords`), `sext` for signed sub-dword loads, `d16`:
+    /// Some(hi) writes only one 16-bit half of the destination.
+    Load { bytes: u8, dwords: u8, sext: bool, d16: Option<bool> },
+    /// `hi`: store bits from the upper half (d16_hi).
+    Store { bytes: u8, dwords: u8, hi: bool },
+    Atomic { op: AtomicOp, wide: bool },
+    /// buffer_wbinvl1*: cache maintenance = an ordering point.
+    Fence,
+}
+
+/// Classifies `buffer_*`, `flat_*`, `global_*`, `scratch_*` mnemonics.
+pub fn classify(name: &str) -> Option<VmemKind> {
+    let rest = ["buffer_", "flat_", "global_", "scratch_"].iter().find_map(|p| name.strip_prefix(p))?;
+    if rest.starts_with("wbinvl1") {
+        return Some(VmemKind::Fence);
+    }
+    if let Some(a) = rest.strip_prefix("atomic_") {
+        let (a, wide) = match a.strip_suffix("_x2") {
+            Some(a) => (a, true),
+            None => (a, false),
+        };
+        let op = match a {
+            "swap" => AtomicOp::Swap,
+            "cmpswap" => AtomicOp::CmpSwap,
+            "add" => AtomicOp::Add,
+            "sub" => AtomicOp::Sub,
+            "smin" => AtomicOp::Smin,
+            "umin" => AtomicOp::Umin,
+            "smax" => AtomicOp::Smax,
+            "umax" => AtomicOp::Umax,
+            "and" => AtomicOp::And,
+            "or" => AtomicOp::Or,
+            "xor" => AtomicOp::Xor,
+            "inc" => AtomicOp::Inc,
+            "dec" => AtomicOp::Dec,
+            _ => return None,
+        };
+        return Some(VmemKind::Atomic { op, wide });
+    }
+    let dwords = |s: &str| match s {
+        "dword" => Some(1),
+        "dwordx2" => Some(2),
+        "dwordx3" => Some(3),
+        "dwordx4" => Some(4),
+        _ => None,
+    };
+    if let Some(t) = rest.strip_prefix("load_") {
+        if let Some(n) = dwords(t) {
+            return Some(VmemKind::Load { bytes: 4 * n, dwords: n, sext: false, d16: None });
+        }
+        let (t, d16) = match (t.strip_suffix("_d16_hi"), t.strip_suffix("_d16")) {
+            (Some(t), _) => (t, Some(true)),
+            (None, Some(t)) => (t, Some(false)),
+            _ => (t, None),
+        };
+        let (bytes, sext) = match t {
+            "ubyte" => (1, false),
+            "sbyte" => (1, true),
+            "ushort" | "short" => (2, false),
+            "sshort" => (2, true),
+            _ => return None,
+        };
+        return Some(VmemKind::Load { bytes, dwords: 1, sext, d16 });
+    }
+    if let Some(t) = rest.strip_prefix("store_") {
+        if let Some(n) = dwords(t) {
+            return Some(VmemKind::Store { bytes: 4 * n, dwords: n, hi: false });
+        }
+        let (t, hi) = match t.strip_suffix("_d16_hi") {
+            Some(t) => (t, true),
+            None => (t, false),
+        };
+        let bytes = match t {
+            "byte" => 1,
+            "short" => 2,
+            _ => return None,
+        };
+        return Some(VmemKind::Store { bytes, dwords: 1, hi });
+    }
+    None
+}
+
+/// One lane's host atomic; returns the old value.
+///
+/// # Safety
+/// `addr` is checked, live host memory of 4 (or 8 when `wide`) bytes.
+unsafe fn host_atomic(op: AtomicOp, addr: u64, data: u64, cmp: u64, wide: bool) -> Option<u64> {
+    macro_rules! rmw {
+        ($a:expr, $t:ty, $st:ty, $ity:ty) => {{
+            let a = $a;
+            let d = data as $t;
+            let c = cmp as $t;
+            // SAFETY: same address and size as the unsigned atomic, alignment already checked.
+            let s = unsafe { &*(addr as *const $ity) };
+            let old: $t = match op {
+                AtomicOp::Swap => a.swap(d, SeqCst),
+                AtomicOp::CmpSwap => match a.compare_exchange(c, d, SeqCst, SeqCst) {
+                    Ok(v) | Err(v) => v,
+                },
+                AtomicOp::Add => a.fetch_add(d, SeqCst),
+                AtomicOp::Sub => a.fetch_sub(d, SeqCst),
+                AtomicOp::Umin => a.fetch_min(d, SeqCst),
+                AtomicOp::Umax => a.fetch_max(d, SeqCst),
+                AtomicOp::Smin => s.fetch_min(d as $st, SeqCst) as $t,
+                AtomicOp::Smax => s.fetch_max(d as $st, SeqCst) as $t,
+                AtomicOp::And => a.fetch_and(d, SeqCst),
+                AtomicOp::Or => a.fetch_or(d, SeqCst),
+                AtomicOp::Xor => a.fetch_xor(d, SeqCst),
+                AtomicOp::Inc => match a.fetch_update(SeqCst, SeqCst, |o| Some(if o >= d { 0 } else { o + 1 })) {
+                    Ok(v) | Err(v) => v,
+                },
+                AtomicOp::Dec => {
+                    match a.fetch_update(SeqCst, SeqCst, |o| Some(if o == 0 || o > d { d } else { o - 1 })) {
+                        Ok(v) | Err(v) => v,
+                    }
+                }
+            };
+            old as u64
+        }};
+    }
+    if wide {
+        // SAFETY: live and checked per the caller.
+        let a = unsafe { memory::atomic_u64(addr) }?;
+        Some(rmw!(a, u64, i64, AtomicI64))
+    } else {
+        // SAFETY: live and checked per the caller.
+        let a = unsafe { memory::atomic_u32(addr) }?;
+        Some(rmw!(a, u32, i32, AtomicI32))
+    }
+}
+
+/// Per-lane host addresses of each dword of an access (dword k of lane l at `addr[k][l]`).
+pub type DwordAddrs = [[u64; 64]; 4];
+
+/// Runs `kind` for the lanes of `mask` at host addresses `addr` (already translated: global,
+/// or scratch backing with the swizzle applied per dword). `contiguous`: dword k is at
+/// `addr[0] + 4k` (one span check per lane); else each dword is checked.
+/// `vdata`/`vdst`: VGPR numbers; `glc`: atomics return the old value.
+#[allow(clippy::too_many_arguments)]
+pub fn access(
+    w: &mut Wave,
+    mem: &mut Checker,
+    kind: VmemKind,
+    addr: &DwordAddrs,
+    contiguous: bool,
+    mask: u64,
+    vdata: usize,
+    vdst: usize,
+    glc: bool,
+) -> Result<(), ExecFault> {
+    if mask == 0 {
+        return Ok(());
+    }
+    let (write, size, nd) = match kind {
+        VmemKind::Load { bytes, dwords, .. } => (false, u64::from(bytes), usize::from(dwords)),
+        VmemKind::Store { bytes, dwords, .. } => (true, u64::from(bytes), usize::from(dwords)),
+        VmemKind::Atomic { wide, .. } => (true, if wide { 8 } else { 4 }, if wide { 2 } else { 1 }),
+        VmemKind::Fence => return Ok(()),
+    };
+    if contiguous || nd == 1 {
+        mem.lanes(&addr[0], mask, size, write)?;
+    } else {
+        for a in addr.iter().take(nd) {
+            mem.lanes(a, mask, 4, write)?;
+        }
+    }
+    let at = |k: usize, l: usize| if contiguous { addr[0][l] + 4 * k as u64 } else { addr[k][l] };
+    let lanes = (0..64usize).filter(|l| mask >> l & 1 != 0);
+    match kind {
+        VmemKind::Load { bytes: 4.., dwords, .. } => {
+            for k in 0..usize::from(dwords) {
+                let d = (vdst + k) & 255;
+                for l in lanes.clone() {
+                    // SAFETY: every active lane's span was checked above.
+                    w.v[d][l] = unsafe { memory::read_u32(at(k, l)) };
+                }
+            }
+        }
+        VmemKind::Load { bytes, sext, d16, .. } => {
+            for l in lanes {
+                let a = at(0, l);
+                // SAFETY: checked above.
+                let raw = unsafe {
+                    if bytes == 1 {
+                        u32::from(memory::read_u8(a))
+                    } else {
+                        u32::from(memory::read_u16(a))
+                    }
+                };
+                let bits = 8 * u32::from(bytes);
+                let v = if sext { (((raw << (32 - bits)) as i32) >> (32 - bits)) as u32 } else { raw };
+                let old = w.v[vdst][l];
+                w.v[vdst][l] = match d16 {
+                    None => v,
+                    Some(false) => (old & 0xffff_0000) | (v & 0xffff),
+                    Some(true) => (old & 0xffff) | v << 16,
+                };
+            }
+        }
+        VmemKind::Store { bytes: 4.., dwords, .. } => {
+            for k in 0..usize::from(dwords) {
+                let d = (vdata + k) & 255;
+                for l in lanes.clone() {
+                    // SAFETY: checked above.
+                    unsafe { memory::write_u32(at(k, l), w.v[d][l]) };
+                }
+            }
+        }
+        VmemKind::Store { bytes, hi, .. } => {
+            for l in lanes {
+                let v = w.v[vdata][l] >> if hi { 16 } else { 0 };
+                // SAFETY: checked above.
+                unsafe {
+                    if bytes == 1 {
+                        memory::write_u8(at(0, l), v as u8)
+                    } else {
+                        memory::write_u16(at(0, l), v as u16)
+                    }
+                }
+            }
+        }
+        VmemKind::Atomic { op, wide } => {
+            let n = if wide { 2 } else { 1 };
+            for l in lanes {
+                let get = |r: usize| {
+                    let lo = u64::from(w.v[r & 255][l]);
+                    if wide {
+                        lo | u64::from(w.v[(r + 1) & 255][l]) << 32
+                    } else {
+                        lo
+                    }
+                };
+                // cmpswap data is {new value, compare value}.
+                let (data, cmp) = (get(vdata), get(vdata + n));
+                // SAFETY: checked above; alignment is checked inside.
+                let old = unsafe { host_atomic(op, at(0, l), data, cmp, wide) }.ok_or(ExecFault {
+                    kind: crate::fault::FaultKind::MemoryViolation { address: at(0, l), write: true },
+                    lane: Some(l as u32),
+                    address: Some(at(0, l)),
+                })?;
+                if glc {
+                    w.v[vdst][l] = old as u32;
+                    if wide {
+                        w.v[(vdst + 1) & 255][l] = (old >> 32) as u32;
+                    }
+                }
+            }
+        }
+        VmemKind::Fence => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_mnemonics() {
+        assert_eq!(
+            classify("global_load_dwordx4"),
+            Some(VmemKind::Load { bytes: 16, dwords: 4, sext: false, d16: None })
+        );
+        assert_eq!(
+            classify("buffer_load_sbyte_d16_hi"),
+            Some(VmemKind::Load { bytes: 1, dwords: 1, sext: true, d16: Some(true) })
+        );
+        assert_eq!(classify("scratch_store_short_d16_hi"), Some(VmemKind::Store { bytes: 2, dwords: 1, hi: true }));
+        assert_eq!(
+            classify("flat_atomic_cmpswap_x2"),
+            Some(VmemKind::Atomic { op: AtomicOp::CmpSwap, wide: true })
+        );
+        assert_eq!(classify("buffer_wbinvl1_vol"), Some(VmemKind::Fence));
+        assert_eq!(classify("buffer_load_format_x"), None);
+    }
+
+    #[test]
+    fn host_atomics_match_reference() {
+        let mut cell = [5u32, 0];
+        let a = cell.as_mut_ptr() as u64;
+        // SAFETY: `cell` is live local memory.
+        unsafe {
+            assert_eq!(host_atomic(AtomicOp::Inc, a, 5, 0, false), Some(5));
+            assert_eq!(cell[0], 0);
+            assert_eq!(host_atomic(AtomicOp::Smin, a, (-3i32) as u32 as u64, 0, false), Some(0));
+            assert_eq!(cell[0] as i32, -3);
+            assert_eq!(host_atomic(AtomicOp::CmpSwap, a, 9, (-3i32) as u32 as u64, false), Some((-3i32) as u32 as u64));
+            assert_eq!(cell[0], 9);
+            assert_eq!(host_atomic(AtomicOp::Dec, a, 4, 0, false), Some(9));
+            assert_eq!(cell[0], 4);
+            assert_eq!(host_atomic(AtomicOp::Add, a + 1, 1, 0, false), None); // misaligned
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! End-to-end kernels written in assembly, checked against host-computed results.
+
+mod common;
+use common::*;
+use softhsa_gpu::FaultKind;
+
+const VADD: &str = r#"
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_load_dwordx2 s[8:9], s[0:1], 0x10
+  s_load_dword s10, s[0:1], 0x18
+  s_lshl_b32 s3, s2, 6
+  v_add_u32 v1, s3, v0
+  s_waitcnt lgkmcnt(0)
+  v_cmp_gt_u32 vcc, s10, v1
+  s_and_saveexec_b64 s[12:13], vcc
+  s_cbranch_execz BB_end
+  v_lshlrev_b32 v2, 2, v1
+  global_load_dword v3, v2, s[4:5]
+  global_load_dword v4, v2, s[6:7]
+  s_waitcnt vmcnt(0)
+  v_add_u32 v3, v3, v4
+  global_store_dword v2, v3, s[8:9]
+BB_end:
+  s_endpgm
+"#;
+
+#[test]
+fn vector_add_with_partial_workgroup() {
+    let k = kernel(VADD, descriptor());
+    let n = 1000usize;
+    let a: Vec<u32> = (0..n as u32).map(|i| i * 3 + 1).collect();
+    let b: Vec<u32> = (0..n as u32).map(|i| i ^ 0x5555).collect();
+    let c = vec![0xdead_beefu32; n];
+    let map = Map::default();
+    let args = [map.add(&a), map.add(&b), map.add(&c), n as u64];
+    // Grid of 100: the second work-group has 36 work-items; EXEC must stop the rest.
+    let stats = run(&device(), &k, &map, &args, [100, 1, 1], [64, 1, 1]).unwrap();
+    assert_eq!((stats.workgroups, stats.waves), (2, 2));
+    for i in 0..n {
+        let want = if i < 100 { a[i].wrapping_add(b[i]) } else { 0xdead_beef };
+        assert_eq!(c[i], want, "element {i}");
+    }
+    assert!(stats.instructions > 0);
+}
+
+#[test]
+fn out_of_bounds_store_faults_with_address() {
+    let k = kernel(VADD, descriptor());
+    let n = 64usize;
+    let a = vec![1u32; n];
+    let b = vec![2u32; n];
+    let c = vec![0u32; n - 1]; // one element short
+    let map = Map::default();
+    let args = [map.add(&a), map.add(&b), map.add(&c), n as u64];
+    let f = run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap_err();
+    let end = c.as_ptr() as u64 + 4 * (n as u64 - 1);
+    assert_eq!(f.kind, FaultKind::MemoryViolation { address: end, write: true });
+    assert_eq!(f.lane, Some(63));
+    assert!(f.instruction.contains("global_store_dword"), "{}", f.instruction);
+    let text = f.to_string();
+    assert!(text.contains("memory violation") && text.contains("lane 63"), "{text}");
+}
+
+#[test]
+fn s_trap_and_budget_fault() {
+    let k = kernel("s_nop 0\ns_trap 2\ns_endpgm\n", descriptor());
+    let f = run(&device(), &k, &Map::default(), &[], [64, 1, 1], [64, 1, 1]).unwrap_err();
+    assert_eq!(f.kind, FaultKind::Trap { code: 2 });
+    assert_eq!(f.pc, CODE_BASE + 4);
+
+    let k = kernel("L: s_branch L\n", descriptor());
+    let f = run(&device(), &k, &Map::default(), &[], [64, 1, 1], [64, 1, 1]).unwrap_err();
+    assert_eq!(f.kind, FaultKind::InstructionBudget { limit: 1 << 20 });
+}
+
+#[test]
+fn illegal_pc_faults() {
+    // s_setpc to an address outside the code.
+    let k = kernel("s_mov_b64 s[4:5], 0\ns_setpc_b64 s[4:5]\n", descriptor());
+    let f = run(&device(), &k, &Map::default(), &[], [1, 1, 1], [1, 1, 1]).unwrap_err();
+    assert_eq!(f.kind, FaultKind::IllegalInstruction);
+}
+
+#[test]
+fn workitem_and_workgroup_ids_3d() {
+    // out[flat global id] = x | y << 8 | z << 16 | wgx << 24, 3-D grid with partial groups.
+    let asm = r#"
+  s_load_dwordx2 s[6:7], s[0:1], 0x0
+  s_load_dwordx2 s[8:9], s[0:1], 0x8      // grid x, y sizes
+  v_lshlrev_b32 v3, 8, v1
+  v_or_b32 v3, v3, v0
+  v_lshlrev_b32 v4, 16, v2
+  v_or_b32 v3, v3, v4
+  s_lshl_b32 s10, s2, 24
+  v_or_b32 v3, s10, v3
+  // global x = wgx*4 + x, y = wgy*4 + y, z = wgz*2 + z
+  s_lshl_b32 s11, s2, 2
+  v_add_u32 v5, s11, v0
+  s_lshl_b32 s11, s3, 2
+  v_add_u32 v6, s11, v1
+  s_lshl_b32 s11, s4, 1
+  v_add_u32 v7, s11, v2
+  s_waitcnt lgkmcnt(0)
+  v_mul_lo_u32 v7, v7, s9
+  v_add_u32 v6, v6, v7
+  v_mul_lo_u32 v6, v6, s8
+  v_add_u32 v5, v5, v6
+  v_lshlrev_b32 v5, 2, v5
+  global_store_dword v5, v3, s[6:7]
+  s_endpgm
+"#;
+    let k = kernel(asm, descriptor());
+    let (gx, gy, gz) = (10u32, 7u32, 3u32);
+    let out = vec![u32::MAX; (gx * gy * gz) as usize];
+    let map = Map::default();
+    let args = [map.add(&out), u64::from(gx) | u64::from(gy) << 32];
+    let stats = run(&device(), &k, &map, &args, [gx, gy, gz], [4, 4, 2]).unwrap();
+    assert_eq!(stats.workgroups, 3 * 2 * 2);
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                let want = (x % 4) | (y % 4) << 8 | (z % 2) << 16 | (x / 4) << 24;
+                assert_eq!(out[(x + gx * (y + gy * z)) as usize], want, "({x},{y},{z})");
+            }
+        }
+    }
+}
+
+#[test]
+fn lds_and_barrier_reverse() {
+    // Work-group of 256 (4 waves): lds[t] = t * 7; barrier; out[g] = lds[255 - t].
+    let asm = r#"
+  s_load_dwordx2 s[6:7], s[0:1], 0x0
+  v_lshlrev_b32 v1, 2, v0
+  v_mul_u32_u24 v2, 7, v0
+  ds_write_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_sub_u32 v3, 255, v0
+  v_lshlrev_b32 v3, 2, v3
+  ds_read_b32 v4, v3
+  s_lshl_b32 s8, s2, 8
+  v_add_u32 v5, s8, v0
+  v_lshlrev_b32 v5, 2, v5
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v5, v4, s[6:7]
+  s_endpgm
+"#;
+    let mut kd = descriptor();
+    kd.group_segment_fixed_size = 1024;
+    let k = kernel(asm, kd);
+    let out = vec![0u32; 1024];
+    let map = Map::default();
+    let args = [map.add(&out)];
+    run(&device(), &k, &map, &args, [1024, 1, 1], [256, 1, 1]).unwrap();
+    for g in 0..1024u32 {
+        assert_eq!(out[g as usize], (255 - g % 256) * 7, "item {g}");
+    }
+}
+
+#[test]
+fn scratch_buffer_and_flat_scratch_agree() {
+    // s[0:3] private segment buffer, s[4:5] kernarg, s6 wg id x, s7 wave offset.
+    // Store v0 * 3 via the swizzled buffer at offset 16, read it back with scratch_load and
+    // with a flat load through the private aperture; out[t] = both values.
+    let asm = r#"
+  v_mul_u32_u24 v1, 3, v0
+  buffer_store_dword v1, off, s[0:3], s7 offset:16
+  s_waitcnt vmcnt(0)
+  s_mov_b32 s8, 0
+  scratch_load_dword v2, off, s8 offset:16
+  s_mov_b32 s9, src_private_base
+  v_mov_b32 v10, 16
+  v_mov_b32 v11, s9
+  flat_load_dword v3, v[10:11]
+  s_load_dwordx2 s[10:11], s[4:5], 0x0
+  v_lshlrev_b32 v4, 3, v0
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  global_store_dwordx2 v4, v[2:3], s[10:11]
+  s_endpgm
+"#;
+    let mut kd = descriptor();
+    kd.enable_sgpr_private_segment_buffer = true;
+    kd.private_segment_fixed_size = 64;
+    // USER_SGPR_COUNT = 6, SCRATCH_EN, work-group id X.
+    kd.pgm_rsrc2 = 1 | 6 << 1 | 1 << 7;
+    let k = kernel(asm, kd);
+    let out = vec![0u32; 2 * 128];
+    let map = Map::default();
+    let args = [map.add(&out)];
+    run_with(&device(), &k, &map, &args, [128, 1, 1], [128, 1, 1], 0, 64).unwrap();
+    for t in 0..128u32 {
+        assert_eq!(out[2 * t as usize], 3 * t, "scratch_load lane {t}");
+        assert_eq!(out[2 * t as usize + 1], 3 * t, "flat load lane {t}");
+    }
+}

@@ -1,0 +1,253 @@
+//! Decoder: bytes → [`Inst`]. Which op an opcode names, and which bits an op's encoding may
+//! vary (its "free" bits), both come from the table; bits outside the free mask must equal the
+//! op's canonical form, as LLVM's decoder requires.
+
+use crate::inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
+use crate::op::{Class, Op, OpFlags, ALL};
+use crate::Operand;
+use std::sync::OnceLock;
+
+/// Why bytes do not decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Fewer bytes than the instruction needs.
+    #[error("truncated instruction: {have} bytes, need {need}")]
+    Truncated { have: usize, need: usize },
+    /// No GFX9 instruction has this opcode in this encoding.
+    #[error("unknown opcode {opcode:#x} in {format} encoding")]
+    UnknownOpcode { format: &'static str, opcode: u16 },
+    /// The encoding family is not supported (EXP, VINTRP) or not a GFX9 encoding.
+    #[error("unsupported encoding (word {word:#010x})")]
+    UnsupportedEncoding { word: u32 },
+    /// Known opcode, but fields hold values LLVM rejects (reserved bits, bad operands).
+    #[error("invalid fields for {op}")]
+    InvalidFields { op: &'static str },
+}
+
+/// Index of a form inside a table row's `forms`.
+#[derive(Clone, Copy)]
+pub(crate) enum Form {
+    Native = 0,
+    E64 = 1,
+    Sdwa = 2,
+    Dpp = 3,
+}
+
+/// Opcode maps: `(map key, opcode) → op`; key = one per native encoding, plus VOP3.
+struct Maps {
+    ops: Vec<u16>,
+}
+
+const MAP_SIZE: usize = 1024;
+const NO_OP: u16 = u16::MAX;
+
+fn class_key(c: Class) -> usize {
+    c as usize
+}
+/// The VOP3 opcode space (shared by VOP3-only ops and the `_e64` forms).
+const VOP3_KEY: usize = Class::Vop3 as usize;
+
+fn maps() -> &'static Maps {
+    static MAPS: OnceLock<Maps> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        let mut ops = vec![NO_OP; (Class::Mimg as usize + 1) * MAP_SIZE];
+        for &op in ALL {
+            ops[class_key(op.class()) * MAP_SIZE + op.opcode() as usize] = op as u16;
+            if op.class() != Class::Vop3 {
+                if let Some(o) = op.vop3_opcode() {
+                    ops[VOP3_KEY * MAP_SIZE + o as usize] = op as u16;
+                }
+            }
+        }
+        Maps { ops }
+    })
+}
+
+fn lookup(key: Class, opcode: u32) -> Result<Op, DecodeError> {
+    let i = class_key(key) * MAP_SIZE + opcode as usize;
+    match maps().ops.get(i) {
+        Some(&o) if o != NO_OP => Ok(ALL[o as usize]),
+        _ => Err(DecodeError::UnknownOpcode { format: class_name(key), opcode: opcode as u16 }),
+    }
+}
+
+fn class_name(c: Class) -> &'static str {
+    match c {
+        Class::Sop2 => "SOP2",
+        Class::Sopk => "SOPK",
+        Class::Sop1 => "SOP1",
+        Class::Sopc => "SOPC",
+        Class::Sopp => "SOPP",
+        Class::Smem => "SMEM",
+        Class::Vop1 => "VOP1",
+        Class::Vop2 => "VOP2",
+        Class::Vopc => "VOPC",
+        Class::Vop3 => "VOP3",
+        Class::Vop3p => "VOP3P",
+        Class::Ds => "DS",
+        Class::Mubuf => "MUBUF",
+        Class::Mtbuf => "MTBUF",
+        Class::Flat => "FLAT",
+        Class::Global => "GLOBAL",
+        Class::Scratch => "SCRATCH",
+        Class::Mimg => "MIMG",
+    }
+}
+
+fn word(b: &[u8], i: usize) -> Result<u32, DecodeError> {
+    match b.get(4 * i..4 * i + 4) {
+        Some(s) => Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]])),
+        None => Err(DecodeError::Truncated { have: b.len(), need: 4 * i + 4 }),
+    }
+}
+
+/// Bits `[lo, lo+n)` of `x`.
+#[inline]
+pub(crate) fn bits(x: u64, lo: u32, n: u32) -> u32 {
+    ((x >> lo) & ((1u64 << n) - 1)) as u32
+}
+
+/// Check `x` against the op's canonical form: every non-free bit must match.
+fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
+    let (base, free) = op.form(form);
+    if base != 0 && (x & !free) == (base & !free) {
+        Ok(())
+    } else {
+        Err(DecodeError::InvalidFields { op: op.name() })
+    }
+}
+
+/// Decode one instruction from the start of `bytes`.
+pub fn decode(bytes: &[u8]) -> Result<Inst, DecodeError> {
+    let w0 = word(bytes, 0)?;
+    let mut d = Dec { bytes, w0, x: w0 as u64 };
+    d.run()
+}
+
+/// Decode a whole code range: `(byte offset, instruction or error)` pairs. After an error the
+/// decoder skips one dword, as llvm-objdump does.
+pub fn decode_all(code: &[u8]) -> Vec<(usize, Result<Inst, DecodeError>)> {
+    let mut out = Vec::new();
+    let mut off = 0;
+    while off + 4 <= code.len() {
+        let r = decode(&code[off..]);
+        let len = r.as_ref().map(|i| i.len as usize).unwrap_or(4);
+        out.push((off, r));
+        off += len;
+    }
+    out
+}
+
+pub(crate) struct Dec<'a> {
+    pub bytes: &'a [u8],
+    pub w0: u32,
+    /// The instruction's first one or two dwords.
+    pub x: u64,
+}
+
+impl Dec<'_> {
+    fn run(&mut self) -> Result<Inst, DecodeError> {
+        let w0 = self.w0;
+        if w0 >> 31 == 0 {
+            return self.vop32();
+        }
+        if w0 >> 30 == 0b10 {
+            return self.scalar();
+        }
+        match w0 >> 26 {
+            0b110000 => self.wide(Class::Smem, bits(w0 as u64, 18, 8)),
+            0b110100 => {
+                if bits(w0 as u64, 23, 3) == 0b111 {
+                    self.wide(Class::Vop3p, bits(w0 as u64, 16, 7))
+                } else {
+                    self.wide(Class::Vop3, bits(w0 as u64, 16, 10))
+                }
+            }
+            0b110110 => self.wide(Class::Ds, bits(w0 as u64, 17, 8)),
+            0b110111 => {
+                let class = match bits(w0 as u64, 14, 2) {
+                    0 => Class::Flat,
+                    1 => Class::Scratch,
+                    2 => Class::Global,
+                    _ => return Err(DecodeError::UnsupportedEncoding { word: w0 }),
+                };
+                self.wide(class, bits(w0 as u64, 18, 7))
+            }
+            0b111000 => self.wide(Class::Mubuf, bits(w0 as u64, 18, 7)),
+            0b111010 => self.wide(Class::Mtbuf, bits(w0 as u64, 15, 4)),
+            0b111100 => self.wide(Class::Mimg, bits(w0 as u64, 18, 7)),
+            _ => Err(DecodeError::UnsupportedEncoding { word: w0 }),
+        }
+    }
+
+    /// Fetch the dword after the first `n` dwords (a literal or a second dword).
+    pub fn dword(&self, n: usize) -> Result<u32, DecodeError> {
+        word(self.bytes, n)
+    }
+
+    fn scalar(&mut self) -> Result<Inst, DecodeError> {
+        let w0 = self.w0 as u64;
+        let (class, opc) = match bits(w0, 23, 9) {
+            0x17D => (Class::Sop1, bits(w0, 8, 8)),
+            0x17E => (Class::Sopc, bits(w0, 16, 7)),
+            0x17F => (Class::Sopp, bits(w0, 16, 7)),
+            _ if bits(w0, 28, 4) == 0b1011 => (Class::Sopk, bits(w0, 23, 5)),
+            _ => (Class::Sop2, bits(w0, 23, 7)),
+        };
+        let op = lookup(class, opc)?;
+        check_form(op, Form::Native, w0)?;
+        crate::decode_fields::scalar(self, op, class)
+    }
+
+    fn vop32(&mut self) -> Result<Inst, DecodeError> {
+        let w0 = self.w0 as u64;
+        let (class, opc) = match bits(w0, 25, 6) {
+            0x3E => (Class::Vopc, bits(w0, 17, 8)),
+            0x3F => (Class::Vop1, bits(w0, 9, 8)),
+            o => (Class::Vop2, o),
+        };
+        let op = lookup(class, opc)?;
+        match bits(w0, 0, 9) {
+            0xF9 | 0xFA => {
+                let w1 = self.dword(1)?;
+                self.x = w0 | (w1 as u64) << 32;
+                let sdwa = bits(w0, 0, 9) == 0xF9;
+                let form = if sdwa { Form::Sdwa } else { Form::Dpp };
+                check_form(op, form, self.x)?;
+                crate::decode_fields::vop_ext(self, op, class, sdwa)
+            }
+            _ => {
+                check_form(op, Form::Native, w0)?;
+                crate::decode_fields::vop32(self, op, class)
+            }
+        }
+    }
+
+    fn wide(&mut self, class: Class, opc: u32) -> Result<Inst, DecodeError> {
+        let op = lookup(class, opc)?;
+        let w1 = self.dword(1)?;
+        self.x = self.w0 as u64 | (w1 as u64) << 32;
+        let form = if class == Class::Vop3 && op.class() != Class::Vop3 { Form::E64 } else { Form::Native };
+        check_form(op, form, self.x)?;
+        crate::decode_fields::wide(self, op, class)
+    }
+}
+
+/// A fresh instruction with empty operands.
+pub(crate) fn blank(op: Op, enc: Encoding, len: u8) -> Inst {
+    Inst {
+        op,
+        enc,
+        len,
+        dst: Operand::NONE,
+        sdst: Operand::NONE,
+        src: [Operand::NONE; 4],
+        literal: 0,
+        imm: 0,
+        mods: VopMods::default(),
+        ext: Ext::None,
+    }
+}
+
+#[allow(dead_code)]
+fn _types(_: Sdwa, _: Dpp, _: Mem, _: MemFlags, _: OpFlags) {}

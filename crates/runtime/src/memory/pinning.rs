@@ -1,0 +1,80 @@
+//! Host memory made visible to agents: `hsa_amd_memory_lock*` and `hsa_memory_register`.
+//!
+//! Host memory is already shared with the software GPU, so pinning only records the range in the
+//! registry (which is what makes device accesses to it legal). Memory inside a pool allocation
+//! is already known: locking or registering it succeeds without a new range, as in ROCm.
+//! Locking the same range again nests (a count), as does registering it again.
+
+use super::{Memory, Range, RangeKind};
+use softhsa_abi::*;
+use crate::{Error, Result};
+
+impl Memory {
+    /// `hsa_amd_memory_lock` / `_lock_to_pool`: returns the agent address (the host address).
+    /// `agents`: indices that may access (empty: every agent); `pool`: the pool to attribute the
+    /// memory to (default: the CPU's fine-grained pool).
+    pub fn lock(&self, ptr: u64, size: u64, agents: &[usize], pool: Option<usize>) -> Result<u64> {
+        self.pin(ptr, size, RangeKind::Locked, agents, pool.or(Some(0)))?;
+        Ok(ptr)
+    }
+
+    /// `hsa_amd_memory_unlock`.
+    pub fn unlock(&self, ptr: u64) -> Result<()> {
+        self.unpin(ptr, RangeKind::Locked)
+    }
+
+    /// `hsa_memory_register`.
+    pub fn register(&self, ptr: u64, size: u64) -> Result<()> {
+        self.pin(ptr, size, RangeKind::Registered, &[], None)
+    }
+
+    /// `hsa_memory_deregister`.
+    pub fn deregister(&self, ptr: u64) -> Result<()> {
+        self.unpin(ptr, RangeKind::Registered)
+    }
+
+    fn pin(&self, ptr: u64, size: u64, kind: RangeKind, agents: &[usize], pool: Option<usize>) -> Result<()> {
+        if ptr == 0 || size == 0 {
+            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL pointer or size 0"));
+        }
+        let all = (1u64 << self.agent_is_gpu.len()) - 1;
+        let access = if agents.is_empty() { all } else { agents.iter().fold(1, |m, &a| m | 1 << a) };
+        let mut map = self.registry.write();
+        if let Some((_, r)) = map.range_mut(..=ptr).next_back().filter(|(_, r)| r.contains(ptr, size)) {
+            if r.kind == RangeKind::Allocation {
+                return Ok(());
+            }
+            if r.kind == kind && r.start == ptr && r.len == size {
+                r.refs += 1;
+                r.access |= access;
+                return Ok(());
+            }
+        }
+        drop(map);
+        let mut range = Range::new(ptr, size, kind, 0);
+        range.access = access;
+        range.pool = pool;
+        self.registry.insert(range)
+    }
+
+    fn unpin(&self, ptr: u64, kind: RangeKind) -> Result<()> {
+        let mut map = self.registry.write();
+        let Some((&start, r)) = map.range_mut(..=ptr).next_back().filter(|(_, r)| r.contains(ptr, 1)) else {
+            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, format!("{ptr:#x} is not locked or registered")));
+        };
+        if r.kind == RangeKind::Allocation {
+            return Ok(());
+        }
+        if r.kind != kind || start != ptr {
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                format!("{ptr:#x} is inside a {:?} range starting at {start:#x}", r.kind),
+            ));
+        }
+        r.refs -= 1;
+        if r.refs == 0 {
+            map.remove(&start);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds kernels.cl for a few (compiler, target, -O, code object version) configurations and runs
+# the dispatch tests on each: fault (memory fault and s_trap -> queue error, report, new queue
+# works) and barrier_gate (a BARRIER_AND packet on a host signal gates later dispatches).
+# Prints PASS/FAIL lines (the format scripts/run-corpus.sh counts). Usage: run.sh OUTDIR
+# Needs libhsa-runtime64.so.1 first on LD_LIBRARY_PATH (scripts/run-corpus.sh sets it).
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CORPUS=$HERE/../../corpus
+OUT=${1:-$HERE/../../../target/corpus/dispatch}
+mkdir -p "$OUT"
+
+CFLAGS=(-std=gnu11 -O1 -g -Wall -Wextra -Werror)
+LIBS=(-lhsa-runtime64)
+if [ -n "${SOFTHSA_LIB_DIR:-}" ] && [ -e "$SOFTHSA_LIB_DIR/libhsa-runtime64.so.1" ]; then
+    LIBS=("$SOFTHSA_LIB_DIR/libhsa-runtime64.so.1" -Wl,-rpath,"$SOFTHSA_LIB_DIR")
+fi
+gcc "${CFLAGS[@]}" -I"$CORPUS" -o "$OUT/fault" "$HERE/fault.c" "$CORPUS/harness_common.c" \
+    "$CORPUS/harness.c" "${LIBS[@]}" -lm || { echo "FAIL dispatch: cannot build fault.c"; exit 1; }
+gcc "${CFLAGS[@]}" -o "$OUT/barrier_gate" "$HERE/barrier_gate.c" "${LIBS[@]}" ||
+    { echo "FAIL dispatch: cannot build barrier_gate.c"; exit 1; }
+
+for cfg in "16 gfx906 2 5" "15 gfx906 0 4" "14 gfx906 2 2" "19 gfx900 3 5" "15 gfx900 2 3"; do
+    read -r cc t o v <<<"$cfg"
+    name=clang$cc-$t-O$o-v$v
+    obj=$OUT/kernels-$name.hsaco
+    if ! "clang-$cc" -target amdgcn-amd-amdhsa -mcpu="$t" -nogpulib -O"$o" \
+        -mcode-object-version="$v" -o "$obj" "$HERE/kernels.cl" 2>"$OUT/$name.build.log"; then
+        echo "FAIL dispatch $name: kernels.cl does not build: $(head -c 200 "$OUT/$name.build.log")"
+        continue
+    fi
+    for test in fault barrier_gate; do
+        log=$OUT/$test-$name.log
+        if timeout 120 "$OUT/$test" "$obj" >"$log" 2>&1; then
+            echo "PASS $test"
+        else
+            echo "FAIL $test $name (exit $?): $(grep -v '^$' "$log" | grep -v '^---' | head -3 |
+                tr '\n' '|' | cut -c1-300) log: $log"
+        fi
+    done
+done
