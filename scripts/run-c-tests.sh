@@ -56,7 +56,7 @@ if [ -z "$filter" ] || [[ "exports" == *"$filter"* ]]; then
   record "exports (224 functions @@ROCR_1)" "$build_status"
 fi
 
-export SOFTHSA_LIB_DIR=$libdir
+export SOFTHSA_LIB_DIR=$libdir SOFTHSA_TEST_PROFILE=$profile
 export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 run_one() { # name command...

@@ -24,7 +24,10 @@ pub(crate) unsafe fn write_info(value: *mut c_void, v: InfoValue) -> Result<()> 
 
 /// Runs an iteration callback over `items`: stops at the first status other than SUCCESS and
 /// returns it (INFO_BREAK included), as the HSA iteration functions do.
-pub(crate) fn iterate<T: Copy>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T) -> hsa_status_t) -> Result<()> {
+pub(crate) fn iterate<T: Copy>(
+    items: impl IntoIterator<Item = T>,
+    mut f: impl FnMut(T) -> hsa_status_t,
+) -> Result<()> {
     for item in items {
         let status = f(item);
         if status != HSA_STATUS_SUCCESS {
@@ -48,7 +51,11 @@ pub extern "C" fn hsa_iterate_agents(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_agent_get_info(agent: hsa_agent_t, attribute: hsa_agent_info_t, value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_agent_get_info(
+    agent: hsa_agent_t,
+    attribute: hsa_agent_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_agent_get_info", |rt| {
         let v = rt.topology.agent(agent.handle)?.info(attribute)?;
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).
@@ -66,9 +73,19 @@ pub extern "C" fn hsa_agent_iterate_isas(
         let cb = callback.ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
         let a = rt.topology.agent(agent.handle)?;
         // The CPU agent has no ISA (ROCm reports it the same way; rocminfo accepts it).
-        let g = a.gpu.as_ref().ok_or(Error::new(HSA_STATUS_ERROR_INVALID_AGENT))?;
+        let g = a
+            .gpu
+            .as_ref()
+            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_AGENT))?;
         // SAFETY: the program's callback, called as hsa.h specifies.
-        iterate([g.isa], |i| unsafe { cb(hsa_isa_t { handle: isa::isa_handle(i) }, data) })
+        iterate([g.isa], |i| unsafe {
+            cb(
+                hsa_isa_t {
+                    handle: isa::isa_handle(i),
+                },
+                data,
+            )
+        })
     })
 }
 
@@ -81,14 +98,20 @@ pub extern "C" fn hsa_agent_iterate_caches(
     with_runtime("hsa_agent_iterate_caches", |rt| {
         let cb = callback.ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
         let a = rt.topology.agent(agent.handle)?;
-        let handles: Vec<u64> = (0..a.caches.len()).map(|c| rt.topology.cache_handle(a.index, c)).collect();
+        let handles: Vec<u64> = (0..a.caches.len())
+            .map(|c| rt.topology.cache_handle(a.index, c))
+            .collect();
         // SAFETY: the program's callback, called as hsa.h specifies.
         iterate(handles, |h| unsafe { cb(hsa_cache_t { handle: h }, data) })
     })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_cache_get_info(cache: hsa_cache_t, attribute: hsa_cache_info_t, value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_cache_get_info(
+    cache: hsa_cache_t,
+    attribute: hsa_cache_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_cache_get_info", |rt| {
         let v = rt.topology.cache_info(cache.handle, attribute)?;
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).
@@ -128,7 +151,11 @@ pub extern "C" fn hsa_agent_major_extension_supported(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_agent_get_exception_policies(agent: hsa_agent_t, profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t {
+pub extern "C" fn hsa_agent_get_exception_policies(
+    agent: hsa_agent_t,
+    profile: hsa_profile_t,
+    mask: *mut u16,
+) -> hsa_status_t {
     with_runtime("hsa_agent_get_exception_policies", |rt| {
         rt.topology.agent(agent.handle)?;
         exception_policies(profile, mask)
@@ -151,15 +178,29 @@ pub extern "C" fn hsa_isa_from_name(name: *const c_char, out: *mut hsa_isa_t) ->
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         // SAFETY: a NUL-terminated string from the caller.
-        let name = unsafe { CStr::from_ptr(name) }.to_str().map_err(|_| Error::new(HSA_STATUS_ERROR_INVALID_ISA_NAME))?;
+        let name = unsafe { CStr::from_ptr(name) }
+            .to_str()
+            .map_err(|_| Error::new(HSA_STATUS_ERROR_INVALID_ISA_NAME))?;
         let i = isa::from_name(name)?;
         // SAFETY: `out` is NULL or an hsa_isa_t the caller owns.
-        unsafe { write_out(out, hsa_isa_t { handle: isa::isa_handle(i) }) }
+        unsafe {
+            write_out(
+                out,
+                hsa_isa_t {
+                    handle: isa::isa_handle(i),
+                },
+            )
+        }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_isa_get_info(isa_: hsa_isa_t, attribute: hsa_isa_info_t, index: u32, value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_isa_get_info(
+    isa_: hsa_isa_t,
+    attribute: hsa_isa_info_t,
+    index: u32,
+    value: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_isa_get_info", |_| {
         let v = isa::info(isa::isa_index(isa_.handle)?, attribute, index)?;
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).
@@ -168,7 +209,11 @@ pub extern "C" fn hsa_isa_get_info(isa_: hsa_isa_t, attribute: hsa_isa_info_t, i
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_isa_get_info_alt(isa_: hsa_isa_t, attribute: hsa_isa_info_t, value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_isa_get_info_alt(
+    isa_: hsa_isa_t,
+    attribute: hsa_isa_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_isa_get_info_alt", |_| {
         let v = isa::info(isa::isa_index(isa_.handle)?, attribute, 0)?;
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).
@@ -177,16 +222,27 @@ pub extern "C" fn hsa_isa_get_info_alt(isa_: hsa_isa_t, attribute: hsa_isa_info_
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_isa_compatible(code_object_isa: hsa_isa_t, agent_isa: hsa_isa_t, result: *mut bool) -> hsa_status_t {
+pub extern "C" fn hsa_isa_compatible(
+    code_object_isa: hsa_isa_t,
+    agent_isa: hsa_isa_t,
+    result: *mut bool,
+) -> hsa_status_t {
     with_runtime("hsa_isa_compatible", |_| {
-        let ok = isa::compatible(isa::isa_index(code_object_isa.handle)?, isa::isa_index(agent_isa.handle)?);
+        let ok = isa::compatible(
+            isa::isa_index(code_object_isa.handle)?,
+            isa::isa_index(agent_isa.handle)?,
+        );
         // SAFETY: `result` is NULL or a bool the caller owns.
         unsafe { write_out(result, ok) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_isa_get_exception_policies(isa_: hsa_isa_t, profile: hsa_profile_t, mask: *mut u16) -> hsa_status_t {
+pub extern "C" fn hsa_isa_get_exception_policies(
+    isa_: hsa_isa_t,
+    profile: hsa_profile_t,
+    mask: *mut u16,
+) -> hsa_status_t {
     with_runtime("hsa_isa_get_exception_policies", |_| {
         isa::isa_index(isa_.handle)?;
         exception_policies(profile, mask)
@@ -222,7 +278,9 @@ pub extern "C" fn hsa_isa_iterate_wavefronts(
         let cb = callback.ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
         let i = isa::isa_index(isa_.handle)?;
         // SAFETY: the program's callback, called as hsa.h specifies.
-        iterate([isa::wavefront_handle(i)], |h| unsafe { cb(hsa_wavefront_t { handle: h }, data) })
+        iterate([isa::wavefront_handle(i)], |h| unsafe {
+            cb(hsa_wavefront_t { handle: h }, data)
+        })
     })
 }
 

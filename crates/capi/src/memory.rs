@@ -19,7 +19,9 @@ fn agent_indices(rt: &Runtime, agents: *const hsa_agent_t, count: usize) -> Resu
     }
     // SAFETY: the caller passes `count` agents at `agents` (checked non-NULL).
     let list = unsafe { std::slice::from_raw_parts(agents, count) };
-    list.iter().map(|a| rt.topology.agent(a.handle).map(|a| a.index)).collect()
+    list.iter()
+        .map(|a| rt.topology.agent(a.handle).map(|a| a.index))
+        .collect()
 }
 
 #[no_mangle]
@@ -38,7 +40,11 @@ pub extern "C" fn hsa_agent_iterate_regions(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_region_get_info(region: hsa_region_t, attribute: hsa_region_info_t, value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_region_get_info(
+    region: hsa_region_t,
+    attribute: hsa_region_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_region_get_info", |rt| {
         let v = rt.memory.region_info(region.handle, attribute)?;
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).
@@ -57,7 +63,9 @@ pub extern "C" fn hsa_amd_agent_iterate_memory_pools(
         let a = rt.topology.agent(agent.handle)?;
         let handles: Vec<u64> = rt.memory.agent_pools(a.index).map(|p| p.handle).collect();
         // SAFETY: the program's callback, called as hsa_ext_amd.h specifies.
-        iterate(handles, |h| unsafe { cb(hsa_amd_memory_pool_t { handle: h }, data) })
+        iterate(handles, |h| unsafe {
+            cb(hsa_amd_memory_pool_t { handle: h }, data)
+        })
     })
 }
 
@@ -90,7 +98,11 @@ pub extern "C" fn hsa_amd_agent_memory_pool_get_info(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_memory_allocate(region: hsa_region_t, size: usize, ptr: *mut *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_memory_allocate(
+    region: hsa_region_t,
+    size: usize,
+    ptr: *mut *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_memory_allocate", |rt| {
         if ptr.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
@@ -104,7 +116,7 @@ pub extern "C" fn hsa_memory_allocate(region: hsa_region_t, size: usize, ptr: *m
 
 #[no_mangle]
 pub extern "C" fn hsa_memory_free(ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_memory_free", |rt| rt.memory.free(ptr.cast()))
+    with_runtime("hsa_memory_free", |rt| rt.memory.free(ptr as u64))
 }
 
 #[no_mangle]
@@ -126,11 +138,15 @@ pub extern "C" fn hsa_amd_memory_pool_allocate(
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_memory_pool_free(ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_memory_pool_free", |rt| rt.memory.free(ptr.cast()))
+    with_runtime("hsa_amd_memory_pool_free", |rt| rt.memory.free(ptr as u64))
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: usize) -> hsa_status_t {
+pub extern "C" fn hsa_memory_copy(
+    dst: *mut c_void,
+    src: *const c_void,
+    size: usize,
+) -> hsa_status_t {
     with_runtime("hsa_memory_copy", |_| {
         if dst.is_null() || src.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
@@ -143,9 +159,14 @@ pub extern "C" fn hsa_memory_copy(dst: *mut c_void, src: *const c_void, size: us
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_memory_assign_agent(ptr: *mut c_void, agent: hsa_agent_t, access: hsa_access_permission_t) -> hsa_status_t {
+pub extern "C" fn hsa_memory_assign_agent(
+    ptr: *mut c_void,
+    agent: hsa_agent_t,
+    access: hsa_access_permission_t,
+) -> hsa_status_t {
     with_runtime("hsa_memory_assign_agent", |rt| {
-        if ptr.is_null() || !(HSA_ACCESS_PERMISSION_RO..=HSA_ACCESS_PERMISSION_RW).contains(&access) {
+        if ptr.is_null() || !(HSA_ACCESS_PERMISSION_RO..=HSA_ACCESS_PERMISSION_RW).contains(&access)
+        {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         let a = rt.topology.agent(agent.handle)?;
@@ -155,12 +176,16 @@ pub extern "C" fn hsa_memory_assign_agent(ptr: *mut c_void, agent: hsa_agent_t, 
 
 #[no_mangle]
 pub extern "C" fn hsa_memory_register(ptr: *mut c_void, size: usize) -> hsa_status_t {
-    with_runtime("hsa_memory_register", |rt| rt.memory.register(ptr as u64, size as u64))
+    with_runtime("hsa_memory_register", |rt| {
+        rt.memory.register(ptr as u64, size as u64)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_memory_deregister(ptr: *mut c_void, _size: usize) -> hsa_status_t {
-    with_runtime("hsa_memory_deregister", |rt| rt.memory.deregister(ptr as u64))
+    with_runtime("hsa_memory_deregister", |rt| {
+        rt.memory.deregister(ptr as u64)
+    })
 }
 
 #[no_mangle]
@@ -206,7 +231,9 @@ pub extern "C" fn hsa_amd_memory_lock(
     num_agent: i32,
     agent_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    with_runtime("hsa_amd_memory_lock", |rt| lock(rt, host_ptr, size, agents, num_agent, None, agent_ptr))
+    with_runtime("hsa_amd_memory_lock", |rt| {
+        lock(rt, host_ptr, size, agents, num_agent, None, agent_ptr)
+    })
 }
 
 #[no_mangle]
@@ -222,20 +249,35 @@ pub extern "C" fn hsa_amd_memory_lock_to_pool(
     with_runtime("hsa_amd_memory_lock_to_pool", |rt| {
         let p = rt.memory.pool(pool.handle)?;
         if flags != 0 || !p.is_system() {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "flags must be 0 and the pool a system pool"));
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "flags must be 0 and the pool a system pool",
+            ));
         }
-        lock(rt, host_ptr, size, agents, num_agent, Some(p.index), agent_ptr)
+        lock(
+            rt,
+            host_ptr,
+            size,
+            agents,
+            num_agent,
+            Some(p.index),
+            agent_ptr,
+        )
     })
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_memory_unlock(host_ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_memory_unlock", |rt| rt.memory.unlock(host_ptr as u64))
+    with_runtime("hsa_amd_memory_unlock", |rt| {
+        rt.memory.unlock(host_ptr as u64)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_memory_fill(ptr: *mut c_void, value: u32, count: usize) -> hsa_status_t {
-    with_runtime("hsa_amd_memory_fill", |rt| rt.memory.fill(ptr as u64, value, count as u64))
+    with_runtime("hsa_amd_memory_fill", |rt| {
+        rt.memory.fill(ptr as u64, value, count as u64)
+    })
 }
 
 #[no_mangle]
@@ -251,7 +293,10 @@ pub extern "C" fn hsa_amd_pointer_info(
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         let found = rt.memory.pointer_info(ptr as u64);
-        let mut out = hsa_amd_pointer_info_t { size: size_of::<hsa_amd_pointer_info_t>() as u32, ..Default::default() };
+        let mut out = hsa_amd_pointer_info_t {
+            size: size_of::<hsa_amd_pointer_info_t>() as u32,
+            ..Default::default()
+        };
         let mut agents = Vec::new();
         match &found {
             Some(p) => {
@@ -260,9 +305,15 @@ pub extern "C" fn hsa_amd_pointer_info(
                 out.hostBaseAddress = p.base as *mut c_void;
                 out.sizeInBytes = p.size as usize;
                 out.userData = p.user_data as *mut c_void;
-                out.agentOwner = hsa_agent_t { handle: rt.topology.agents()[p.owner].handle };
+                out.agentOwner = hsa_agent_t {
+                    handle: rt.topology.agents()[p.owner].handle,
+                };
                 out.global_flags = p.global_flags;
-                agents = p.accessible.iter().map(|&i| rt.topology.agents()[i].handle).collect();
+                agents = p
+                    .accessible
+                    .iter()
+                    .map(|&i| rt.topology.agents()[i].handle)
+                    .collect();
             }
             None => {
                 out.type_ = HSA_EXT_POINTER_TYPE_UNKNOWN;
@@ -273,13 +324,25 @@ pub extern "C" fn hsa_amd_pointer_info(
         // Version control: write only the members that fit in the caller's structure.
         // SAFETY: `info` is non-NULL and the caller set `size` to its structure's size.
         let caller_size = unsafe { info.read_unaligned().size } as usize;
-        let n = caller_size.clamp(offset_of!(hsa_amd_pointer_info_t, type_), size_of::<hsa_amd_pointer_info_t>());
+        let n = caller_size.clamp(
+            offset_of!(hsa_amd_pointer_info_t, type_),
+            size_of::<hsa_amd_pointer_info_t>(),
+        );
         out.size = n as u32;
         // SAFETY: copies `n` bytes, no more than the caller's structure holds.
-        unsafe { std::ptr::copy_nonoverlapping((&out as *const hsa_amd_pointer_info_t).cast::<u8>(), info.cast::<u8>(), n) };
-        if let (Some(alloc), false, false) = (alloc, num_agents_accessible.is_null(), accessible.is_null()) {
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                (&out as *const hsa_amd_pointer_info_t).cast::<u8>(),
+                info.cast::<u8>(),
+                n,
+            )
+        };
+        if let (Some(alloc), false, false) =
+            (alloc, num_agents_accessible.is_null(), accessible.is_null())
+        {
             // SAFETY: the program's allocator, asked for the list's size as hsa_ext_amd.h says.
-            let list = unsafe { alloc(agents.len().max(1) * size_of::<hsa_agent_t>()) }.cast::<hsa_agent_t>();
+            let list = unsafe { alloc(agents.len().max(1) * size_of::<hsa_agent_t>()) }
+                .cast::<hsa_agent_t>();
             if list.is_null() {
                 return Err(Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES));
             }
@@ -298,7 +361,10 @@ pub extern "C" fn hsa_amd_pointer_info(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_pointer_info_set_userdata(ptr: *const c_void, userdata: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_amd_pointer_info_set_userdata(
+    ptr: *const c_void,
+    userdata: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_amd_pointer_info_set_userdata", |rt| {
         if ptr.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
@@ -326,18 +392,28 @@ pub extern "C" fn hsa_amd_memory_pool_can_migrate(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_memory_migrate(ptr: *const c_void, memory_pool: hsa_amd_memory_pool_t, _flags: u32) -> hsa_status_t {
+pub extern "C" fn hsa_amd_memory_migrate(
+    ptr: *const c_void,
+    memory_pool: hsa_amd_memory_pool_t,
+    _flags: u32,
+) -> hsa_status_t {
     with_runtime("hsa_amd_memory_migrate", |rt| {
         rt.memory.pool(memory_pool.handle)?;
         if ptr.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
-        Err(Error::with_message(HSA_STATUS_ERROR, "memory migration is not supported (hsa_amd_memory_pool_can_migrate reports false)"))
+        Err(Error::with_message(
+            HSA_STATUS_ERROR,
+            "memory migration is not supported (hsa_amd_memory_pool_can_migrate reports false)",
+        ))
     })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_coherency_get_type(agent: hsa_agent_t, type_: *mut hsa_amd_coherency_type_t) -> hsa_status_t {
+pub extern "C" fn hsa_amd_coherency_get_type(
+    agent: hsa_agent_t,
+    type_: *mut hsa_amd_coherency_type_t,
+) -> hsa_status_t {
     with_runtime("hsa_amd_coherency_get_type", |rt| {
         let a = rt.topology.agent(agent.handle)?;
         let t = rt.memory.coherency(a.index)?;
@@ -347,7 +423,10 @@ pub extern "C" fn hsa_amd_coherency_get_type(agent: hsa_agent_t, type_: *mut hsa
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_coherency_set_type(agent: hsa_agent_t, type_: hsa_amd_coherency_type_t) -> hsa_status_t {
+pub extern "C" fn hsa_amd_coherency_set_type(
+    agent: hsa_agent_t,
+    type_: hsa_amd_coherency_type_t,
+) -> hsa_status_t {
     with_runtime("hsa_amd_coherency_set_type", |rt| {
         let a = rt.topology.agent(agent.handle)?;
         rt.memory.set_coherency(a.index, type_)
@@ -362,7 +441,13 @@ pub extern "C" fn hsa_amd_register_deallocation_callback(
 ) -> hsa_status_t {
     with_runtime("hsa_amd_register_deallocation_callback", |rt| {
         let func = callback.ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
-        rt.memory.add_dealloc_callback(ptr as u64, DeallocCallback { func, user_data: user_data as usize })
+        rt.memory.add_dealloc_callback(
+            ptr as u64,
+            DeallocCallback {
+                func,
+                user_data: user_data as usize,
+            },
+        )
     })
 }
 

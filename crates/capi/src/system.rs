@@ -9,18 +9,8 @@ use softhsa_runtime::topology::InfoValue;
 use softhsa_runtime::{Error, Result};
 use std::ffi::{c_char, c_void};
 
-/// Whether the AMD loader extension table (`hsa_ven_amd_loader_1_0x_pfn_t`) can be provided.
-/// It becomes true when the executable layer exports the table's functions (see
-/// [`amd_loader_table`]).
-const AMD_LOADER_AVAILABLE: bool = false;
-
-/// The AMD loader function table, version 1.03 (the earlier versions are its prefixes).
-fn amd_loader_table() -> Result<Vec<u8>> {
-    Err(Error::with_message(
-        HSA_STATUS_ERROR_INVALID_ARGUMENT,
-        "the AMD loader extension table is not available yet",
-    ))
-}
+/// The AMD loader extension (`hsa_ven_amd_loader.h`, v1.00-1.03) is provided by the loader.
+const AMD_LOADER_AVAILABLE: bool = true;
 
 #[no_mangle]
 pub extern "C" fn hsa_init() -> hsa_status_t {
@@ -40,16 +30,23 @@ pub extern "C" fn hsa_shut_down() -> hsa_status_t {
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_status_string(status: hsa_status_t, status_string: *mut *const c_char) -> hsa_status_t {
+pub extern "C" fn hsa_status_string(
+    status: hsa_status_t,
+    status_string: *mut *const c_char,
+) -> hsa_status_t {
     with_runtime("hsa_status_string", |_| {
-        let text = system::status_string(status).ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
+        let text =
+            system::status_string(status).ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
         // SAFETY: `status_string` is NULL or a `const char*` the caller owns; the text is 'static.
         unsafe { write_out(status_string, text.as_ptr()) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_system_get_info(
+    attribute: hsa_system_info_t,
+    value: *mut c_void,
+) -> hsa_status_t {
     with_runtime("hsa_system_get_info", |_| {
         let v = match attribute {
             HSA_SYSTEM_INFO_VERSION_MAJOR => InfoValue::U16(system::VERSION.0),
@@ -59,11 +56,15 @@ pub extern "C" fn hsa_system_get_info(attribute: hsa_system_info_t, value: *mut 
             HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT => InfoValue::U64(u64::MAX),
             HSA_SYSTEM_INFO_ENDIANNESS => InfoValue::U32(HSA_ENDIANNESS_LITTLE),
             HSA_SYSTEM_INFO_MACHINE_MODEL => InfoValue::U32(HSA_MACHINE_MODEL_LARGE),
-            HSA_SYSTEM_INFO_EXTENSIONS => InfoValue::Bytes(system::extension_mask(AMD_LOADER_AVAILABLE).to_vec()),
+            HSA_SYSTEM_INFO_EXTENSIONS => {
+                InfoValue::Bytes(system::extension_mask(AMD_LOADER_AVAILABLE).to_vec())
+            }
             // As in ROCm: a pointer to the build string.
             HSA_AMD_SYSTEM_INFO_BUILD_VERSION => InfoValue::ptr(system::BUILD_VERSION.as_ptr()),
             // hsa_amd_svm_* are not implemented: report SVM unsupported (hip-bringup.md).
-            HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED | HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => InfoValue::Bool(false),
+            HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED | HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => {
+                InfoValue::Bool(false)
+            }
             _ => return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT)),
         };
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).
@@ -142,7 +143,12 @@ pub extern "C" fn hsa_system_major_extension_supported(
 }
 
 /// Copies `len` bytes of an extension's function table to `table`.
-fn copy_extension_table(extension: u16, version_major: u16, len: usize, table: *mut c_void) -> Result<()> {
+fn copy_extension_table(
+    extension: u16,
+    version_major: u16,
+    len: usize,
+    table: *mut c_void,
+) -> Result<()> {
     if table.is_null() || len == 0 {
         return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
     }
@@ -157,11 +163,13 @@ fn copy_extension_table(extension: u16, version_major: u16, len: usize, table: *
         _ => return Err(unsupported()),
     }
     let bytes = match extension as u32 {
-        HSA_EXTENSION_AMD_LOADER => amd_loader_table()?,
+        HSA_EXTENSION_AMD_LOADER => softhsa_runtime::loader::extension_table_bytes(),
         _ => return Err(unsupported()),
     };
     // SAFETY: `table` is non-NULL and the caller provides `len` bytes (hsa.h's contract).
-    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), table.cast::<u8>(), len.min(bytes.len())) };
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), table.cast::<u8>(), len.min(bytes.len()))
+    };
     Ok(())
 }
 
@@ -180,7 +188,12 @@ pub extern "C" fn hsa_system_get_extension_table(
             2 => 6,
             _ => 7,
         };
-        copy_extension_table(extension, version_major, functions * std::mem::size_of::<usize>(), table)
+        copy_extension_table(
+            extension,
+            version_major,
+            functions * std::mem::size_of::<usize>(),
+            table,
+        )
     })
 }
 

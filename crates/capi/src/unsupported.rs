@@ -12,40 +12,11 @@ use softhsa_abi::*;
 use softhsa_runtime::{Error, Result, Runtime};
 use std::ffi::{c_char, c_int, c_void};
 
-/// Status codes of hsa_ext_image.h and hsa_ext_finalize.h.
-const HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED: hsa_status_t = 0x3000;
-const HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED: hsa_status_t = 0x3003;
-const HSA_EXT_STATUS_ERROR_INVALID_PROGRAM: hsa_status_t = 0x2000;
-
-/// `hsa_ext_image_t`, `hsa_ext_sampler_t`, `hsa_ext_program_t`: opaque 64-bit handles.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct Handle64 {
-    handle: u64,
-}
-
-/// `hsa_ext_control_directives_t` (hsa_ext_finalize.h), passed by value to
-/// `hsa_ext_program_finalize`; only its size and layout matter here.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct ControlDirectives {
-    control_directives_mask: u64,
-    break_exceptions_mask: u16,
-    detect_exceptions_mask: u16,
-    max_dynamic_group_size: u32,
-    max_flat_grid_size: u64,
-    max_flat_workgroup_size: u32,
-    reserved1: u32,
-    required_grid_size: [u64; 3],
-    required_workgroup_size: hsa_dim3_t,
-    required_dim: u8,
-    reserved2: [u8; 75],
-}
-
-const _: () = assert!(std::mem::size_of::<ControlDirectives>() == 144);
-
 fn unsupported(status: hsa_status_t, what: &str) -> Result<()> {
-    Err(Error::with_message(status, format!("{what} not supported by softhsa")))
+    Err(Error::with_message(
+        status,
+        format!("{what} not supported by softhsa"),
+    ))
 }
 
 fn check_agent(rt: &Runtime, agent: hsa_agent_t) -> Result<()> {
@@ -53,13 +24,14 @@ fn check_agent(rt: &Runtime, agent: hsa_agent_t) -> Result<()> {
 }
 
 const IMAGES: &str = "images (HSA_EXTENSION_IMAGES) are";
-const NO_IMAGE: &str = "images (HSA_EXTENSION_IMAGES) are not supported, so no image handle is valid:";
+const NO_IMAGE: &str =
+    "images (HSA_EXTENSION_IMAGES) are not supported, so no image handle is valid:";
 
 #[no_mangle]
 pub extern "C" fn hsa_ext_image_get_capability(
     agent: hsa_agent_t,
-    _geometry: u32,
-    image_format: *const c_void,
+    _geometry: hsa_ext_image_geometry_t,
+    image_format: *const hsa_ext_image_format_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
     with_runtime("hsa_ext_image_get_capability", |rt| {
@@ -76,9 +48,9 @@ pub extern "C" fn hsa_ext_image_get_capability(
 #[no_mangle]
 pub extern "C" fn hsa_ext_image_get_capability_with_layout(
     agent: hsa_agent_t,
-    geometry: u32,
-    image_format: *const c_void,
-    _layout: u32,
+    geometry: hsa_ext_image_geometry_t,
+    image_format: *const hsa_ext_image_format_t,
+    _layout: hsa_ext_image_data_layout_t,
     capability_mask: *mut u32,
 ) -> hsa_status_t {
     hsa_ext_image_get_capability(agent, geometry, image_format, capability_mask)
@@ -102,7 +74,7 @@ pub extern "C" fn hsa_ext_image_data_get_info_with_layout(
     agent: hsa_agent_t,
     descriptor: *const c_void,
     access: hsa_access_permission_t,
-    _layout: u32,
+    _layout: hsa_ext_image_data_layout_t,
     _row_pitch: usize,
     _slice_pitch: usize,
     info: *mut c_void,
@@ -116,7 +88,7 @@ pub extern "C" fn hsa_ext_image_create(
     _descriptor: *const c_void,
     _image_data: *const c_void,
     _access: hsa_access_permission_t,
-    _image: *mut Handle64,
+    _image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
     with_runtime("hsa_ext_image_create", |rt| {
         check_agent(rt, agent)?;
@@ -130,10 +102,10 @@ pub extern "C" fn hsa_ext_image_create_with_layout(
     descriptor: *const c_void,
     image_data: *const c_void,
     access: hsa_access_permission_t,
-    _layout: u32,
+    _layout: hsa_ext_image_data_layout_t,
     _row_pitch: usize,
     _slice_pitch: usize,
-    image: *mut Handle64,
+    image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
     hsa_ext_image_create(agent, descriptor, image_data, access, image)
 }
@@ -145,7 +117,7 @@ pub extern "C" fn hsa_amd_image_create(
     _image_layout: *const c_void,
     image_data: *const c_void,
     access: hsa_access_permission_t,
-    image: *mut Handle64,
+    image: *mut hsa_ext_image_t,
 ) -> hsa_status_t {
     hsa_ext_image_create(agent, descriptor, image_data, access, image)
 }
@@ -159,16 +131,19 @@ fn no_image(name: &'static str, agent: hsa_agent_t) -> hsa_status_t {
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_ext_image_destroy(agent: hsa_agent_t, _image: Handle64) -> hsa_status_t {
+pub extern "C" fn hsa_ext_image_destroy(
+    agent: hsa_agent_t,
+    _image: hsa_ext_image_t,
+) -> hsa_status_t {
     no_image("hsa_ext_image_destroy", agent)
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_ext_image_copy(
     agent: hsa_agent_t,
-    _src_image: Handle64,
+    _src_image: hsa_ext_image_t,
     _src_offset: *const hsa_dim3_t,
-    _dst_image: Handle64,
+    _dst_image: hsa_ext_image_t,
     _dst_offset: *const hsa_dim3_t,
     _range: *const hsa_dim3_t,
 ) -> hsa_status_t {
@@ -181,7 +156,7 @@ pub extern "C" fn hsa_ext_image_import(
     _src_memory: *const c_void,
     _src_row_pitch: usize,
     _src_slice_pitch: usize,
-    _dst_image: Handle64,
+    _dst_image: hsa_ext_image_t,
     _image_region: *const c_void,
 ) -> hsa_status_t {
     no_image("hsa_ext_image_import", agent)
@@ -190,7 +165,7 @@ pub extern "C" fn hsa_ext_image_import(
 #[no_mangle]
 pub extern "C" fn hsa_ext_image_export(
     agent: hsa_agent_t,
-    _src_image: Handle64,
+    _src_image: hsa_ext_image_t,
     _dst_memory: *mut c_void,
     _dst_row_pitch: usize,
     _dst_slice_pitch: usize,
@@ -202,7 +177,7 @@ pub extern "C" fn hsa_ext_image_export(
 #[no_mangle]
 pub extern "C" fn hsa_ext_image_clear(
     agent: hsa_agent_t,
-    _image: Handle64,
+    _image: hsa_ext_image_t,
     _data: *const c_void,
     _image_region: *const c_void,
 ) -> hsa_status_t {
@@ -210,20 +185,34 @@ pub extern "C" fn hsa_ext_image_clear(
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_image_get_info_max_dim(agent: hsa_agent_t, _attribute: hsa_agent_info_t, _value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_amd_image_get_info_max_dim(
+    agent: hsa_agent_t,
+    _attribute: hsa_agent_info_t,
+    _value: *mut c_void,
+) -> hsa_status_t {
     no_image("hsa_amd_image_get_info_max_dim", agent)
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_ext_sampler_create(agent: hsa_agent_t, _descriptor: *const c_void, _sampler: *mut Handle64) -> hsa_status_t {
+pub extern "C" fn hsa_ext_sampler_create(
+    agent: hsa_agent_t,
+    _descriptor: *const c_void,
+    _sampler: *mut hsa_ext_sampler_t,
+) -> hsa_status_t {
     with_runtime("hsa_ext_sampler_create", |rt| {
         check_agent(rt, agent)?;
-        unsupported(HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED, "samplers (HSA_EXTENSION_IMAGES) are")
+        unsupported(
+            HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED,
+            "samplers (HSA_EXTENSION_IMAGES) are",
+        )
     })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_ext_sampler_destroy(agent: hsa_agent_t, _sampler: Handle64) -> hsa_status_t {
+pub extern "C" fn hsa_ext_sampler_destroy(
+    agent: hsa_agent_t,
+    _sampler: hsa_ext_sampler_t,
+) -> hsa_status_t {
     no_image("hsa_ext_sampler_destroy", agent)
 }
 
@@ -231,53 +220,66 @@ const FINALIZER: &str = "the HSAIL finalizer (HSA_EXTENSION_FINALIZER) is";
 
 #[no_mangle]
 pub extern "C" fn hsa_ext_program_create(
-    _machine_model: u32,
-    _profile: u32,
-    _rounding: u32,
+    _machine_model: hsa_machine_model_t,
+    _profile: hsa_profile_t,
+    _rounding: hsa_default_float_rounding_mode_t,
     _options: *const c_char,
-    _program: *mut Handle64,
+    _program: *mut hsa_ext_program_t,
 ) -> hsa_status_t {
-    with_runtime("hsa_ext_program_create", |_| unsupported(HSA_STATUS_ERROR, FINALIZER))
+    with_runtime("hsa_ext_program_create", |_| {
+        unsupported(HSA_STATUS_ERROR, FINALIZER)
+    })
 }
 
 /// Operations on a program: none can exist.
 fn no_program(name: &'static str) -> hsa_status_t {
-    with_runtime(name, |_| unsupported(HSA_EXT_STATUS_ERROR_INVALID_PROGRAM, FINALIZER))
+    with_runtime(name, |_| {
+        unsupported(HSA_EXT_STATUS_ERROR_INVALID_PROGRAM, FINALIZER)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_ext_program_destroy(_program: Handle64) -> hsa_status_t {
+pub extern "C" fn hsa_ext_program_destroy(_program: hsa_ext_program_t) -> hsa_status_t {
     no_program("hsa_ext_program_destroy")
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_ext_program_add_module(_program: Handle64, _module: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_ext_program_add_module(
+    _program: hsa_ext_program_t,
+    _module: hsa_ext_module_t,
+) -> hsa_status_t {
     no_program("hsa_ext_program_add_module")
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_ext_program_iterate_modules(
-    _program: Handle64,
-    _callback: Option<unsafe extern "C" fn(Handle64, *mut c_void, *mut c_void) -> hsa_status_t>,
+    _program: hsa_ext_program_t,
+    _callback: Option<
+        unsafe extern "C" fn(hsa_ext_program_t, hsa_ext_module_t, *mut c_void) -> hsa_status_t,
+    >,
     _data: *mut c_void,
 ) -> hsa_status_t {
     no_program("hsa_ext_program_iterate_modules")
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_ext_program_get_info(_program: Handle64, _attribute: u32, _value: *mut c_void) -> hsa_status_t {
+pub extern "C" fn hsa_ext_program_get_info(
+    _program: hsa_ext_program_t,
+    _attribute: u32,
+    _value: *mut c_void,
+) -> hsa_status_t {
     no_program("hsa_ext_program_get_info")
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_ext_program_finalize(
-    _program: Handle64,
+    _program: hsa_ext_program_t,
     _isa: hsa_isa_t,
     _call_convention: i32,
-    _control_directives: ControlDirectives,
+    _control_directives: hsa_ext_control_directives_t,
     _options: *const c_char,
-    _code_object_type: u32,
-    _code_object: *mut Handle64,
+    _code_object_type: hsa_code_object_type_t,
+    _code_object: *mut hsa_code_object_t,
 ) -> hsa_status_t {
     no_program("hsa_ext_program_finalize")
 }
@@ -285,8 +287,14 @@ pub extern "C" fn hsa_ext_program_finalize(
 const IPC: &str = "inter-process memory and signal sharing (hsa_amd_ipc_*) is";
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_create(_ptr: *mut c_void, _len: usize, _handle: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_create", |_| unsupported(HSA_STATUS_ERROR, IPC))
+pub extern "C" fn hsa_amd_ipc_memory_create(
+    _ptr: *mut c_void,
+    _len: usize,
+    _handle: *mut c_void,
+) -> hsa_status_t {
+    with_runtime("hsa_amd_ipc_memory_create", |_| {
+        unsupported(HSA_STATUS_ERROR, IPC)
+    })
 }
 
 #[no_mangle]
@@ -297,22 +305,36 @@ pub extern "C" fn hsa_amd_ipc_memory_attach(
     _agents: *const hsa_agent_t,
     _mapped_ptr: *mut *mut c_void,
 ) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_attach", |_| unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC))
+    with_runtime("hsa_amd_ipc_memory_attach", |_| {
+        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_ipc_memory_detach(_mapped_ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_detach", |_| unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC))
+    with_runtime("hsa_amd_ipc_memory_detach", |_| {
+        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_ipc_signal_create(_signal: hsa_signal_t, _handle: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_signal_create", |_| unsupported(HSA_STATUS_ERROR, IPC))
+pub extern "C" fn hsa_amd_ipc_signal_create(
+    _signal: hsa_signal_t,
+    _handle: *mut c_void,
+) -> hsa_status_t {
+    with_runtime("hsa_amd_ipc_signal_create", |_| {
+        unsupported(HSA_STATUS_ERROR, IPC)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_ipc_signal_attach(_handle: *const c_void, _signal: *mut hsa_signal_t) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_signal_attach", |_| unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC))
+pub extern "C" fn hsa_amd_ipc_signal_attach(
+    _handle: *const c_void,
+    _signal: *mut hsa_signal_t,
+) -> hsa_status_t {
+    with_runtime("hsa_amd_ipc_signal_attach", |_| {
+        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
+    })
 }
 
 const INTEROP: &str = "graphics interop (hsa_amd_interop_*) is";
@@ -328,24 +350,42 @@ pub extern "C" fn hsa_amd_interop_map_buffer(
     _metadata_size: *mut usize,
     _metadata: *mut *const c_void,
 ) -> hsa_status_t {
-    with_runtime("hsa_amd_interop_map_buffer", |_| unsupported(HSA_STATUS_ERROR, INTEROP))
+    with_runtime("hsa_amd_interop_map_buffer", |_| {
+        unsupported(HSA_STATUS_ERROR, INTEROP)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_interop_unmap_buffer(_ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_interop_unmap_buffer", |_| unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, INTEROP))
+    with_runtime("hsa_amd_interop_unmap_buffer", |_| {
+        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, INTEROP)
+    })
 }
 
 const SVM: &str = "SVM attributes (hsa_amd_svm_*; HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED is false) are";
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_svm_attributes_set(_ptr: *mut c_void, _size: usize, _attributes: *mut c_void, _count: usize) -> hsa_status_t {
-    with_runtime("hsa_amd_svm_attributes_set", |_| unsupported(HSA_STATUS_ERROR, SVM))
+pub extern "C" fn hsa_amd_svm_attributes_set(
+    _ptr: *mut c_void,
+    _size: usize,
+    _attributes: *mut c_void,
+    _count: usize,
+) -> hsa_status_t {
+    with_runtime("hsa_amd_svm_attributes_set", |_| {
+        unsupported(HSA_STATUS_ERROR, SVM)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn hsa_amd_svm_attributes_get(_ptr: *mut c_void, _size: usize, _attributes: *mut c_void, _count: usize) -> hsa_status_t {
-    with_runtime("hsa_amd_svm_attributes_get", |_| unsupported(HSA_STATUS_ERROR, SVM))
+pub extern "C" fn hsa_amd_svm_attributes_get(
+    _ptr: *mut c_void,
+    _size: usize,
+    _attributes: *mut c_void,
+    _count: usize,
+) -> hsa_status_t {
+    with_runtime("hsa_amd_svm_attributes_get", |_| {
+        unsupported(HSA_STATUS_ERROR, SVM)
+    })
 }
 
 #[no_mangle]
@@ -357,5 +397,7 @@ pub extern "C" fn hsa_amd_svm_prefetch_async(
     _dep_signals: *const hsa_signal_t,
     _completion_signal: hsa_signal_t,
 ) -> hsa_status_t {
-    with_runtime("hsa_amd_svm_prefetch_async", |_| unsupported(HSA_STATUS_ERROR, SVM))
+    with_runtime("hsa_amd_svm_prefetch_async", |_| {
+        unsupported(HSA_STATUS_ERROR, SVM)
+    })
 }

@@ -141,3 +141,28 @@ fn kernel(s: &mut String, k: &KernelSymbol) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dumps_kernels_args_and_sizes() {
+        // tests/codeobj/kernels/basic.cl: `lds` declares `__local int sh[256]` (1024 B of LDS);
+        // `args` has 10 explicit arguments, the 7th a float4 at offset 48.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/codeobj/malformed");
+        let mut out = Vec::new();
+        run(&root.join("base-v5.hsaco"), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("target:              amdgcn-amd-amdhsa--gfx906\n"),
+            "{text}"
+        );
+        assert!(text.contains("code object version: v5"), "{text}");
+        let lds = text.split("kernel lds ").nth(1).unwrap();
+        assert!(lds.contains("LDS 1024 B"), "{lds}");
+        assert!(text.contains("offset  48 size 16"), "{text}");
+        let err = run(&root.join("wrong-machine.hsaco"), &mut Vec::new()).unwrap_err();
+        assert!(err.contains("wrong machine 62"), "{err}");
+    }
+}

@@ -100,6 +100,8 @@ pub struct CodeObject {
     pub target: TargetId,
     /// v2: the NT_AMD_HSA_ISA_NAME note (e.g. `amdgcn-amd-amdhsa--gfx907` for gfx906 + xnack).
     pub isa_name_note: Option<String>,
+    /// v2: the NT_AMD_HSA_ISA_VERSION note (major.minor.stepping; odd steppings mean xnack).
+    pub isa_version_note: Option<notes::IsaVersion>,
     pub metadata: Metadata,
     pub plan: LoadPlan,
 }
@@ -113,6 +115,7 @@ pub fn parse(data: &[u8]) -> Result<CodeObject> {
 
     let mut md = None;
     let mut isa_name_note = None;
+    let mut isa_version_note = None;
     let mut v2_version_seen = false;
     for seg in note_segs {
         for n in parse_notes(seg)? {
@@ -131,7 +134,7 @@ pub fn parse(data: &[u8]) -> Result<CodeObject> {
                     isa_name_note = Some(String::from_utf8_lossy(&n.desc[..end]).into_owned());
                 }
                 (b"AMD", notes::NT_AMD_HSA_ISA_VERSION, 2) => {
-                    notes::isa_version(n.desc)?;
+                    isa_version_note = Some(notes::isa_version(n.desc)?);
                 }
                 (b"AMD", notes::NT_AMD_HSA_METADATA, 2) => {
                     md = Some(metadata::yaml::parse(n.desc)?)
@@ -200,6 +203,7 @@ pub fn parse(data: &[u8]) -> Result<CodeObject> {
         e_flags,
         target,
         isa_name_note,
+        isa_version_note,
         metadata,
         plan: LoadPlan {
             segments,

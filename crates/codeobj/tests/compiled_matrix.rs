@@ -264,3 +264,39 @@ fn device_library_kernels_with_clang15() {
         }
     }
 }
+
+#[test]
+fn explicit_target_features_reach_e_flags_and_metadata() {
+    for (clang, cov, cpu) in [
+        (16, 4, "gfx906:sramecc+:xnack-"),
+        (19, 5, "gfx906:xnack+"),
+        (16, 5, "gfx900:xnack-"),
+    ] {
+        let f = compile("basic.cl", clang, cpu, "-O2", cov, false);
+        check(&f, clang);
+        let co = parse(&std::fs::read(&f).unwrap()).unwrap();
+        let want = TargetId::parse(cpu).unwrap();
+        assert_eq!(co.target, want, "{}", f.display());
+        assert_eq!(co.target.to_string(), format!("amdgcn-amd-amdhsa--{cpu}"));
+    }
+}
+
+#[test]
+fn v2_isa_notes_agree_with_e_flags() {
+    // v2 names xnack variants by an odd stepping (gfx906 + xnack = 9.0.7, "gfx907").
+    let f = compile("basic.cl", 16, "gfx906", "-O2", 2, false);
+    let co = parse(&std::fs::read(&f).unwrap()).unwrap();
+    let v = co.isa_version_note.as_ref().unwrap();
+    let text = readelf(16, &["--notes"], &f);
+    let expect = format!(
+        "Major: {}, Minor: {}, Stepping: {}",
+        v.major, v.minor, v.stepping
+    );
+    assert!(text.contains(&expect), "{expect} not in {text}");
+    let xnack_on = co.target.xnack == softhsa_codeobj::Feature::On;
+    assert_eq!(v.stepping % 2 == 1, xnack_on);
+    assert_eq!(
+        co.isa_name_note.as_deref(),
+        Some(format!("amdgcn-amd-amdhsa--gfx90{}", v.stepping).as_str())
+    );
+}

@@ -97,7 +97,9 @@ pub struct Device {
 impl Device {
     pub fn new(config: DeviceConfig) -> Device {
         let threads = if config.worker_threads == 0 {
-            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
         } else {
             config.worker_threads
         };
@@ -113,14 +115,24 @@ impl Device {
         let start = Instant::now();
         let kd = &d.kernel.descriptor;
         let name = &d.kernel.name;
-        let grid = Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
+        let grid =
+            Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);
         if lds > 64 * 1024 {
-            return Err(Fault::dispatch(name, format!("{lds} bytes of LDS (at most 65536)")));
+            return Err(Fault::dispatch(
+                name,
+                format!("{lds} bytes of LDS (at most 65536)"),
+            ));
         }
-        let private = d.private_segment_size.max(kd.private_segment_fixed_size).next_multiple_of(4);
+        let private = d
+            .private_segment_size
+            .max(kd.private_segment_fixed_size)
+            .next_multiple_of(4);
         if private > 1 << 20 {
-            return Err(Fault::dispatch(name, format!("{private} bytes of scratch per work-item")));
+            return Err(Fault::dispatch(
+                name,
+                format!("{private} bytes of scratch per work-item"),
+            ));
         }
         let ctx = DispatchCtx {
             d,

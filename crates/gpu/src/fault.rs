@@ -61,7 +61,11 @@ impl Fault {
 impl Fault {
     /// A caught panic of the device while running work-group `wg`.
     pub fn internal(kernel: &str, wg: [u32; 3], why: String) -> Fault {
-        Fault { workgroup: wg, ..Fault::dispatch(kernel, "") }.with_kind(FaultKind::Internal(why))
+        Fault {
+            workgroup: wg,
+            ..Fault::dispatch(kernel, "")
+        }
+        .with_kind(FaultKind::Internal(why))
     }
 
     fn with_kind(mut self, kind: FaultKind) -> Fault {

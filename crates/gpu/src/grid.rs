@@ -58,7 +58,11 @@ pub struct WorkGroupShape {
 impl WorkGroupShape {
     pub fn new(extent: [u32; 3]) -> Self {
         let items = extent[0] * extent[1] * extent[2];
-        WorkGroupShape { extent, items, waves: items.div_ceil(WAVE_SIZE) }
+        WorkGroupShape {
+            extent,
+            items,
+            waves: items.div_ceil(WAVE_SIZE),
+        }
     }
 
     /// EXEC of wave `w`: one bit per work-item that exists.

@@ -11,7 +11,10 @@ pub struct Lds {
 
 impl Lds {
     pub fn new() -> Self {
-        Lds { bytes: Vec::new(), size: 0 }
+        Lds {
+            bytes: Vec::new(),
+            size: 0,
+        }
     }
 
     /// Sizes and zeroes the LDS for the next work-group, reusing the allocation.
@@ -27,7 +30,9 @@ impl Lds {
 
     #[inline]
     fn in_range(&self, off: u32, len: usize) -> bool {
-        (off as usize).checked_add(len).is_some_and(|e| e <= self.size)
+        (off as usize)
+            .checked_add(len)
+            .is_some_and(|e| e <= self.size)
     }
 
     #[inline]

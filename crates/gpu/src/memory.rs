@@ -27,7 +27,11 @@ pub struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     pub fn new(map: &'a dyn MemoryMap, scratch: Range<u64>) -> Self {
-        Checker { map, scratch, cache: 0..0 }
+        Checker {
+            map,
+            scratch,
+            cache: 0..0,
+        }
     }
 
     /// Proves `[lo, end)` is accessible; `end > lo`.
@@ -40,9 +44,19 @@ impl<'a> Checker<'a> {
     }
 
     #[cold]
-    fn span_slow(&mut self, lo: u64, end: u64, write: bool, lane: Option<u32>) -> Result<(), MemErr> {
+    fn span_slow(
+        &mut self,
+        lo: u64,
+        end: u64,
+        write: bool,
+        lane: Option<u32>,
+    ) -> Result<(), MemErr> {
         if end < lo {
-            return Err(MemErr { address: lo, write, lane });
+            return Err(MemErr {
+                address: lo,
+                write,
+                lane,
+            });
         }
         if lo >= self.scratch.start && end <= self.scratch.end {
             self.cache = self.scratch.clone();
@@ -53,13 +67,23 @@ impl<'a> Checker<'a> {
                 self.cache = r;
                 Ok(())
             }
-            _ => Err(MemErr { address: lo, write, lane }),
+            _ => Err(MemErr {
+                address: lo,
+                write,
+                lane,
+            }),
         }
     }
 
     /// Proves every active lane's `[addr, addr + size)` accessible: one check of the span of all
     /// lanes, then lane by lane when the lanes straddle several ranges.
-    pub fn lanes(&mut self, addr: &[u64; 64], exec: u64, size: u64, write: bool) -> Result<(), MemErr> {
+    pub fn lanes(
+        &mut self,
+        addr: &[u64; 64],
+        exec: u64,
+        size: u64,
+        write: bool,
+    ) -> Result<(), MemErr> {
         if exec == 0 {
             return Ok(());
         }
@@ -79,7 +103,11 @@ impl<'a> Checker<'a> {
             if exec >> l & 1 != 0 {
                 let e = a.wrapping_add(size);
                 if e <= a {
-                    return Err(MemErr { address: a, write, lane: Some(l as u32) });
+                    return Err(MemErr {
+                        address: a,
+                        write,
+                        lane: Some(l as u32),
+                    });
                 }
                 if !(a >= self.cache.start && e <= self.cache.end) {
                     self.span_slow(a, e, write, Some(l as u32))?;

@@ -20,6 +20,8 @@ pub struct XInst {
     pub target: u32,
     /// The VALU op, for VOP1/VOP2/VOPC/VOP3/VOP3P ops the gpu-valu module implements.
     pub valu: Option<ValuOp>,
+    /// `valu`'s operand facts, cached.
+    pub vinfo: Option<valu::OpInfo>,
     /// What a buffer/flat/global/scratch op moves.
     pub vmem: Option<VmemKind>,
 }
@@ -56,7 +58,11 @@ impl Program {
             match softhsa_isa::decode(&code[off..]) {
                 Ok(inst) if inst.len >= 4 && off + usize::from(inst.len) <= code.len() => {
                     off += usize::from(inst.len);
-                    let raw = code[off - usize::from(inst.len)..].iter().take(8).rev().fold(0u64, |a, &b| a << 8 | u64::from(b));
+                    let raw = code[off - usize::from(inst.len)..]
+                        .iter()
+                        .take(8)
+                        .rev()
+                        .fold(0u64, |a, &b| a << 8 | u64::from(b));
                     slots.push(match translate(inst, raw) {
                         Some(x) => Slot::Ok(Box::new(x)),
                         None => Slot::Illegal,
@@ -68,7 +74,12 @@ impl Program {
                 }
             }
         }
-        let mut p = Program { base, slots, offsets, index };
+        let mut p = Program {
+            base,
+            slots,
+            offsets,
+            index,
+        };
         p.link();
         p
     }
@@ -127,7 +138,10 @@ fn width_of(ty: valu::Ty) -> Width {
 }
 
 fn is_valu(c: Class) -> bool {
-    matches!(c, Class::Vop1 | Class::Vop2 | Class::Vopc | Class::Vop3 | Class::Vop3p)
+    matches!(
+        c,
+        Class::Vop1 | Class::Vop2 | Class::Vopc | Class::Vop3 | Class::Vop3p
+    )
 }
 
 /// Resolves one instruction's operands; `None` if an operand code is reserved. `raw` is the
@@ -143,7 +157,11 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
     {
         inst.dst = softhsa_isa::Operand::vgpr((raw >> 56) as u8);
     }
-    let valu = if is_valu(op.class()) { valu::resolve(op.name()) } else { None };
+    let valu = if is_valu(op.class()) {
+        valu::resolve(op.name())
+    } else {
+        None
+    };
     let info = valu.map(|v| v.info());
     let mut src = [Src::None; 4];
     for (i, s) in src.iter_mut().enumerate() {
@@ -172,7 +190,14 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
         Class::Mubuf | Class::Flat | Class::Global | Class::Scratch => classify(op.name()),
         _ => None,
     };
-    Some(XInst { inst, src, target: NO_INDEX, valu, vmem })
+    Some(XInst {
+        inst,
+        src,
+        target: NO_INDEX,
+        valu,
+        vinfo: info,
+        vmem,
+    })
 }
 
 /// A loaded kernel, ready to dispatch: decoded once, shared by all its dispatches.
@@ -201,7 +226,13 @@ impl Kernel {
         let entry = program
             .index_of(entry_pc)
             .ok_or_else(|| format!("kernel {name}: entry {entry_pc:#x} is not in its code"))?;
-        Ok(Kernel { name: name.to_string(), descriptor, descriptor_address, program, entry })
+        Ok(Kernel {
+            name: name.to_string(),
+            descriptor,
+            descriptor_address,
+            program,
+            entry,
+        })
     }
 
     /// Entry address.
@@ -212,7 +243,10 @@ impl Kernel {
 
 impl std::fmt::Debug for Kernel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Kernel").field("name", &self.name).field("entry", &self.entry).finish()
+        f.debug_struct("Kernel")
+            .field("name", &self.name)
+            .field("entry", &self.entry)
+            .finish()
     }
 }
 

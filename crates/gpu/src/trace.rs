@@ -52,7 +52,13 @@ pub struct Tracer {
 
 impl Tracer {
     pub fn new(cfg: TraceConfig, kernel: &str) -> Self {
-        Tracer { cfg, s: [0; 128], scc: false, v: Box::new([[0; 64]; 256]), kernel: kernel.to_string() }
+        Tracer {
+            cfg,
+            s: [0; 128],
+            scc: false,
+            v: Box::new([[0; 64]; 256]),
+            kernel: kernel.to_string(),
+        }
     }
 
     #[inline]

@@ -41,7 +41,11 @@ impl Default for Worker {
 }
 
 /// Runs work-group `index` of the dispatch; returns (waves, wave instructions).
-pub(crate) fn run_workgroup(ctx: &DispatchCtx, wk: &mut Worker, index: u64) -> Result<(u64, u64), Fault> {
+pub(crate) fn run_workgroup(
+    ctx: &DispatchCtx,
+    wk: &mut Worker,
+    index: u64,
+) -> Result<(u64, u64), Fault> {
     let d = ctx.d;
     let kernel = d.kernel;
     let wg_id = ctx.grid.workgroup_id(index);
@@ -69,7 +73,15 @@ pub(crate) fn run_workgroup(ctx: &DispatchCtx, wk: &mut Worker, index: u64) -> R
         private_vsharp: private_vsharp(scratch_base),
     };
     for (k, w) in wk.waves[..nw].iter_mut().enumerate() {
-        init_wave(w, &kernel.descriptor, &ctx.grid, &shape, wg_id, k as u32, &lv);
+        init_wave(
+            w,
+            &kernel.descriptor,
+            &ctx.grid,
+            &shape,
+            wg_id,
+            k as u32,
+            &lv,
+        );
     }
     if wk.tracer.is_none() {
         if let Some(t) = &ctx.config.trace {

@@ -37,7 +37,11 @@ fn vector_add_with_partial_workgroup() {
     let stats = run(&device(), &k, &map, &args, [100, 1, 1], [64, 1, 1]).unwrap();
     assert_eq!((stats.workgroups, stats.waves), (2, 2));
     for i in 0..n {
-        let want = if i < 100 { a[i].wrapping_add(b[i]) } else { 0xdead_beef };
+        let want = if i < 100 {
+            a[i].wrapping_add(b[i])
+        } else {
+            0xdead_beef
+        };
         assert_eq!(c[i], want, "element {i}");
     }
     assert!(stats.instructions > 0);
@@ -54,11 +58,24 @@ fn out_of_bounds_store_faults_with_address() {
     let args = [map.add(&a), map.add(&b), map.add(&c), n as u64];
     let f = run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap_err();
     let end = c.as_ptr() as u64 + 4 * (n as u64 - 1);
-    assert_eq!(f.kind, FaultKind::MemoryViolation { address: end, write: true });
+    assert_eq!(
+        f.kind,
+        FaultKind::MemoryViolation {
+            address: end,
+            write: true
+        }
+    );
     assert_eq!(f.lane, Some(63));
-    assert!(f.instruction.contains("global_store_dword"), "{}", f.instruction);
+    assert!(
+        f.instruction.contains("global_store_dword"),
+        "{}",
+        f.instruction
+    );
     let text = f.to_string();
-    assert!(text.contains("memory violation") && text.contains("lane 63"), "{text}");
+    assert!(
+        text.contains("memory violation") && text.contains("lane 63"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 /// Runs a one-wave kernel whose result is v1 of each lane, stored to out[lane].
 fn one_wave(body: &str) -> Vec<u32> {
     let asm = format!(
-        "s_load_dwordx2 s[6:7], s[0:1], 0x0\n{body}\nv_lshlrev_b32 v9, 2, v0\ns_mov_b64 exec, -1\ns_waitcnt lgkmcnt(0)\nglobal_store_dword v9, v1, s[6:7]\ns_endpgm\n"
+        "s_load_dwordx2 s[6:7], s[0:1], 0x0\n{body}\ns_mov_b64 exec, -1\nv_lshlrev_b32 v9, 2, v0\ns_waitcnt lgkmcnt(0)\nglobal_store_dword v9, v1, s[6:7]\ns_endpgm\n"
     );
     let k = kernel(&asm, descriptor());
     let out = vec![0u32; 64];
@@ -57,24 +57,50 @@ fn ds_swizzle_and_bpermute() {
 fn scalar_alu_matches_host() {
     // Each SALU result goes to lane k of v1 via v_writelane.
     let ops: [(&str, fn(u32, u32) -> u32); 13] = [
-        ("s_add_u32 s10, s20, s21", |a: u32, b: u32| a.wrapping_add(b)),
-        ("s_sub_u32 s10, s20, s21", |a: u32, b: u32| a.wrapping_sub(b)),
-        ("s_mul_i32 s10, s20, s21", |a: u32, b: u32| a.wrapping_mul(b)),
+        ("s_add_u32 s10, s20, s21", |a: u32, b: u32| {
+            a.wrapping_add(b)
+        }),
+        ("s_sub_u32 s10, s20, s21", |a: u32, b: u32| {
+            a.wrapping_sub(b)
+        }),
+        ("s_mul_i32 s10, s20, s21", |a: u32, b: u32| {
+            a.wrapping_mul(b)
+        }),
         ("s_lshl_b32 s10, s20, s21", |a: u32, b: u32| a << (b & 31)),
-        ("s_ashr_i32 s10, s20, s21", |a: u32, b: u32| ((a as i32) >> (b & 31)) as u32),
+        ("s_ashr_i32 s10, s20, s21", |a: u32, b: u32| {
+            ((a as i32) >> (b & 31)) as u32
+        }),
         ("s_bfe_u32 s10, s20, s21", |a: u32, b: u32| {
             let (o, w) = (b & 31, (b >> 16) & 0x7f);
-            if w == 0 { 0 } else { ((u64::from(a) >> o) & ((1u64 << w.min(32)) - 1)) as u32 }
+            if w == 0 {
+                0
+            } else {
+                ((u64::from(a) >> o) & ((1u64 << w.min(32)) - 1)) as u32
+            }
         }),
-        ("s_min_i32 s10, s20, s21", |a: u32, b: u32| (a as i32).min(b as i32) as u32),
+        ("s_min_i32 s10, s20, s21", |a: u32, b: u32| {
+            (a as i32).min(b as i32) as u32
+        }),
         ("s_max_u32 s10, s20, s21", |a: u32, b: u32| a.max(b)),
         ("s_xnor_b32 s10, s20, s21", |a: u32, b: u32| !(a ^ b)),
-        ("s_mul_hi_u32 s10, s20, s21", |a: u32, b: u32| ((u64::from(a) * u64::from(b)) >> 32) as u32),
-        ("s_absdiff_i32 s10, s20, s21", |a: u32, b: u32| (a as i32).wrapping_sub(b as i32).unsigned_abs()),
-        ("s_lshl2_add_u32 s10, s20, s21", |a: u32, b: u32| (a << 2).wrapping_add(b)),
-        ("s_pack_lh_b32_b16 s10, s20, s21", |a: u32, b: u32| (a & 0xffff) | (b & 0xffff_0000)),
+        ("s_mul_hi_u32 s10, s20, s21", |a: u32, b: u32| {
+            ((u64::from(a) * u64::from(b)) >> 32) as u32
+        }),
+        ("s_absdiff_i32 s10, s20, s21", |a: u32, b: u32| {
+            (a as i32).wrapping_sub(b as i32).unsigned_abs()
+        }),
+        ("s_lshl2_add_u32 s10, s20, s21", |a: u32, b: u32| {
+            (a << 2).wrapping_add(b)
+        }),
+        ("s_pack_lh_b32_b16 s10, s20, s21", |a: u32, b: u32| {
+            (a & 0xffff) | (b & 0xffff_0000)
+        }),
     ];
-    let inputs = [(0x8000_0005u32, 0x0004_0003u32), (7, 0xffff_fff0), (0x1234_5678, 9)];
+    let inputs = [
+        (0x8000_0005u32, 0x0004_0003u32),
+        (7, 0xffff_fff0),
+        (0x1234_5678, 9),
+    ];
     for (a, b) in inputs {
         let mut body = format!("s_mov_b32 s20, {a:#x}\ns_mov_b32 s21, {b:#x}\nv_mov_b32 v1, 0\n");
         for (k, (op, _)) in ops.iter().enumerate() {
@@ -122,7 +148,10 @@ fn global_atomics_across_workgroups() {
 
 #[test]
 fn sendmsg_interrupt_reaches_events() {
-    let k = kernel("s_mov_b32 m0, 0x2a\ns_sendmsg sendmsg(MSG_INTERRUPT)\ns_endpgm\n", descriptor());
+    let k = kernel(
+        "s_mov_b32 m0, 0x2a\ns_sendmsg sendmsg(MSG_INTERRUPT)\ns_endpgm\n",
+        descriptor(),
+    );
     let map = Map::default();
     let events = Events::default();
     let d = Dispatch {
@@ -147,16 +176,29 @@ fn isa_trace_names_changed_registers() {
     let sink = Arc::new(Mutex::new(String::new()));
     let cfg = DeviceConfig {
         worker_threads: 2,
-        trace: Some(TraceConfig { workgroup: [1, 0, 0], wave: 0, sink: Some(sink.clone()) }),
+        trace: Some(TraceConfig {
+            workgroup: [1, 0, 0],
+            wave: 0,
+            sink: Some(sink.clone()),
+        }),
         ..Default::default()
     };
     let dev = Device::new(cfg);
-    let k = kernel("s_mov_b32 s5, 0x1234\nv_mov_b32 v3, s2\ns_endpgm\n", descriptor());
+    let k = kernel(
+        "s_mov_b32 s5, 0x1234\nv_mov_b32 v3, s2\ns_endpgm\n",
+        descriptor(),
+    );
     run(&dev, &k, &Map::default(), &[], [192, 1, 1], [64, 1, 1]).unwrap();
     let text = sink.lock().unwrap().clone();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
-    assert!(lines[0].contains("s_mov_b32") && lines[0].contains("s5=0x1234"), "{text}");
+    assert!(
+        lines[0].contains("s_mov_b32") && lines[0].contains("s5=0x1234"),
+        "{text}"
+    );
     // Work-group 1: s2 = 1 in every lane of v3.
-    assert!(lines[1].contains("v3[64 lanes]") && lines[1].contains("l0=0x1"), "{text}");
+    assert!(
+        lines[1].contains("v3[64 lanes]") && lines[1].contains("l0=0x1"),
+        "{text}"
+    );
 }

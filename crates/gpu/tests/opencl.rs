@@ -15,14 +15,26 @@ struct Image {
 }
 
 fn compile(src: &str, opt: &str, cov: u32) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("softhsa-gpu-cl-{}-{:?}", std::process::id(), std::thread::current().id()));
+    let dir = std::env::temp_dir().join(format!(
+        "softhsa-gpu-cl-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let cl = dir.join("k.cl");
     let out = dir.join("k.hsaco");
     std::fs::write(&cl, src).unwrap();
     let st = Command::new("clang-15")
-        .args(["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx906", "-cl-std=CL2.0"])
-        .args(["--rocm-path=/usr", "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"])
+        .args([
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-mcpu=gfx906",
+            "-cl-std=CL2.0",
+        ])
+        .args([
+            "--rocm-path=/usr",
+            "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+        ])
         .arg(opt)
         .arg(format!("-mcode-object-version={cov}"))
         .arg("-o")
@@ -45,17 +57,36 @@ fn load(elf: &[u8]) -> Image {
     // SAFETY: [base, base + size) lies inside `mem` (over-allocated by `align`).
     let image = unsafe { std::slice::from_raw_parts_mut((raw as *mut u8).add(off), size as usize) };
     co.plan.copy_segments(image).unwrap();
-    co.plan.apply_relocations(image, base, &mut |_| None).unwrap();
-    Image { mem, base, size, co }
+    co.plan
+        .apply_relocations(image, base, &mut |_| None)
+        .unwrap();
+    Image {
+        mem,
+        base,
+        size,
+        co,
+    }
 }
 
 impl Image {
     fn kernel(&self, name: &str) -> (Kernel, u32) {
         let ks = self.co.plan.kernel(name).expect("kernel");
         // SAFETY: the image is live for as long as `self`.
-        let code = unsafe { std::slice::from_raw_parts(self.base as *const u8, self.size as usize) };
-        let kernarg = ks.metadata.as_ref().map_or(256, |m| m.kernarg_segment_size).max(256);
-        let k = Kernel::new(name, ks.descriptor.clone(), self.base + ks.descriptor_vaddr, code, self.base).unwrap();
+        let code =
+            unsafe { std::slice::from_raw_parts(self.base as *const u8, self.size as usize) };
+        let kernarg = ks
+            .metadata
+            .as_ref()
+            .map_or(256, |m| m.kernarg_segment_size)
+            .max(256);
+        let k = Kernel::new(
+            name,
+            ks.descriptor.clone(),
+            self.base + ks.descriptor_vaddr,
+            code,
+            self.base,
+        )
+        .unwrap();
         (k, kernarg)
     }
 }
@@ -124,6 +155,17 @@ __kernel void priv(__global int* out, int k) {
   for (int i = 0; i < 32; i++) a[i] = g * i + k;
   out[g] = a[(g + k) & 31] + a[k & 31];
 }
+__attribute__((noinline)) int mix(int a, int b, __global int* t) {
+  int x = a / (b | 1) + a % 7;
+  t[a & 3] += 0;
+  return x * 3 - b;
+}
+__kernel void calls(__global int* out, __global double* d, __global float* f, __global int* t) {
+  int g = get_global_id(0);
+  out[g] = mix(g * 1000 - 77777, g + 3, t);
+  d[g] = sqrt((double)g) * 0.5 + (double)g / 3.0;
+  f[g] = sqrt((float)g) + (float)g * 0.25f;
+}
 __kernel void histo(__global const uint* in, __global uint* bins, uint n) {
   uint i = get_global_id(0);
   if (i < n) atomic_inc(&bins[in[i] % 16]);
@@ -144,10 +186,18 @@ fn saxpy_all_builds() {
         let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
         let y: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
         let map = Map::default();
-        let args = [map.add(&y), map.add(&x), u64::from(2.0f32.to_bits()) | 1000 << 32];
+        let args = [
+            map.add(&y),
+            map.add(&x),
+            u64::from(2.0f32.to_bits()) | 1000 << 32,
+        ];
         dispatch(img, "saxpy", &args, &map, 1024, 256);
         for i in 0..n {
-            assert_eq!(y[i], 2.0 * (i as f32 * 0.5) + (1000.0 - i as f32), "element {i}");
+            assert_eq!(
+                y[i],
+                2.0 * (i as f32 * 0.5) + (1000.0 - i as f32),
+                "element {i}"
+            );
         }
     });
 }
@@ -178,6 +228,34 @@ fn private_array_uses_scratch() {
         for g in 0..256i32 {
             let want = (g * ((g + k) & 31) + k) + (g * (k & 31) + k);
             assert_eq!(out[g as usize], want, "item {g}");
+        }
+    });
+}
+
+#[test]
+fn calls_division_and_sqrt() {
+    each_build(|img| {
+        let n = 256usize;
+        let out = vec![0i32; n];
+        let d = vec![0f64; n];
+        let f = vec![0f32; n];
+        let t = vec![0i32; 4];
+        let map = Map::default();
+        let args = [map.add(&out), map.add(&d), map.add(&f), map.add(&t)];
+        dispatch(img, "calls", &args, &map, n as u32, 64);
+        for g in 0..n as i32 {
+            let a = g * 1000 - 77777;
+            let b = g + 3;
+            let x = a / (b | 1) + a % 7;
+            assert_eq!(out[g as usize], x * 3 - b, "int item {g}");
+            let want = (g as f64).sqrt() * 0.5 + g as f64 / 3.0;
+            assert_eq!(d[g as usize], want, "f64 item {g}");
+            // OpenCL allows 3 ulp for single-precision sqrt, and the compiler may contract
+            // the multiply-add into one fma.
+            let wf = (g as f32).sqrt() + g as f32 * 0.25;
+            let got = f[g as usize];
+            let ulp = (wf.to_bits() as i64 - got.to_bits() as i64).abs();
+            assert!(ulp <= 3, "f32 item {g}: {got} vs {wf}");
         }
     });
 }

@@ -31,7 +31,10 @@ L:
     let out = vec![0u32; n];
     let map = Map::default();
     let args = [map.add(&out)];
-    let dev = Device::new(DeviceConfig { worker_threads: 0, ..Default::default() });
+    let dev = Device::new(DeviceConfig {
+        worker_threads: 0,
+        ..Default::default()
+    });
     let s = run(&dev, &k, &map, &args, [n as u32, 1, 1], [256, 1, 1]).unwrap();
     for (i, &v) in out.iter().enumerate() {
         let mut x = i as u32;
@@ -41,5 +44,10 @@ L:
         assert_eq!(v, x, "item {i}");
     }
     let ips = s.instructions as f64 / (s.elapsed_ns as f64 / 1e9);
-    println!("{} wave instructions in {:.3} s: {:.1} M wave instructions/s", s.instructions, s.elapsed_ns as f64 / 1e9, ips / 1e6);
+    println!(
+        "{} wave instructions in {:.3} s: {:.1} M wave instructions/s",
+        s.instructions,
+        s.elapsed_ns as f64 / 1e9,
+        ips / 1e6
+    );
 }

@@ -2,8 +2,8 @@
 //! vary (its "free" bits), both come from the table; bits outside the free mask must equal the
 //! op's canonical form, as LLVM's decoder requires.
 
-use crate::inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
-use crate::op::{Class, Op, OpFlags, ALL};
+use crate::inst::{Encoding, Ext, Inst, VopMods};
+use crate::op::{Class, Op, ALL};
 use crate::Operand;
 use std::sync::OnceLock;
 
@@ -249,5 +249,3 @@ pub(crate) fn blank(op: Op, enc: Encoding, len: u8) -> Inst {
     }
 }
 
-#[allow(dead_code)]
-fn _types(_: Sdwa, _: Dpp, _: Mem, _: MemFlags, _: OpFlags) {}

@@ -237,7 +237,7 @@ fn smem(op: Op, x: u64) -> Inst {
     if op.dst_dwords() != 0 {
         i.dst = sdata;
     }
-    if op.flags().has(OpFlags::STORE) {
+    if op.flags().has(OpFlags::STORE) || matches!(op, Op::S_ATC_PROBE | Op::S_ATC_PROBE_BUFFER) {
         i.src[2] = sdata;
     }
     i.src[0] = sop(bits(x, 0, 6) * 2);

@@ -14,12 +14,16 @@
 mod decode;
 mod decode_fields;
 mod disasm;
+mod disasm_memory;
+mod disasm_scalar;
+mod disasm_vector;
 mod inst;
 mod op;
 mod operand;
 mod table;
 
 pub use decode::{decode, decode_all, DecodeError};
+pub use disasm::Display;
 pub use inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
 pub use op::{Class, Op, OpFlags, Shape};
 pub use operand::Operand;

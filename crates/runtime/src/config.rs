@@ -8,7 +8,7 @@
 //! | `SOFTHSA_WORKERS` | host worker threads per GPU, 1–1024 | all host cores |
 //! | `SOFTHSA_DEVICE_MEMORY` | device memory per GPU, bytes with optional `K`/`M`/`G` suffix | `8G` |
 //! | `SOFTHSA_PROFILE` | `base` (a discrete GPU) or `full` (an integrated one) | `base` |
-//! | `SOFTHSA_INSTRUCTION_BUDGET` | wave instructions a dispatch may run before it faults; `0` = no limit | `0` |
+//! | `SOFTHSA_INSTRUCTION_BUDGET` | instructions one wave may execute before its dispatch faults (a runaway-kernel guard); `0` = no limit | `4294967296` (2^32) |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
 //! | `SOFTHSA_TIMELINE` | file to write a Chrome trace-event JSON timeline to (open it in Perfetto) | none |
@@ -74,10 +74,14 @@ pub struct Config {
     pub workers: usize,
     pub device_memory: u64,
     pub profile: Profile,
-    /// Wave instructions per dispatch before a budget fault; 0 = unlimited.
+    /// Instructions one wave may execute before a budget fault; 0 = unlimited.
     pub instruction_budget: u64,
     pub trace: TraceConfig,
 }
+
+/// Default per-wave instruction budget: long enough for any real kernel, short enough that an
+/// endless loop ends as a fault instead of a hang.
+pub const DEFAULT_INSTRUCTION_BUDGET: u64 = 1 << 32;
 
 /// Default device memory per GPU agent: 8 GiB (allocations are host memory, reserved lazily).
 pub const DEFAULT_DEVICE_MEMORY: u64 = 8 << 30;
@@ -92,7 +96,7 @@ impl Default for Config {
             workers: host_cores,
             device_memory: DEFAULT_DEVICE_MEMORY,
             profile: Profile::Base,
-            instruction_budget: 0,
+            instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             trace: TraceConfig::default(),
         }
     }
@@ -103,7 +107,10 @@ impl Config {
     pub fn from_env() -> Result<Config> {
         let cfg = Config::from_lookup(|name| std::env::var(name).ok());
         if let Err(e) = &cfg {
-            eprintln!("softhsa: {}", e.message.as_deref().unwrap_or("bad configuration"));
+            eprintln!(
+                "softhsa: {}",
+                e.message.as_deref().unwrap_or("bad configuration")
+            );
         }
         cfg
     }
@@ -111,7 +118,11 @@ impl Config {
     /// Builds a configuration from any variable source (the environment, or a test's table).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config> {
         let mut c = Config::default();
-        let var = |name: &str| get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let var = |name: &str| {
+            get(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
         if let Some(v) = var("SOFTHSA_GPU") {
             c.gpu_model = match v.to_ascii_lowercase().as_str() {
                 "gfx906" => GpuModel::Gfx906,
@@ -127,13 +138,17 @@ impl Config {
             c.cu_count = parse_int(&v, 1, 256).ok_or_else(|| bad("SOFTHSA_CUS", &v, "1 to 256"))?;
         }
         if let Some(v) = var("SOFTHSA_WORKERS") {
-            c.workers = parse_int(&v, 1, 1024)
-                .ok_or_else(|| bad("SOFTHSA_WORKERS", &v, "1 to 1024"))?;
+            c.workers =
+                parse_int(&v, 1, 1024).ok_or_else(|| bad("SOFTHSA_WORKERS", &v, "1 to 1024"))?;
         }
         if let Some(v) = var("SOFTHSA_DEVICE_MEMORY") {
-            c.device_memory = parse_size(&v)
-                .filter(|&n| n >= 1 << 20)
-                .ok_or_else(|| bad("SOFTHSA_DEVICE_MEMORY", &v, "a size of at least 1M, e.g. 4G"))?;
+            c.device_memory = parse_size(&v).filter(|&n| n >= 1 << 20).ok_or_else(|| {
+                bad(
+                    "SOFTHSA_DEVICE_MEMORY",
+                    &v,
+                    "a size of at least 1M, e.g. 4G",
+                )
+            })?;
         }
         if let Some(v) = var("SOFTHSA_PROFILE") {
             c.profile = match v.to_ascii_lowercase().as_str() {
@@ -148,7 +163,11 @@ impl Config {
         }
         if let Some(v) = var("SOFTHSA_TRACE") {
             c.trace.categories = crate::system::trace::parse_categories(&v).ok_or_else(|| {
-                bad("SOFTHSA_TRACE", &v, "a list of api, packet, dispatch, fault, isa, all")
+                bad(
+                    "SOFTHSA_TRACE",
+                    &v,
+                    "a list of api, packet, dispatch, fault, isa, all",
+                )
             })?;
         }
         c.trace.file = var("SOFTHSA_TRACE_FILE").map(PathBuf::from);
@@ -170,7 +189,10 @@ fn parse_int<T: TryFrom<u64>>(v: &str, min: u64, max: u64) -> Option<T> {
         Some(hex) => u64::from_str_radix(hex, 16).ok()?,
         None => v.parse().ok()?,
     };
-    (min..=max).contains(&n).then(|| T::try_from(n).ok()).flatten()
+    (min..=max)
+        .contains(&n)
+        .then(|| T::try_from(n).ok())
+        .flatten()
 }
 
 /// `4096`, `512K`, `64M`, `8G` (binary multiples; an optional trailing `B`/`iB` is accepted).
@@ -194,8 +216,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn cfg(vars: &[(&str, &str)]) -> Result<Config> {
-        let map: HashMap<String, String> =
-            vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Config::from_lookup(|n| map.get(n).cloned())
     }
 
@@ -205,7 +229,11 @@ mod tests {
         assert_eq!(c.gpu_model, GpuModel::Gfx906);
         assert_eq!((c.gpu_count, c.cu_count, c.profile), (1, 60, Profile::Base));
         assert_eq!(c.device_memory, 8 * 1024 * 1024 * 1024);
-        assert_eq!(c.workers, std::thread::available_parallelism().unwrap().get());
+        assert_eq!(c.instruction_budget, 1 << 32);
+        assert_eq!(
+            c.workers,
+            std::thread::available_parallelism().unwrap().get()
+        );
     }
 
     #[test]
@@ -231,7 +259,10 @@ mod tests {
         assert_eq!((c.gpu_count, c.workers, c.profile), (3, 16, Profile::Full));
         assert_eq!(c.instruction_budget, 1_000_000);
         use crate::system::trace::Category;
-        assert_eq!(c.trace.categories, Category::Api.bit() | Category::Fault.bit());
+        assert_eq!(
+            c.trace.categories,
+            Category::Api.bit() | Category::Fault.bit()
+        );
         assert_eq!(c.trace.timeline, Some(PathBuf::from("/tmp/t.json")));
         assert_eq!(parse_size("2GiB"), Some(2 << 30));
         assert_eq!(parse_size("4096"), Some(4096));

@@ -11,7 +11,9 @@ use softhsa_abi::{
     HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
     HSA_STATUS_ERROR_MEMORY_FAULT,
 };
-use softhsa_gpu::{Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap};
+use softhsa_gpu::{
+    Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap,
+};
 use std::sync::Arc;
 
 /// Lowest address outside the x86-64 user address space: accesses there are aperture faults.
@@ -48,7 +50,9 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
             HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
         }
         FaultKind::MemoryViolation { .. } => HSA_STATUS_ERROR_MEMORY_FAULT,
-        FaultKind::IllegalInstruction | FaultKind::Unimplemented => HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+        FaultKind::IllegalInstruction | FaultKind::Unimplemented => {
+            HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
+        }
         FaultKind::Trap { .. } | FaultKind::InstructionBudget { .. } => HSA_STATUS_ERROR_EXCEPTION,
         FaultKind::InvalidDispatch(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
         FaultKind::Internal(_) => HSA_STATUS_ERROR,
@@ -67,7 +71,10 @@ pub fn run_kernel_dispatch(
     let Some(kernel) = (env.find_kernel)(packet.kernel_object) else {
         let f = Fault::dispatch(
             "<unknown>",
-            format!("kernel_object {:#x} is not a loaded kernel", packet.kernel_object),
+            format!(
+                "kernel_object {:#x} is not a loaded kernel",
+                packet.kernel_object
+            ),
         );
         return Err((HSA_STATUS_ERROR_INVALID_CODE_OBJECT, f));
     };
@@ -99,7 +106,9 @@ pub fn run_kernel_dispatch(
         memory: env.memory,
         events: env.events,
     };
-    env.device.dispatch(&d).map_err(|f| (fault_status(&f.kind), f))
+    env.device
+        .dispatch(&d)
+        .map_err(|f| (fault_status(&f.kind), f))
 }
 
 #[cfg(test)]
@@ -125,7 +134,11 @@ mod tests {
             events: &NoEvents,
             queue_address: 0,
         };
-        let p = hsa_kernel_dispatch_packet_t { setup: 1, kernel_object: 0x1234, ..Default::default() };
+        let p = hsa_kernel_dispatch_packet_t {
+            setup: 1,
+            kernel_object: 0x1234,
+            ..Default::default()
+        };
         let (status, f) = run_kernel_dispatch(&env, &p, 0, 0).unwrap_err();
         assert_eq!(status, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
         assert!(f.to_string().contains("0x1234"));
@@ -133,10 +146,22 @@ mod tests {
 
     #[test]
     fn fault_kinds_map_to_statuses() {
-        let mv = |a| FaultKind::MemoryViolation { address: a, write: false };
+        let mv = |a| FaultKind::MemoryViolation {
+            address: a,
+            write: false,
+        };
         assert_eq!(fault_status(&mv(0x1000)), HSA_STATUS_ERROR_MEMORY_FAULT);
-        assert_eq!(fault_status(&mv(softhsa_gpu::SHARED_APERTURE_BASE)), HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
-        assert_eq!(fault_status(&FaultKind::Trap { code: 2 }), HSA_STATUS_ERROR_EXCEPTION);
-        assert_eq!(fault_status(&FaultKind::IllegalInstruction), HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION);
+        assert_eq!(
+            fault_status(&mv(softhsa_gpu::SHARED_APERTURE_BASE)),
+            HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
+        );
+        assert_eq!(
+            fault_status(&FaultKind::Trap { code: 2 }),
+            HSA_STATUS_ERROR_EXCEPTION
+        );
+        assert_eq!(
+            fault_status(&FaultKind::IllegalInstruction),
+            HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
+        );
     }
 }

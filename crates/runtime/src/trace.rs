@@ -75,7 +75,11 @@ static INIT: Once = Once::new();
 static MASK: AtomicU32 = AtomicU32::new(0);
 /// Bit 31 of MASK: the timeline is on (kept in the same word so the hot check is one load).
 const TIMELINE_BIT: u32 = 1 << 31;
-static SINKS: Mutex<Sinks> = Mutex::new(Sinks { text: None, timeline: None, timeline_events: 0 });
+static SINKS: Mutex<Sinks> = Mutex::new(Sinks {
+    text: None,
+    timeline: None,
+    timeline_events: 0,
+});
 
 fn mask() -> u32 {
     INIT.call_once(|| {
@@ -94,7 +98,10 @@ pub fn install(cfg: &TraceConfig) {
     sinks.text = cfg.file.as_ref().and_then(|p| match File::create(p) {
         Ok(f) => Some(BufWriter::new(f)),
         Err(e) => {
-            eprintln!("softhsa: cannot open SOFTHSA_TRACE_FILE {}: {e}; tracing to stderr", p.display());
+            eprintln!(
+                "softhsa: cannot open SOFTHSA_TRACE_FILE {}: {e}; tracing to stderr",
+                p.display()
+            );
             None
         }
     });
@@ -241,7 +248,11 @@ fn write_timeline(event: String) {
     let mut sinks = SINKS.lock().unwrap_or_else(|e| e.into_inner());
     let first = sinks.timeline_events == 0;
     if let Some(w) = sinks.timeline.as_mut() {
-        let _ = if first { writeln!(w, "{event}") } else { writeln!(w, ",{event}") };
+        let _ = if first {
+            writeln!(w, "{event}")
+        } else {
+            writeln!(w, ",{event}")
+        };
         sinks.timeline_events += 1;
     }
 }
@@ -268,7 +279,10 @@ mod tests {
     #[test]
     fn categories_parse_by_name_and_all() {
         assert_eq!(parse_categories("api"), Some(1));
-        assert_eq!(parse_categories("dispatch,isa"), Some(Category::Dispatch.bit() | Category::Isa.bit()));
+        assert_eq!(
+            parse_categories("dispatch,isa"),
+            Some(Category::Dispatch.bit() | Category::Isa.bit())
+        );
         assert_eq!(parse_categories("all"), Some(0b11111));
         assert_eq!(parse_categories("api,nope"), None);
     }
@@ -306,7 +320,10 @@ mod tests {
         assert!(lines[2].starts_with(",{\"name\":\"kernel\""));
         assert!(lines[2].contains("\"ts\":1.500,\"dur\":2.500,\"args\":{\"grid\":\"64\"}}"));
         assert_eq!(*lines.last().unwrap(), "]");
-        assert_eq!(std::fs::read_to_string(&text).unwrap(), "softhsa[fault] fault at 0x1000\n");
+        assert_eq!(
+            std::fs::read_to_string(&text).unwrap(),
+            "softhsa[fault] fault at 0x1000\n"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

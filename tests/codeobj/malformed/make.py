@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Regenerates the malformed code object corpus from base-v5.hsaco and base-v2.hsaco.
 
-The bases are clang-16 -O2 gfx906 builds of ../kernels/basic.cl (code object v5 and v2).
+The bases are clang-16 -O2 gfx906 builds of ../kernels/basic.cl (code object v5 and v2):
+  clang-16 -target amdgcn-amd-amdhsa -mcpu=gfx906 -nogpulib -O2 -cl-std=CL2.0 \
+    -mcode-object-version=5 -o base-v5.hsaco ../kernels/basic.cl     (and =2 for base-v2)
+base-extern-v4.hsaco (an undefined symbol, for the loader's tests) is ../kernels/extern.s:
+  llvm-mc-16 -triple amdgcn-amd-amdhsa -mcpu=gfx906 --amdhsa-code-object-version=4 \
+    -filetype=obj -o /tmp/extern.o ../kernels/extern.s && ld.lld-16 -shared -o base-extern-v4.hsaco /tmp/extern.o
 Each output breaks one thing; crates/codeobj/tests/malformed.rs asserts the error for each.
 Run from this directory: python3 make.py
 """

@@ -25,7 +25,11 @@ const MSG_INTERRUPT: i32 = 1;
 fn hwreg_fields(simm: i32) -> (u32, u32, u32) {
     let s = simm as u32;
     let size = ((s >> 11) & 31) + 1;
-    let mask = if size == 32 { u32::MAX } else { (1 << size) - 1 };
+    let mask = if size == 32 {
+        u32::MAX
+    } else {
+        (1 << size) - 1
+    };
     (s & 63, (s >> 6) & 31, mask)
 }
 
@@ -33,7 +37,10 @@ fn read_hwreg(w: &Wave, id: u32, cx: &ExecCtx) -> u32 {
     match id {
         hwreg::MODE => w.mode,
         hwreg::STATUS => {
-            u32::from(w.scc) | u32::from(w.exec() == 0) << 9 | u32::from(w.vcc() == 0) << 10 | 1 << 11
+            u32::from(w.scc)
+                | u32::from(w.exec() == 0) << 9
+                | u32::from(w.vcc() == 0) << 10
+                | 1 << 11
         }
         hwreg::TRAPSTS => w.trapsts,
         // wave id [3:0], simd [5:4], cu [11:8], se [14:13], tg id [19:16]: derived from the
@@ -88,7 +95,11 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
         }
         Op::S_SETREG_B32 => {
             // The SGPR is `dst` or `src[0]` depending on the decoder's slot choice.
-            let v = if x.inst.dst.is_none() { w.read32(x.src[0]) } else { w.s[usize::from(d)] };
+            let v = if x.inst.dst.is_none() {
+                w.read32(x.src[0])
+            } else {
+                w.s[usize::from(d)]
+            };
             write_hwreg(w, x.inst.imm, v);
             Flow::Next
         }
@@ -104,7 +115,9 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
         | Op::S_SETVSKIP => fault(FaultKind::Unimplemented),
         Op::S_SET_GPR_IDX_ON => {
             let idx = w.read32(x.src[0]) & 0xff;
-            let mode = (x.inst.imm as u32) & 15;
+            // The 4-bit mode is the SOPC src1 field (raw, not an operand).
+            let m = &x.inst;
+            let mode = if m.imm != 0 { m.imm as u32 } else { u32::from(m.src[1].raw()) } & 15;
             w.s[M0] = (w.s[M0] & !0xf0ff) | idx | mode << 12;
             w.gpr_idx_en = true;
             Flow::Next
@@ -121,7 +134,13 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
 /// SOPP: branches, barriers, waits, messages, traps.
 pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     use Op::*;
-    let branch = |taken: bool| if taken { Flow::Jump(x.target) } else { Flow::Next };
+    let branch = |taken: bool| {
+        if taken {
+            Flow::Jump(x.target)
+        } else {
+            Flow::Next
+        }
+    };
     match x.inst.op {
         S_WAITCNT => {
             // Waiting for memory is where the memory model orders accesses: a host fence
@@ -148,7 +167,9 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         S_CBRANCH_EXECZ => branch(w.exec() == 0),
         S_CBRANCH_EXECNZ => branch(w.exec() != 0),
         // No debugger is attached: its condition bits are clear.
-        S_CBRANCH_CDBGSYS | S_CBRANCH_CDBGUSER | S_CBRANCH_CDBGSYS_OR_USER
+        S_CBRANCH_CDBGSYS
+        | S_CBRANCH_CDBGUSER
+        | S_CBRANCH_CDBGSYS_OR_USER
         | S_CBRANCH_CDBGSYS_AND_USER => Flow::Next,
         S_BARRIER => Flow::Barrier,
         S_SLEEP => Flow::Sleep,
@@ -162,7 +183,9 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 Flow::Next
             }
         }
-        S_TRAP => fault(FaultKind::Trap { code: (x.inst.imm & 0xff) as u16 }),
+        S_TRAP => fault(FaultKind::Trap {
+            code: (x.inst.imm & 0xff) as u16,
+        }),
         _ => fault(FaultKind::Unimplemented),
     }
 }

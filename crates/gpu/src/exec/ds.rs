@@ -22,7 +22,13 @@ fn vreg(s: Src) -> usize {
 
 /// One lane's atomic: new memory value from old, data0, data1 (`wide`: 64-bit).
 fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u64> {
-    let sx = |v: u64| if wide { v as i64 } else { v as u32 as i32 as i64 };
+    let sx = |v: u64| {
+        if wide {
+            v as i64
+        } else {
+            v as u32 as i32 as i64
+        }
+    };
     let f32_of = |v: u64| f32::from_bits(v as u32);
     let f64_of = f64::from_bits;
     let fmin = |a: u64, b: u64, max: bool| -> u64 {
@@ -69,7 +75,11 @@ fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u64> {
             }
         }
         0x11 => {
-            let eq = if wide { f64_of(old) == f64_of(d0) } else { f32_of(old) == f32_of(d0) };
+            let eq = if wide {
+                f64_of(old) == f64_of(d0)
+            } else {
+                f32_of(old) == f32_of(d0)
+            };
             if eq {
                 d1
             } else {
@@ -114,7 +124,11 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let exec = w.exec();
     let offset1 = inst.mem().map_or(0, |m| u32::from(m.offset1));
     let imm = inst.imm as u32;
-    let off16 = if imm > 255 { imm & 0xffff } else { imm | offset1 << 8 };
+    let off16 = if imm > 255 {
+        imm & 0xffff
+    } else {
+        imm | offset1 << 8
+    };
     let (a_reg, d0, d1, dst) = (vreg(x.src[0]), vreg(x.src[1]), vreg(x.src[2]), vreg_dst(x));
     let lds = &mut *cx.lds;
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);
@@ -154,7 +168,11 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
             for l in lanes {
                 let addr = w.v[a_reg][l].wrapping_add(off16);
                 let old = lds_read(lds, addr, wide);
-                let data1 = if matches!(a, 0x0c | 0x10 | 0x11 | 0x14) { vpair(w, d1, l) } else { 0 };
+                let data1 = if matches!(a, 0x0c | 0x10 | 0x11 | 0x14) {
+                    vpair(w, d1, l)
+                } else {
+                    0
+                };
                 let Some(new) = atomic(a, old, vpair(w, d0, l), data1, wide) else {
                     return fault(FaultKind::Unimplemented);
                 };
@@ -199,7 +217,11 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                     _ => u32::from(lds.read_u16(addr)),
                 };
                 let old = w.v[dst][l];
-                w.v[dst][l] = if opc & 1 == 1 { (old & 0xffff) | v << 16 } else { (old & 0xffff_0000) | v };
+                w.v[dst][l] = if opc & 1 == 1 {
+                    (old & 0xffff) | v << 16
+                } else {
+                    (old & 0xffff_0000) | v
+                };
             }
         }
         0x37 | 0x38 | 0x77 | 0x78 => {
@@ -284,6 +306,15 @@ mod tests {
         assert_eq!(atomic(0x10, 3, 3, 9, false), Some(9)); // cmpst: data0 compares
         assert_eq!(atomic(0x10, 4, 3, 9, false), Some(4));
         assert_eq!(atomic(0x0c, 0xff, 0x0f, 0x100, false), Some(0x1f0));
-        assert_eq!(atomic(0x15, 1.5f32.to_bits().into(), 2.0f32.to_bits().into(), 0, false), Some(3.5f32.to_bits().into()));
+        assert_eq!(
+            atomic(
+                0x15,
+                1.5f32.to_bits().into(),
+                2.0f32.to_bits().into(),
+                0,
+                false
+            ),
+            Some(3.5f32.to_bits().into())
+        );
     }
 }

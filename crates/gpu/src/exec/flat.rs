@@ -14,14 +14,14 @@ use softhsa_isa::{Encoding, MemFlags};
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     match run(w, x, cx) {
         Ok(()) => Flow::Next,
-        Err(e) => Flow::Fault(e),
+        Err(e) => Flow::Fault(Box::new(e)),
     }
 }
 
 fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
     let Some(kind) = x.vmem else {
         return match fault(FaultKind::Unimplemented) {
-            Flow::Fault(f) => Err(f),
+            Flow::Fault(f) => Err(*f),
             _ => Ok(()),
         };
     };
@@ -44,7 +44,9 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
         Encoding::Global => {
             for l in lanes {
                 let a = match saddr {
-                    Some(s) => w.s64(usize::from(s.raw() & 127)).wrapping_add(u64::from(w.v[vaddr][l])),
+                    Some(s) => w
+                        .s64(usize::from(s.raw() & 127))
+                        .wrapping_add(u64::from(w.v[vaddr][l])),
                     None => u64::from(w.v[vaddr][l]) | u64::from(w.v[(vaddr + 1) & 255][l]) << 32,
                 };
                 addr[0][l] = a.wrapping_add(off as u64);
@@ -79,7 +81,8 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                     priv_mask |= 1 << l;
                     let p = (a - PRIVATE_APERTURE_BASE) as u32;
                     for (k, d) in addr.iter_mut().enumerate().take(dwords) {
-                        d[l] = fs.wrapping_add(swizzle_private(p.wrapping_add(4 * k as u32), l as u32));
+                        d[l] = fs
+                            .wrapping_add(swizzle_private(p.wrapping_add(4 * k as u32), l as u32));
                     }
                 } else {
                     addr[0][l] = a;
@@ -93,7 +96,17 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                 lds_access(w, cx.lds, kind, &addr, lds_mask, vdata, vdst, glc)?;
             }
             if priv_mask != 0 {
-                access(w, &mut cx.mem, kind, &addr, false, priv_mask, vdata, vdst, glc)?;
+                access(
+                    w,
+                    &mut cx.mem,
+                    kind,
+                    &addr,
+                    false,
+                    priv_mask,
+                    vdata,
+                    vdst,
+                    glc,
+                )?;
             }
             if global != 0 {
                 // Global lanes of a mixed access: contiguous dwords from addr[0].
@@ -121,15 +134,27 @@ fn lds_access(
     for l in (0..64usize).filter(|l| mask >> l & 1 != 0) {
         let a = addr[0][l] as u32;
         match kind {
-            VmemKind::Load { bytes: 4.., dwords, .. } => {
+            VmemKind::Load {
+                bytes: 4.., dwords, ..
+            } => {
                 for k in 0..usize::from(dwords) {
                     w.v[(vdst + k) & 255][l] = lds.read_u32(a + 4 * k as u32);
                 }
             }
-            VmemKind::Load { bytes, sext, d16, .. } => {
-                let raw = if bytes == 1 { u32::from(lds.read_u8(a)) } else { u32::from(lds.read_u16(a)) };
+            VmemKind::Load {
+                bytes, sext, d16, ..
+            } => {
+                let raw = if bytes == 1 {
+                    u32::from(lds.read_u8(a))
+                } else {
+                    u32::from(lds.read_u16(a))
+                };
                 let bits = 8 * u32::from(bytes);
-                let v = if sext { (((raw << (32 - bits)) as i32) >> (32 - bits)) as u32 } else { raw };
+                let v = if sext {
+                    (((raw << (32 - bits)) as i32) >> (32 - bits)) as u32
+                } else {
+                    raw
+                };
                 let old = w.v[vdst][l];
                 w.v[vdst][l] = match d16 {
                     None => v,
@@ -137,7 +162,9 @@ fn lds_access(
                     Some(true) => (old & 0xffff) | v << 16,
                 };
             }
-            VmemKind::Store { bytes: 4.., dwords, .. } => {
+            VmemKind::Store {
+                bytes: 4.., dwords, ..
+            } => {
                 for k in 0..usize::from(dwords) {
                     lds.write_u32(a + 4 * k as u32, w.v[(vdata + k) & 255][l]);
                 }
@@ -192,7 +219,9 @@ fn lds_access(
                     w.v[vdst][l] = old;
                 }
             }
-            VmemKind::Atomic { wide: true, .. } => return Err(ExecFault::new(FaultKind::Unimplemented)),
+            VmemKind::Atomic { wide: true, .. } => {
+                return Err(ExecFault::new(FaultKind::Unimplemented))
+            }
             VmemKind::Fence => {}
         }
     }

@@ -26,7 +26,14 @@ pub fn dpp_source(ctrl: u16, l: usize) -> Option<usize> {
 
 /// Applies DPP to `src` (32-bit lanes in the low bits). Returns the write mask: lanes whose
 /// row and bank are enabled and whose source is valid (or reads 0 with bound_ctrl).
-pub fn dpp_apply(src: &mut [u64; 64], ctrl: u16, row_mask: u8, bank_mask: u8, bound_ctrl: bool, exec: u64) -> u64 {
+pub fn dpp_apply(
+    src: &mut [u64; 64],
+    ctrl: u16,
+    row_mask: u8,
+    bank_mask: u8,
+    bound_ctrl: bool,
+    exec: u64,
+) -> u64 {
     let orig = *src;
     let mut write = 0u64;
     for (l, s) in src.iter_mut().enumerate() {

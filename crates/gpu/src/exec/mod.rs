@@ -35,14 +35,21 @@ pub struct ExecFault {
 
 impl ExecFault {
     pub fn new(kind: FaultKind) -> Self {
-        ExecFault { kind, lane: None, address: None }
+        ExecFault {
+            kind,
+            lane: None,
+            address: None,
+        }
     }
 }
 
 impl From<MemErr> for ExecFault {
     fn from(e: MemErr) -> Self {
         ExecFault {
-            kind: FaultKind::MemoryViolation { address: e.address, write: e.write },
+            kind: FaultKind::MemoryViolation {
+                address: e.address,
+                write: e.write,
+            },
             lane: e.lane,
             address: Some(e.address),
         }
@@ -62,7 +69,7 @@ pub enum Flow {
     /// Yield to the other waves of the work-group (s_sleep).
     Sleep,
     End,
-    Fault(ExecFault),
+    Fault(Box<ExecFault>),
 }
 
 /// Everything an instruction may touch besides its wave. One per work-group run.
@@ -84,7 +91,7 @@ pub struct ExecCtx<'a> {
 }
 
 fn fault(kind: FaultKind) -> Flow {
-    Flow::Fault(ExecFault::new(kind))
+    Flow::Fault(Box::new(ExecFault::new(kind)))
 }
 
 /// Executes one instruction.
@@ -129,7 +136,9 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
             return Ok(());
         }
         if cx.budget != 0 && w.executed > cx.budget {
-            return Err(ExecFault::new(FaultKind::InstructionBudget { limit: cx.budget }));
+            return Err(ExecFault::new(FaultKind::InstructionBudget {
+                limit: cx.budget,
+            }));
         }
         if let Some(t) = cx.tracer.as_deref_mut() {
             if t.wants(w) {
@@ -173,7 +182,7 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                 w.state = WaveState::Done;
                 return Ok(());
             }
-            Flow::Fault(f) => return Err(f),
+            Flow::Fault(f) => return Err(*f),
         }
     }
 }

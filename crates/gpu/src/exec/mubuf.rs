@@ -44,7 +44,11 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
             continue;
         }
         let mut index = if idxen { u64::from(w.v[vaddr][l]) } else { 0 };
-        let voff = if offen { u64::from(w.v[(vaddr + usize::from(idxen)) & 255][l]) } else { 0 };
+        let voff = if offen {
+            u64::from(w.v[(vaddr + usize::from(idxen)) & 255][l])
+        } else {
+            0
+        };
         if r.add_tid {
             index += l as u64;
         }
@@ -65,7 +69,11 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 let is = u64::from(r.index_stride);
                 let (imsb, ilsb) = (index / is, index % is);
                 let (omsb, olsb) = (off / esize, off % esize);
-                r.base + soffset + (imsb * u64::from(r.stride) + omsb * esize) * is + ilsb * esize + olsb
+                r.base
+                    + soffset
+                    + (imsb * u64::from(r.stride) + omsb * esize) * is
+                    + ilsb * esize
+                    + olsb
             } else {
                 r.base + soffset + index * u64::from(r.stride) + off
             };
@@ -83,8 +91,18 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     }
     let vdata = usize::from(inst.src[1].vgpr_index().unwrap_or(0));
     let vdst = usize::from(inst.dst.vgpr_index().unwrap_or(vdata as u8));
-    match access(w, &mut cx.mem, kind, &addr, !r.swizzle, mask, vdata, vdst, flags.has(MemFlags::GLC)) {
+    match access(
+        w,
+        &mut cx.mem,
+        kind,
+        &addr,
+        !r.swizzle,
+        mask,
+        vdata,
+        vdst,
+        flags.has(MemFlags::GLC),
+    ) {
         Ok(()) => Flow::Next,
-        Err(e) => Flow::Fault(e),
+        Err(e) => Flow::Fault(Box::new(e)),
     }
 }

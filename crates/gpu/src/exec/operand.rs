@@ -1,8 +1,8 @@
 //! Source operands, resolved once at program build time, and how a wave reads them.
 
 use crate::wave::{Wave, EXEC_LO, VCC_LO};
-use softhsa_isa::Operand;
 use crate::{APERTURE_SIZE, PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE};
+use softhsa_isa::Operand;
 
 /// A source operand after decoding: constants are already expanded for the operand's width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -119,12 +119,30 @@ mod tests {
     fn constants_expand_by_width() {
         assert_eq!(resolve_src(129, 0, Width::B32), Some(Src::Imm(1)));
         assert_eq!(resolve_src(193, 0, Width::B32), Some(Src::Imm(0xffff_ffff)));
-        assert_eq!(resolve_src(208, 0, Width::B64Int), Some(Src::Imm((-16i64) as u64)));
-        assert_eq!(resolve_src(242, 0, Width::B32), Some(Src::Imm(u64::from(1.0f32.to_bits()))));
-        assert_eq!(resolve_src(242, 0, Width::B64Float), Some(Src::Imm(1.0f64.to_bits())));
-        assert_eq!(resolve_src(255, 0x4000_0000, Width::B64Float), Some(Src::Imm(2.0f64.to_bits())));
-        assert_eq!(resolve_src(255, 0x8000_0000, Width::B64Int), Some(Src::Imm(0x8000_0000)));
+        assert_eq!(
+            resolve_src(208, 0, Width::B64Int),
+            Some(Src::Imm((-16i64) as u64))
+        );
+        assert_eq!(
+            resolve_src(242, 0, Width::B32),
+            Some(Src::Imm(u64::from(1.0f32.to_bits())))
+        );
+        assert_eq!(
+            resolve_src(242, 0, Width::B64Float),
+            Some(Src::Imm(1.0f64.to_bits()))
+        );
+        assert_eq!(
+            resolve_src(255, 0x4000_0000, Width::B64Float),
+            Some(Src::Imm(2.0f64.to_bits()))
+        );
+        assert_eq!(
+            resolve_src(255, 0x8000_0000, Width::B64Int),
+            Some(Src::Imm(0x8000_0000))
+        );
         assert_eq!(resolve_src(257, 0, Width::B32), Some(Src::V(1)));
-        assert_eq!(resolve_src(235, 0, Width::B32), Some(Src::Imm(SHARED_APERTURE_BASE >> 32)));
+        assert_eq!(
+            resolve_src(235, 0, Width::B32),
+            Some(Src::Imm(SHARED_APERTURE_BASE >> 32))
+        );
     }
 }

@@ -48,7 +48,11 @@ fn flbit(v: u64, bits: u32) -> u32 {
 /// Leading bits equal to the sign bit (-1 for 0 and all-ones), `bits`-wide value.
 fn flbit_signed(v: u64, bits: u32) -> u32 {
     let neg = v >> (bits - 1) & 1 != 0;
-    let m = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let m = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
     flbit(if neg { !v & m } else { v }, bits)
 }
 
@@ -65,7 +69,9 @@ fn wqm(v: u64) -> u64 {
 
 /// Per 4-bit group: one result bit.
 fn quadmask(v: u64) -> u64 {
-    (0..16).filter(|&i| v >> (4 * i) & 0xf != 0).fold(0, |r, i| r | 1 << i)
+    (0..16)
+        .filter(|&i| v >> (4 * i) & 0xf != 0)
+        .fold(0, |r, i| r | 1 << i)
 }
 
 fn saveexec(w: &mut Wave, x: &XInst, f: impl Fn(u64, u64) -> u64, write_new: bool) {
@@ -139,7 +145,11 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         }
         S_ADD_I32 | S_SUB_I32 => {
             let (a, b) = (w.read32(x.src[0]) as i32, w.read32(x.src[1]) as i32);
-            let (r, o) = if x.inst.op == S_ADD_I32 { a.overflowing_add(b) } else { a.overflowing_sub(b) };
+            let (r, o) = if x.inst.op == S_ADD_I32 {
+                a.overflowing_add(b)
+            } else {
+                a.overflowing_sub(b)
+            };
             w.write_s32(d, r as u32);
             w.scc = o;
         }
@@ -151,7 +161,9 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         }
         S_SUBB_U32 => {
             let (a, b) = (w.read32(x.src[0]), w.read32(x.src[1]));
-            let r = u64::from(a).wrapping_sub(u64::from(b)).wrapping_sub(u64::from(w.scc));
+            let r = u64::from(a)
+                .wrapping_sub(u64::from(b))
+                .wrapping_sub(u64::from(w.scc));
             w.write_s32(d, r as u32);
             w.scc = u64::from(b) + u64::from(w.scc) > u64::from(a);
         }
@@ -203,7 +215,11 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         }
         S_BFM_B64 => {
             let (a, b) = (w.read32(x.src[0]), w.read32(x.src[1]));
-            let m = if a & 63 == 0 { 0 } else { u64::MAX >> (64 - (a & 63)) };
+            let m = if a & 63 == 0 {
+                0
+            } else {
+                u64::MAX >> (64 - (a & 63))
+            };
             w.write_s64(d, m << (b & 63));
         }
         S_MUL_I32 => {
@@ -215,7 +231,9 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         S_MUL_HI_I32 => {
             r32!(|a, b| ((i64::from(a as i32) * i64::from(b as i32)) >> 32) as u32);
         }
-        S_BFE_U32 => scc32!(|a, b| bfe_u64(u64::from(a), b & 31, (b >> 16) & 0x7f).min(u64::from(u32::MAX)) as u32),
+        S_BFE_U32 => scc32!(
+            |a, b| bfe_u64(u64::from(a), b & 31, (b >> 16) & 0x7f).min(u64::from(u32::MAX)) as u32
+        ),
         S_BFE_I32 => scc32!(|a, b| {
             let wd = ((b >> 16) & 0x7f).min(32);
             sext(bfe_u64(u64::from(a), b & 31, wd), wd) as u32
@@ -286,7 +304,11 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         S_BCNT1_I32_B32 => scc32!(|a, _| a.count_ones()),
         S_BCNT0_I32_B64 | S_BCNT1_I32_B64 => {
             let a = w.read64(x.src[0]);
-            let r = if x.inst.op == S_BCNT0_I32_B64 { a.count_zeros() } else { a.count_ones() };
+            let r = if x.inst.op == S_BCNT0_I32_B64 {
+                a.count_zeros()
+            } else {
+                a.count_ones()
+            };
             w.write_s32(d, r);
             w.scc = r != 0;
         }
@@ -303,12 +325,26 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         S_BITSET0_B32 | S_BITSET1_B32 => {
             let bit = 1u32 << (a32() & 31);
             let old = w.s[usize::from(d)];
-            w.write_s32(d, if x.inst.op == S_BITSET1_B32 { old | bit } else { old & !bit });
+            w.write_s32(
+                d,
+                if x.inst.op == S_BITSET1_B32 {
+                    old | bit
+                } else {
+                    old & !bit
+                },
+            );
         }
         S_BITSET0_B64 | S_BITSET1_B64 => {
             let bit = 1u64 << (a32() & 63);
             let old = w.s64(usize::from(d));
-            w.write_s64(d, if x.inst.op == S_BITSET1_B64 { old | bit } else { old & !bit });
+            w.write_s64(
+                d,
+                if x.inst.op == S_BITSET1_B64 {
+                    old | bit
+                } else {
+                    old & !bit
+                },
+            );
         }
         S_AND_SAVEEXEC_B64 => saveexec(w, x, |s, e| s & e, false),
         S_OR_SAVEEXEC_B64 => saveexec(w, x, |s, e| s | e, false),
@@ -381,7 +417,11 @@ fn sopk(w: &mut Wave, x: &XInst) -> Option<Flow> {
     let simm = x.inst.imm;
     let zimm = simm as u32 & 0xffff;
     // s_cmpk_* name their SGPR as dst or src[0] depending on the decoder; take whichever is set.
-    let reg = if x.inst.dst.is_none() { x.src[0] } else { crate::exec::operand::Src::S(dst(x)) };
+    let reg = if x.inst.dst.is_none() {
+        x.src[0]
+    } else {
+        crate::exec::operand::Src::S(dst(x))
+    };
     let r = w.read32(reg);
     let d = dst(x);
     match x.inst.op {
@@ -428,6 +468,6 @@ mod tests {
         assert_eq!(flbit_signed(0xffff_fff0, 32), 28);
         assert_eq!(flbit_signed(0xffff_ffff, 32), u32::MAX);
         assert_eq!(wqm(0x0102), 0x0f0f);
-        assert_eq!(quadmask(0xf00f_0010), 0b1000_1010);
+        assert_eq!(quadmask(0xf00f_0010), 0b1001_0010);
     }
 }

@@ -53,7 +53,7 @@ fn first_sgpr(o: softhsa_isa::Operand) -> u8 {
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     match run(w, x, cx) {
         Ok(f) => f,
-        Err(e) => Flow::Fault(e),
+        Err(e) => Flow::Fault(Box::new(e)),
     }
 }
 
@@ -75,8 +75,14 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
                 w.write_s64(d, clock_ns() / 10);
                 Flow::Next
             }
-            "s_dcache_inv" | "s_dcache_inv_vol" | "s_dcache_wb" | "s_dcache_wb_vol"
-            | "s_dcache_discard" | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => {
+            "s_dcache_inv"
+            | "s_dcache_inv_vol"
+            | "s_dcache_wb"
+            | "s_dcache_wb_vol"
+            | "s_dcache_discard"
+            | "s_dcache_discard_x2"
+            | "s_atc_probe"
+            | "s_atc_probe_buffer" => {
                 fence(Ordering::AcqRel);
                 Flow::Next
             }
@@ -89,14 +95,25 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
     }
     let dwords = u32::from(op.mem_dwords());
     let sbase = first_sgpr(x.inst.src[0]);
-    let soff = if x.inst.src[1].is_none() { 0 } else { w.read32(x.src[1]) };
+    let soff = if x.inst.src[1].is_none() {
+        0
+    } else {
+        w.read32(x.src[1])
+    };
     let off = (x.inst.imm as u32).wrapping_add(soff);
     let buffer = name.starts_with("s_buffer");
     let (addr, limit) = if buffer {
         let r = BufferRsrc::read(w, sbase);
-        (r.base.wrapping_add(u64::from(off)), Some((off, r.num_records)))
+        (
+            r.base.wrapping_add(u64::from(off)),
+            Some((off, r.num_records)),
+        )
     } else {
-        (w.s64(usize::from(sbase)).wrapping_add(off as i32 as i64 as u64), None)
+        (
+            w.s64(usize::from(sbase))
+                .wrapping_add(off as i32 as i64 as u64),
+            None,
+        )
     };
     let addr = addr & !3;
     // Buffer dwords past num_records read 0 and are not written (no fault), as on hardware.

@@ -7,7 +7,7 @@ use super::operand::Src;
 use super::{fault, ExecCtx, Flow};
 use crate::fault::FaultKind;
 use crate::program::XInst;
-use crate::valu::{self, DstHalf, LaneArray, Mode, ValuOp};
+use crate::valu::{self, DstHalf, LaneArray, Mode, OpInfo, ValuOp};
 use crate::wave::{Wave, M0, VCC_LO};
 use softhsa_isa::{Encoding, Ext, Op, OpFlags, Operand};
 
@@ -30,7 +30,11 @@ fn fill(dst: &mut LaneArray, w: &Wave, s: Src, wide: bool) {
             }
         }
         other => {
-            let v = if wide { w.read64(other) } else { u64::from(w.read32(other)) };
+            let v = if wide {
+                w.read64(other)
+            } else {
+                u64::from(w.read32(other))
+            };
             *dst = [v; 64];
         }
     }
@@ -86,30 +90,34 @@ fn relocated(w: &Wave, x: &XInst) -> XInst {
         }
     }
     if mode & 8 != 0 && r.inst.dst.is_vgpr() {
-        r.inst.dst = Operand(256 + u16::from((r.inst.dst.0 - 256) as u8).wrapping_add(u16::from(idx)) % 256);
+        r.inst.dst =
+            Operand(256 + u16::from((r.inst.dst.0 - 256) as u8).wrapping_add(u16::from(idx)) % 256);
     }
     r
 }
 
 #[inline]
 fn exec_inst(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
-    match x.valu {
-        Some(op) => arith(w, x, cx, op),
-        None => lane_op(w, x),
+    match (x.valu, &x.vinfo) {
+        (Some(op), Some(info)) => arith(w, x, cx, op, info),
+        _ => lane_op(w, x),
     }
 }
 
 /// The scalar mask register a compare or carry writes: VCC unless the encoding names another.
 fn mask_target(x: &XInst, writes_vgpr: bool) -> usize {
-    let named = if writes_vgpr || x.inst.enc == Encoding::Sdwa { x.inst.sdst } else { x.inst.dst };
+    let named = if writes_vgpr || x.inst.enc == Encoding::Sdwa {
+        x.inst.sdst
+    } else {
+        x.inst.dst
+    };
     match named.sgpr_index() {
         Some(i) if !named.is_none() => usize::from(i),
         _ => VCC_LO,
     }
 }
 
-fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp) -> Flow {
-    let info = op.info();
+fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp, info: &OpInfo) -> Flow {
     let exec = w.exec();
     let inst = &x.inst;
     let inp = &mut *cx.vin;
@@ -129,17 +137,30 @@ fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp) -> Flow {
         }
     } else if n == 3 && x.src[2] == Src::None {
         // VOP2 v_mac/v_fmac: the accumulator is the destination register.
-        fill(&mut inp.src[2], w, Src::V(vgpr(inst.dst) as u8), info.src[2].is_64());
+        fill(
+            &mut inp.src[2],
+            w,
+            Src::V(vgpr(inst.dst) as u8),
+            info.src[2].is_64(),
+        );
     }
     if info.reads_mask {
-        inp.mask_in = if n < 3 && x.src[2] != Src::None { w.read64(x.src[2]) } else { w.vcc() };
+        inp.mask_in = if n < 3 && x.src[2] != Src::None {
+            w.read64(x.src[2])
+        } else {
+            w.vcc()
+        };
     }
     let m = inst.mods;
     inp.abs = m.abs;
     inp.neg = m.neg;
     inp.neg_hi = m.neg_hi;
     inp.op_sel = m.op_sel;
-    inp.op_sel_hi = if inst.enc == Encoding::Vop3p { m.op_sel_hi } else { 0b111 };
+    inp.op_sel_hi = if inst.enc == Encoding::Vop3p {
+        m.op_sel_hi
+    } else {
+        0b111
+    };
     inp.clamp = m.clamp;
     inp.omod = m.omod;
     inp.mode = Mode::from_bits(w.mode);
@@ -147,7 +168,11 @@ fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp) -> Flow {
     let mut write_mask = exec;
     match &inst.ext {
         Ext::Sdwa(s) => {
-            for (i, sel) in [s.src0_sel, s.src1_sel].into_iter().enumerate().take(n.min(2)) {
+            for (i, sel) in [s.src0_sel, s.src1_sel]
+                .into_iter()
+                .enumerate()
+                .take(n.min(2))
+            {
                 let sext = s.sext >> i & 1 != 0;
                 for v in inp.src[i].iter_mut() {
                     *v = u64::from(sdwa_select(*v as u32, sel, sext));
@@ -155,7 +180,14 @@ fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp) -> Flow {
             }
         }
         Ext::Dpp(d) => {
-            write_mask &= dpp_apply(&mut inp.src[0], d.ctrl, d.row_mask, d.bank_mask, d.bound_ctrl, exec);
+            write_mask &= dpp_apply(
+                &mut inp.src[0],
+                d.ctrl,
+                d.row_mask,
+                d.bank_mask,
+                d.bound_ctrl,
+                exec,
+            );
         }
         _ => {}
     }
@@ -215,7 +247,11 @@ fn lane_op(w: &mut Wave, x: &XInst) -> Flow {
             w.write_s32((inst.dst.raw() & 127) as u8, v);
         }
         Op::V_READFIRSTLANE_B32 => {
-            let lane = if exec == 0 { 0 } else { exec.trailing_zeros() as usize };
+            let lane = if exec == 0 {
+                0
+            } else {
+                exec.trailing_zeros() as usize
+            };
             let v = match x.src[0] {
                 Src::V(r) => w.v[usize::from(r)][lane],
                 s => w.read32(s),
@@ -245,7 +281,12 @@ fn named_lane_op(w: &mut Wave, x: &XInst, exec: u64) -> Flow {
     match inst.op.name() {
         "v_nop" | "v_clrexcp" => {}
         "v_movrels_b32" | "v_movreld_b32" | "v_movrelsd_b32" => {
-            let d = vgpr(inst.dst) + if inst.op.name() == "v_movrels_b32" { 0 } else { m0 };
+            let d = vgpr(inst.dst)
+                + if inst.op.name() == "v_movrels_b32" {
+                    0
+                } else {
+                    m0
+                };
             let vals: [u32; 64] = match (src_v(), inst.op.name()) {
                 (Some(s), "v_movreld_b32") => w.v[s],
                 (Some(s), _) => w.v[(s + m0) & 255],

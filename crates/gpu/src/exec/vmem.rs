@@ -30,17 +30,31 @@ pub enum AtomicOp {
 pub enum VmemKind {
     /// `bytes` per element (1, 2 or 4 × `dwords`), `sext` for signed sub-dword loads, `d16`:
     /// Some(hi) writes only one 16-bit half of the destination.
-    Load { bytes: u8, dwords: u8, sext: bool, d16: Option<bool> },
+    Load {
+        bytes: u8,
+        dwords: u8,
+        sext: bool,
+        d16: Option<bool>,
+    },
     /// `hi`: store bits from the upper half (d16_hi).
-    Store { bytes: u8, dwords: u8, hi: bool },
-    Atomic { op: AtomicOp, wide: bool },
+    Store {
+        bytes: u8,
+        dwords: u8,
+        hi: bool,
+    },
+    Atomic {
+        op: AtomicOp,
+        wide: bool,
+    },
     /// buffer_wbinvl1*: cache maintenance = an ordering point.
     Fence,
 }
 
 /// Classifies `buffer_*`, `flat_*`, `global_*`, `scratch_*` mnemonics.
 pub fn classify(name: &str) -> Option<VmemKind> {
-    let rest = ["buffer_", "flat_", "global_", "scratch_"].iter().find_map(|p| name.strip_prefix(p))?;
+    let rest = ["buffer_", "flat_", "global_", "scratch_"]
+        .iter()
+        .find_map(|p| name.strip_prefix(p))?;
     if rest.starts_with("wbinvl1") {
         return Some(VmemKind::Fence);
     }
@@ -76,7 +90,12 @@ pub fn classify(name: &str) -> Option<VmemKind> {
     };
     if let Some(t) = rest.strip_prefix("load_") {
         if let Some(n) = dwords(t) {
-            return Some(VmemKind::Load { bytes: 4 * n, dwords: n, sext: false, d16: None });
+            return Some(VmemKind::Load {
+                bytes: 4 * n,
+                dwords: n,
+                sext: false,
+                d16: None,
+            });
         }
         let (t, d16) = match (t.strip_suffix("_d16_hi"), t.strip_suffix("_d16")) {
             (Some(t), _) => (t, Some(true)),
@@ -90,11 +109,20 @@ pub fn classify(name: &str) -> Option<VmemKind> {
             "sshort" => (2, true),
             _ => return None,
         };
-        return Some(VmemKind::Load { bytes, dwords: 1, sext, d16 });
+        return Some(VmemKind::Load {
+            bytes,
+            dwords: 1,
+            sext,
+            d16,
+        });
     }
     if let Some(t) = rest.strip_prefix("store_") {
         if let Some(n) = dwords(t) {
-            return Some(VmemKind::Store { bytes: 4 * n, dwords: n, hi: false });
+            return Some(VmemKind::Store {
+                bytes: 4 * n,
+                dwords: n,
+                hi: false,
+            });
         }
         let (t, hi) = match t.strip_suffix("_d16_hi") {
             Some(t) => (t, true),
@@ -105,7 +133,11 @@ pub fn classify(name: &str) -> Option<VmemKind> {
             "short" => 2,
             _ => return None,
         };
-        return Some(VmemKind::Store { bytes, dwords: 1, hi });
+        return Some(VmemKind::Store {
+            bytes,
+            dwords: 1,
+            hi,
+        });
     }
     None
 }
@@ -136,11 +168,15 @@ unsafe fn host_atomic(op: AtomicOp, addr: u64, data: u64, cmp: u64, wide: bool) 
                 AtomicOp::And => a.fetch_and(d, SeqCst),
                 AtomicOp::Or => a.fetch_or(d, SeqCst),
                 AtomicOp::Xor => a.fetch_xor(d, SeqCst),
-                AtomicOp::Inc => match a.fetch_update(SeqCst, SeqCst, |o| Some(if o >= d { 0 } else { o + 1 })) {
-                    Ok(v) | Err(v) => v,
-                },
+                AtomicOp::Inc => {
+                    match a.fetch_update(SeqCst, SeqCst, |o| Some(if o >= d { 0 } else { o + 1 })) {
+                        Ok(v) | Err(v) => v,
+                    }
+                }
                 AtomicOp::Dec => {
-                    match a.fetch_update(SeqCst, SeqCst, |o| Some(if o == 0 || o > d { d } else { o - 1 })) {
+                    match a.fetch_update(SeqCst, SeqCst, |o| {
+                        Some(if o == 0 || o > d { d } else { o - 1 })
+                    }) {
                         Ok(v) | Err(v) => v,
                     }
                 }
@@ -194,10 +230,18 @@ pub fn access(
             mem.lanes(a, mask, 4, write)?;
         }
     }
-    let at = |k: usize, l: usize| if contiguous { addr[0][l] + 4 * k as u64 } else { addr[k][l] };
+    let at = |k: usize, l: usize| {
+        if contiguous {
+            addr[0][l] + 4 * k as u64
+        } else {
+            addr[k][l]
+        }
+    };
     let lanes = (0..64usize).filter(|l| mask >> l & 1 != 0);
     match kind {
-        VmemKind::Load { bytes: 4.., dwords, .. } => {
+        VmemKind::Load {
+            bytes: 4.., dwords, ..
+        } => {
             for k in 0..usize::from(dwords) {
                 let d = (vdst + k) & 255;
                 for l in lanes.clone() {
@@ -206,7 +250,9 @@ pub fn access(
                 }
             }
         }
-        VmemKind::Load { bytes, sext, d16, .. } => {
+        VmemKind::Load {
+            bytes, sext, d16, ..
+        } => {
             for l in lanes {
                 let a = at(0, l);
                 // SAFETY: checked above.
@@ -218,7 +264,11 @@ pub fn access(
                     }
                 };
                 let bits = 8 * u32::from(bytes);
-                let v = if sext { (((raw << (32 - bits)) as i32) >> (32 - bits)) as u32 } else { raw };
+                let v = if sext {
+                    (((raw << (32 - bits)) as i32) >> (32 - bits)) as u32
+                } else {
+                    raw
+                };
                 let old = w.v[vdst][l];
                 w.v[vdst][l] = match d16 {
                     None => v,
@@ -227,7 +277,9 @@ pub fn access(
                 };
             }
         }
-        VmemKind::Store { bytes: 4.., dwords, .. } => {
+        VmemKind::Store {
+            bytes: 4.., dwords, ..
+        } => {
             for k in 0..usize::from(dwords) {
                 let d = (vdata + k) & 255;
                 for l in lanes.clone() {
@@ -263,11 +315,15 @@ pub fn access(
                 // cmpswap data is {new value, compare value}.
                 let (data, cmp) = (get(vdata), get(vdata + n));
                 // SAFETY: checked above; alignment is checked inside.
-                let old = unsafe { host_atomic(op, at(0, l), data, cmp, wide) }.ok_or(ExecFault {
-                    kind: crate::fault::FaultKind::MemoryViolation { address: at(0, l), write: true },
-                    lane: Some(l as u32),
-                    address: Some(at(0, l)),
-                })?;
+                let old =
+                    unsafe { host_atomic(op, at(0, l), data, cmp, wide) }.ok_or(ExecFault {
+                        kind: crate::fault::FaultKind::MemoryViolation {
+                            address: at(0, l),
+                            write: true,
+                        },
+                        lane: Some(l as u32),
+                        address: Some(at(0, l)),
+                    })?;
                 if glc {
                     w.v[vdst][l] = old as u32;
                     if wide {
@@ -289,16 +345,36 @@ mod tests {
     fn classifies_mnemonics() {
         assert_eq!(
             classify("global_load_dwordx4"),
-            Some(VmemKind::Load { bytes: 16, dwords: 4, sext: false, d16: None })
+            Some(VmemKind::Load {
+                bytes: 16,
+                dwords: 4,
+                sext: false,
+                d16: None
+            })
         );
         assert_eq!(
             classify("buffer_load_sbyte_d16_hi"),
-            Some(VmemKind::Load { bytes: 1, dwords: 1, sext: true, d16: Some(true) })
+            Some(VmemKind::Load {
+                bytes: 1,
+                dwords: 1,
+                sext: true,
+                d16: Some(true)
+            })
         );
-        assert_eq!(classify("scratch_store_short_d16_hi"), Some(VmemKind::Store { bytes: 2, dwords: 1, hi: true }));
+        assert_eq!(
+            classify("scratch_store_short_d16_hi"),
+            Some(VmemKind::Store {
+                bytes: 2,
+                dwords: 1,
+                hi: true
+            })
+        );
         assert_eq!(
             classify("flat_atomic_cmpswap_x2"),
-            Some(VmemKind::Atomic { op: AtomicOp::CmpSwap, wide: true })
+            Some(VmemKind::Atomic {
+                op: AtomicOp::CmpSwap,
+                wide: true
+            })
         );
         assert_eq!(classify("buffer_wbinvl1_vol"), Some(VmemKind::Fence));
         assert_eq!(classify("buffer_load_format_x"), None);
@@ -312,9 +388,15 @@ mod tests {
         unsafe {
             assert_eq!(host_atomic(AtomicOp::Inc, a, 5, 0, false), Some(5));
             assert_eq!(cell[0], 0);
-            assert_eq!(host_atomic(AtomicOp::Smin, a, (-3i32) as u32 as u64, 0, false), Some(0));
+            assert_eq!(
+                host_atomic(AtomicOp::Smin, a, (-3i32) as u32 as u64, 0, false),
+                Some(0)
+            );
             assert_eq!(cell[0] as i32, -3);
-            assert_eq!(host_atomic(AtomicOp::CmpSwap, a, 9, (-3i32) as u32 as u64, false), Some((-3i32) as u32 as u64));
+            assert_eq!(
+                host_atomic(AtomicOp::CmpSwap, a, 9, (-3i32) as u32 as u64, false),
+                Some((-3i32) as u32 as u64)
+            );
             assert_eq!(cell[0], 9);
             assert_eq!(host_atomic(AtomicOp::Dec, a, 4, 0, false), Some(9));
             assert_eq!(cell[0], 4);

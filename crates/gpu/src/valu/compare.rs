@@ -1,6 +1,6 @@
 //! `v_cmp_*`, `v_cmpx_*` and `v_cmp_class_*` for every type and condition: a 64-bit lane mask.
 
-use super::float_env::{Env, Fmt, SrcMods, F16, F32, F64};
+use super::float_env::{fmt_of, Env, Fmt, SrcMods};
 use super::lanes::mask2;
 use super::round::to_f64;
 use super::{VopInputs, VopOutputs};
@@ -181,8 +181,8 @@ pub fn class_bit(fmt: Fmt, x: u64) -> u32 {
     }
 }
 
-#[inline(always)]
-fn float_cmp(fmt: Fmt, cond: Cond, inp: &VopInputs) -> u64 {
+fn float_cmp<const W: u32>(cond: Cond, inp: &VopInputs) -> u64 {
+    let fmt = fmt_of::<W>();
     let env: Env = inp.mode.env(fmt);
     let m = SrcMods::new(inp.abs, inp.neg, [fmt; 3]);
     let all = fmt.all();
@@ -210,9 +210,9 @@ fn int_cmp<T: Ord>(cond: Cond, inp: &VopInputs, conv: impl Fn(u64) -> T) -> u64 
 pub fn exec(op: CmpOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     let c = op.cond;
     out.mask = match op.ty {
-        CmpTy::F16 => float_cmp(F16, c, inp),
-        CmpTy::F32 => float_cmp(F32, c, inp),
-        CmpTy::F64 => float_cmp(F64, c, inp),
+        CmpTy::F16 => float_cmp::<16>(c, inp),
+        CmpTy::F32 => float_cmp::<32>(c, inp),
+        CmpTy::F64 => float_cmp::<64>(c, inp),
         CmpTy::I16 => int_cmp(c, inp, |v| v as u16 as i16),
         CmpTy::U16 => int_cmp(c, inp, |v| v as u16),
         CmpTy::I32 => int_cmp(c, inp, |v| v as u32 as i32),

@@ -18,7 +18,7 @@ pub enum DivOp {
     /// `v_div_fmas_*`: reads VCC as [`VopInputs::mask_in`].
     Fmas,
     Fixup,
-    /// `v_trig_preop_f64` (not implemented: needs 1200 bits of 2/π).
+    /// `v_trig_preop_f64` (f64 only; src1 is the segment index).
     TrigPreop,
 }
 
@@ -196,7 +196,7 @@ fn div_fixup(fmt: Fmt, s0: u64, s1: u64, s2: u64, env: &Env) -> u64 {
     sign | (s0 & !fmt.sign())
 }
 
-/// Runs a division helper in format `ty`. Returns false for `v_trig_preop_f64`.
+/// Runs a division helper (or trig_preop) in format `ty`.
 pub fn exec(op: DivOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     let fmt = match ty {
         FTy::F16 => F16,
@@ -228,7 +228,12 @@ pub fn exec(op: DivOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         DivOp::Fixup => map3(d, &inp.src, |a, b, c| {
             div_fixup(fmt, g(0, a), g(1, b), g(2, c), &env)
         }),
-        DivOp::TrigPreop => return false,
+        DivOp::TrigPreop => {
+            let sel = inp.src[1];
+            for ((dv, &x), &k) in d.iter_mut().zip(&inp.src[0]).zip(&sel) {
+                *dv = super::trig_preop::trig_preop(g(0, x), k);
+            }
+        }
     }
     if op != DivOp::Scale && (inp.clamp || inp.omod != 0) {
         output_mods(d, fmt, inp.omod, inp.clamp, inp.mode.dx10_clamp, &env);

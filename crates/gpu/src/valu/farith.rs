@@ -155,6 +155,9 @@ pub fn fma(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
     if r.is_nan() {
         return fmt.default_nan();
     }
+    if fmt.width == 32 && env.round == Round::NearestEven {
+        return fmt.flush_out(fma_f32_nearest(p, c, r).to_bits() as u64, env);
+    }
     if r.is_infinite() {
         return finish_small(fmt, r, 0.0, env);
     }
@@ -167,6 +170,29 @@ pub fn fma(fmt: Fmt, x: u64, y: u64, z: u64, env: &Env) -> u64 {
         };
     }
     finish_small(fmt, s, t, env)
+}
+
+/// f32 fma in round-to-nearest-even from the exact product `p` of two f32 values, the addend
+/// `c` and `r = p + c` (f64): `r` is first made round-to-odd with the exact error of the sum,
+/// so the final rounding to f32 is correct (f64 carries more than 24 + 2 bits).
+#[inline(always)]
+fn fma_f32_nearest(p: f64, c: f64, r: f64) -> f32 {
+    if !r.is_finite() {
+        return r as f32;
+    }
+    let (_, e) = two_sum(p, c);
+    let bits = r.to_bits();
+    let odd = if e != 0.0 && bits & 1 == 0 {
+        // Step one ulp toward the exact value (magnitude up when e has r's sign).
+        if (e > 0.0) == (r > 0.0) {
+            bits + 1
+        } else {
+            bits - 1
+        }
+    } else {
+        bits
+    };
+    f64::from_bits(odd) as f32
 }
 
 /// `v_mad_*`/`v_mac_*`: `x * y` rounded, then `+ z` rounded. Denormals are always flushed

@@ -153,6 +153,16 @@ pub struct Fmt {
     pub mant: u32,
 }
 
+/// The format of bit width `W` (16, 32 or 64): lets lane loops be monomorphized per format so
+/// every format test folds away.
+pub const fn fmt_of<const W: u32>() -> Fmt {
+    match W {
+        16 => F16,
+        32 => F32,
+        _ => F64,
+    }
+}
+
 /// IEEE half.
 pub const F16: Fmt = Fmt {
     width: 16,
@@ -318,9 +328,10 @@ impl SrcMods {
 }
 
 /// Applies omod (×2, ×4, ×0.5) and clamp to float results of format `fmt`, in place.
-/// `dx10` turns NaN into 0 under clamp.
+/// `dx10` turns NaN into 0 under clamp. The hardware ignores omod in IEEE mode and when output
+/// denormals are enabled (LLVM folds omod only outside both for that reason).
 pub fn output_mods(dst: &mut [u64], fmt: Fmt, omod: u8, clamp: bool, dx10: bool, env: &Env) {
-    if omod != 0 {
+    if omod != 0 && !env.ieee && !env.denorm.keep_out {
         let k = match omod {
             1 => 1,
             2 => 2,

@@ -183,3 +183,48 @@ pub fn frexp_exp(fmt: Fmt, x: u64, env: &Env) -> i64 {
     }
     exponent(fmt, x) as i64 + 1
 }
+
+/// Which result of the cube-map ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cube {
+    /// Face id 0..5.
+    Id,
+    /// S coordinate.
+    Sc,
+    /// T coordinate.
+    Tc,
+    /// Twice the major axis value.
+    Ma,
+}
+
+/// `v_cube{id,sc,tc,ma}_f32` of the direction (x, y, z): the major axis is z when |z| is the
+/// largest (ties favour z, then y), the face id is 2·axis + (negative), and sc/tc are the other
+/// two coordinates with the signs of the cube-map convention.
+#[inline(always)]
+pub fn cube(fmt: Fmt, which: Cube, x: u64, y: u64, z: u64, env: &Env) -> u64 {
+    let (a, b, c) = (to_f64(fmt, x), to_f64(fmt, y), to_f64(fmt, z));
+    let neg = |v: u64| v ^ fmt.sign();
+    let (id, sc, tc, ma) = if c.abs() >= a.abs() && c.abs() >= b.abs() {
+        if c < 0.0 {
+            (5, neg(x), neg(y), z)
+        } else {
+            (4, x, neg(y), z)
+        }
+    } else if b.abs() >= a.abs() {
+        if b < 0.0 {
+            (3, x, neg(z), y)
+        } else {
+            (2, x, z, y)
+        }
+    } else if a < 0.0 {
+        (1, z, neg(y), x)
+    } else {
+        (0, neg(z), neg(y), x)
+    };
+    match which {
+        Cube::Id => (id as f32).to_bits() as u64,
+        Cube::Sc => sc,
+        Cube::Tc => tc,
+        Cube::Ma => super::farith::add(fmt, ma, ma, env),
+    }
+}

@@ -2,8 +2,8 @@
 //! the three formats, dispatched once per instruction to a lane loop.
 
 use super::farith::{add, fma, mad, mad_legacy, mul, mul_legacy};
-use super::float_env::{output_mods, Env, Fmt, SrcMods, F16, F32, F64};
-use super::fmisc::{fract, frexp_exp, frexp_mant, max, med3, min, round_int, IntRound};
+use super::float_env::{fmt_of, output_mods, Env, Fmt, SrcMods, F16, F32, F64};
+use super::fmisc::{cube, fract, frexp_exp, frexp_mant, max, med3, min, round_int, Cube, IntRound};
 use super::lanes::{map1, map2, map3};
 use super::round::ldexp_bits;
 use super::{DstHalf, LaneArray, VopInputs, VopOutputs};
@@ -66,6 +66,10 @@ pub enum FOp {
     FrexpMant,
     /// Integer result (i32; i16 for f16): no output modifiers.
     FrexpExp,
+    CubeId,
+    CubeSc,
+    CubeTc,
+    CubeMa,
 }
 
 impl FOp {
@@ -75,6 +79,7 @@ impl FOp {
         match self {
             Fract | Trunc | Ceil | Floor | Rndne | FrexpMant | FrexpExp => 1,
             Fma | Mad | MadLegacy | Min3 | Max3 | Med3 => 3,
+            CubeId | CubeSc | CubeTc | CubeMa => 3,
             _ => 2,
         }
     }
@@ -83,9 +88,9 @@ impl FOp {
 /// Runs a float op in format `ty`.
 pub fn exec(op: FOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     match ty {
-        FTy::F16 => run(op, F16, inp, out),
-        FTy::F32 => run(op, F32, inp, out),
-        FTy::F64 => run(op, F64, inp, out),
+        FTy::F16 => run::<16>(op, inp, out),
+        FTy::F32 => run::<32>(op, inp, out),
+        FTy::F64 => run::<64>(op, inp, out),
     }
     true
 }
@@ -122,14 +127,14 @@ impl Reader {
     }
 }
 
-#[inline(always)]
-fn run(op: FOp, fmt: Fmt, inp: &VopInputs, out: &mut VopOutputs) {
+/// The lane loops of one format (`W` bits; generic so closures see a constant format).
+fn run<const W: u32>(op: FOp, inp: &VopInputs, out: &mut VopOutputs) {
+    let fmt = fmt_of::<W>();
     let env: Env = inp.mode.env(fmt);
     let r = Reader::new(fmt, inp);
     let s = &inp.src;
     let d: &mut LaneArray = &mut out.dst;
     let e = &env;
-    let int_mask = fmt.all();
     match op {
         FOp::Add => map2(d, &s[0], &s[1], |x, y| {
             add(fmt, r.get(0, x), r.get(1, y), e)
@@ -190,11 +195,21 @@ fn run(op: FOp, fmt: Fmt, inp: &VopInputs, out: &mut VopOutputs) {
         FOp::Rndne => map1(d, &s[0], |x| {
             round_int(fmt, r.get(0, x), IntRound::Rndne, e)
         }),
+        FOp::CubeId | FOp::CubeSc | FOp::CubeTc | FOp::CubeMa => {
+            let which = match op {
+                FOp::CubeId => Cube::Id,
+                FOp::CubeSc => Cube::Sc,
+                FOp::CubeTc => Cube::Tc,
+                _ => Cube::Ma,
+            };
+            map3(d, s, |x, y, z| {
+                cube(fmt, which, r.get(0, x), r.get(1, y), r.get(2, z), e)
+            })
+        }
         FOp::FrexpMant => map1(d, &s[0], |x| frexp_mant(fmt, r.get(0, x), e)),
         FOp::FrexpExp => {
             let m = if fmt.width == 16 { 0xffff } else { 0xffff_ffff };
             map1(d, &s[0], |x| frexp_exp(fmt, r.get(0, x), e) as u64 & m);
-            let _ = int_mask;
             return;
         }
     }

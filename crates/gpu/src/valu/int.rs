@@ -147,7 +147,7 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
                 (sat_u32(v, cl), carry)
             })
         }
-        MulLo => map2(d, &s[0], &s[1], |a, b| w(a.wrapping_mul(b))),
+        MulLo => map2(d, &s[0], &s[1], |a, b| w(u(a) * u(b))),
         MulHiU32 => map2(d, &s[0], &s[1], |a, b| (u(a) * u(b)) >> 32),
         MulHiI32 => map2(d, &s[0], &s[1], |a, b| w(((i(a) * i(b)) >> 32) as u64)),
         MulU24 => map2(d, &s[0], &s[1], |a, b| w((a & 0xff_ffff) * (b & 0xff_ffff))),

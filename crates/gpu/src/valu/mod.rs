@@ -33,6 +33,7 @@ mod names;
 mod packed;
 mod round;
 mod transcendental;
+mod trig_preop;
 
 pub use bits::BitsOp;
 pub use compare::{CmpOp, CmpTy, Cond};

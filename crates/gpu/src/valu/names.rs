@@ -63,6 +63,10 @@ const FLOAT_STEMS: &[(&str, FOp)] = &[
     ("floor", FOp::Floor),
     ("rndne", FOp::Rndne),
     ("frexp_mant", FOp::FrexpMant),
+    ("cubeid", FOp::CubeId),
+    ("cubesc", FOp::CubeSc),
+    ("cubetc", FOp::CubeTc),
+    ("cubema", FOp::CubeMa),
 ];
 
 /// Transcendental ops whose names are `v_<stem>_f16|f32|f64`.
@@ -97,7 +101,6 @@ const TABLE: &[(&str, ValuOp)] = &{
     use PkOp as P;
     use ValuOp::{Bits, Cvt, Int, Int16, Pk};
     [
-        ("v_nop", Bits(B::Mov)),
         ("v_mov_b32", Bits(B::Mov)),
         ("v_and_b32", Bits(B::And)),
         ("v_or_b32", Bits(B::Or)),

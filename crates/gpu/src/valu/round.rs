@@ -65,7 +65,30 @@ enum Frac {
 /// Rounds the exact value `s + t` (|t| below half an f64 ulp of `s`) to format `fmt` (f16 or
 /// f32) in mode `round`. Overflow gives infinity or the largest finite value as IEEE says;
 /// denormal results are produced (callers flush them if the mode says so).
+#[inline]
 pub fn round_to(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
+    if fmt.width == 32 && round == Round::NearestEven && s.is_finite() {
+        // Make s round-to-odd with the sign of t, then let the host round once to f32: exact
+        // because f64 carries more than 24 + 2 bits.
+        let bits = s.to_bits();
+        let odd = if t != 0.0 && bits & 1 == 0 && s != 0.0 {
+            if (t > 0.0) == (s > 0.0) {
+                bits + 1
+            } else {
+                bits - 1
+            }
+        } else {
+            bits
+        };
+        if s != 0.0 || t == 0.0 {
+            return (f64::from_bits(odd) as f32).to_bits() as u64;
+        }
+    }
+    round_slow(fmt, s, t, round)
+}
+
+/// The general path of [`round_to`]: integer rounding of the f64 significand.
+fn round_slow(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
     if s.is_nan() {
         return fmt.default_nan();
     }

@@ -5,7 +5,7 @@
 //! f64 rcp and sqrt are correctly rounded). `log` and `exp` are base 2; `sin` and `cos` take
 //! their argument in revolutions (sin(2π·x)). Special values follow the ISA tables.
 
-use super::float_env::{output_mods, Env, Fmt, Round, SrcMods, F16, F32, F64};
+use super::float_env::{fmt_of, output_mods, Env, Fmt, Round, SrcMods};
 use super::fops::FTy;
 use super::lanes::map1;
 use super::round::{round_to, to_f64};
@@ -110,15 +110,15 @@ fn lane(op: TrOp, fmt: Fmt, x: u64, env: &Env) -> u64 {
 /// Runs a transcendental op in format `ty`.
 pub fn exec(op: TrOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     match ty {
-        FTy::F16 => run(op, F16, inp, out),
-        FTy::F32 => run(op, F32, inp, out),
-        FTy::F64 => run(op, F64, inp, out),
+        FTy::F16 => run::<16>(op, inp, out),
+        FTy::F32 => run::<32>(op, inp, out),
+        FTy::F64 => run::<64>(op, inp, out),
     }
     true
 }
 
-#[inline(always)]
-fn run(op: TrOp, fmt: Fmt, inp: &VopInputs, out: &mut VopOutputs) {
+fn run<const W: u32>(op: TrOp, inp: &VopInputs, out: &mut VopOutputs) {
+    let fmt = fmt_of::<W>();
     let env = inp.mode.env(fmt);
     let m = SrcMods::new(inp.abs, inp.neg, [fmt; 3]);
     let sh = if fmt.width == 16 && inp.op_sel & 1 != 0 {

@@ -3,7 +3,9 @@
 #![allow(dead_code)]
 
 use softhsa_codeobj::KernelDescriptor;
-use softhsa_gpu::{Device, DeviceConfig, DeviceEvents, Dispatch, DispatchStats, Fault, Kernel, MemoryMap};
+use softhsa_gpu::{
+    Device, DeviceConfig, DeviceEvents, Dispatch, DispatchStats, Fault, Kernel, MemoryMap,
+};
 use std::ops::Range;
 use std::process::Command;
 use std::sync::Mutex;
@@ -75,7 +77,12 @@ impl Map {
 impl MemoryMap for Map {
     fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>> {
         let end = addr.checked_add(len)?;
-        self.ranges.lock().unwrap().iter().find(|r| r.start <= addr && end <= r.end).cloned()
+        self.ranges
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|r| r.start <= addr && end <= r.end)
+            .cloned()
     }
 }
 
@@ -90,8 +97,14 @@ impl DeviceEvents for Events {
     }
 }
 
+/// SOFTHSA_TRACE=isa traces a wave of any test kernel (handy when one fails).
 pub fn device() -> Device {
-    Device::new(DeviceConfig { worker_threads: 4, wave_instruction_budget: 1 << 20, ..Default::default() })
+    Device::new(DeviceConfig {
+        worker_threads: 4,
+        wave_instruction_budget: 1 << 20,
+        trace: softhsa_gpu::TraceConfig::from_env(),
+        ..Default::default()
+    })
 }
 
 /// Dispatches `k` with kernarg bytes `args` (registered here).

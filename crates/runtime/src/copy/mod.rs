@@ -7,6 +7,7 @@
 //! on, and decrements the completion signal (waking its waiters).
 
 use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
+use crate::system::trace;
 use crate::{Error, Result, Runtime};
 use softhsa_abi::{HSA_STATUS_ERROR_INVALID_ARGUMENT, HSA_STATUS_ERROR_OUT_OF_RESOURCES};
 use std::sync::mpsc::{channel, Sender};
@@ -98,7 +99,7 @@ fn check_range(rt: &Runtime, addr: u64, len: u64) -> Result<()> {
 
 fn run(rt: &Runtime, job: &CopyJob) {
     // Each dependency must be observed at 0 at least once.
-    let sleeper = Sleeper::new();
+    let sleeper = Sleeper::any();
     let mut seen = vec![false; job.deps.len()];
     loop {
         let epoch = sleeper.epoch();
@@ -122,13 +123,29 @@ fn run(rt: &Runtime, job: &CopyJob) {
         unsafe { std::ptr::copy(s.src as *const u8, s.dst as *mut u8, s.len as usize) };
     }
     std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
+    let end = crate::profiling::now();
     if let Ok(c) = rt.signals.get(job.completion) {
         if crate::profiling::async_copy_enabled() {
-            c.set_timestamps(start, crate::profiling::now());
+            c.set_timestamps(start, end);
         }
         c.subtract(1, MemoryOrder::Release);
     }
+    if trace::timeline_enabled() {
+        let bytes: u64 = job.spans.iter().map(|s| s.len).sum();
+        trace::timeline_track_name(COPY_TRACK, "copy engine");
+        trace::timeline_event(
+            "async copy",
+            "copy",
+            COPY_TRACK,
+            start,
+            end,
+            &[("bytes", &bytes.to_string())],
+        );
+    }
 }
+
+/// Timeline track of the copy worker (queue tracks start at 2^20).
+const COPY_TRACK: u64 = (1 << 20) - 1;
 
 /// The row spans of a 3-D rectangle copy: `range` = (bytes per row, rows, slices); pitches and
 /// slice strides in bytes for each side; offsets (x in bytes, y rows, z slices).

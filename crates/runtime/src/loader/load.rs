@@ -10,6 +10,10 @@ use softhsa_abi::*;
 use softhsa_codeobj::{Binding, CodeObject, Feature, TargetId};
 use std::sync::Arc;
 
+/// Largest virtual range one code object may span (real ones are megabytes; a forged one
+/// could claim gigabytes of zero-fill).
+const MAX_LOAD_SIZE: u64 = 1 << 30;
+
 /// Whether code object `co` may run on an agent whose ISA is named `agent_isa`.
 ///
 /// Code objects v2 and v3 cannot say "any" for xnack/sramecc: their bits are whatever the
@@ -63,6 +67,15 @@ pub(crate) fn load(
         check_target(&co, a.isa_name)?;
     }
     let plan = &co.plan;
+    if plan.virtual_size > MAX_LOAD_SIZE {
+        return Err(Error::with_message(
+            HSA_STATUS_ERROR_OUT_OF_RESOURCES,
+            format!(
+                "code object spans {:#x} bytes (limit {MAX_LOAD_SIZE:#x})",
+                plan.virtual_size
+            ),
+        ));
+    }
     let mut memory = SegmentMemory::new(plan.virtual_size, plan.align)?;
     let base = memory.base();
     plan.copy_segments(memory.bytes_mut())

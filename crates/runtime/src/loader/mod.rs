@@ -181,6 +181,12 @@ impl Loader {
         let exec = self.executable(exec_handle)?;
         let loaded = load::load(&exec, exec_handle, agent, cpu_agent, reader, registry)?;
         let mut kernels = lock_mut(&self.kernels);
+        // A destroy that ran meanwhile has already cleaned up (it removes the executable from
+        // the table before taking this lock): do not index orphans.
+        if self.executable(exec_handle).is_err() {
+            registry.remove(loaded.code_object.load_base);
+            return Err(Error::new(HSA_STATUS_ERROR_INVALID_EXECUTABLE));
+        }
         for k in loaded.kernels {
             kernels.insert(k.kernel_object, k);
         }

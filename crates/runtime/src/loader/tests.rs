@@ -262,12 +262,66 @@ fn extension_table_sizes_and_copy() {
         .unwrap()
     };
     assert!(t.hsa_ven_amd_loader_loaded_code_object_get_info.is_some());
-    // Without a runtime, the functions answer NOT_INITIALIZED instead of crashing.
+    // The functions answer with a status, never a crash: NOT_INITIALIZED without a runtime (or,
+    // if another test initialized one, INVALID_ARGUMENT: NULL is in no loaded code object).
     let mut out = std::ptr::null();
     let q = t.hsa_ven_amd_loader_query_host_address.unwrap();
     // SAFETY: valid pointers; the function only reads the global runtime.
+    let status = unsafe { q(std::ptr::null(), &mut out) };
+    assert!(
+        [
+            HSA_STATUS_ERROR_NOT_INITIALIZED,
+            HSA_STATUS_ERROR_INVALID_ARGUMENT
+        ]
+        .contains(&status),
+        "{status:#x}"
+    );
+}
+
+#[test]
+fn undefined_symbols_resolve_against_defined_variables() {
+    let (loader, reg) = (Loader::new(), FakeRegistry::default());
+    let bytes = corpus("base-extern-v4.hsaco");
+    let parsed = softhsa_codeobj::parse(&bytes).unwrap();
+    assert_eq!(parsed.plan.undefined, ["ext_var"]);
+    let reader = Reader::from_memory(&bytes, 0).unwrap();
+
+    let exec = loader.create_executable(HSA_PROFILE_FULL, 0).unwrap();
+    let e = loader
+        .load_code_object(exec, Some(GPU), 0, &reader, &reg)
+        .unwrap_err();
     assert_eq!(
-        unsafe { q(std::ptr::null(), &mut out) },
-        HSA_STATUS_ERROR_NOT_INITIALIZED
+        (e.status, e.message.as_deref()),
+        (HSA_STATUS_ERROR_VARIABLE_UNDEFINED, Some("ext_var"))
+    );
+
+    // A variable of another agent does not resolve it; one of this agent does.
+    let other = AgentRef {
+        index: 2,
+        handle: 0xdef,
+        ..GPU
+    };
+    let ex = loader.executable(exec).unwrap();
+    ex.define_variable("ext_var", Some(other), 0x1111_0000, false)
+        .unwrap();
+    assert!(loader
+        .load_code_object(exec, Some(GPU), 0, &reader, &reg)
+        .is_err());
+    ex.define_variable("ext_var", Some(GPU), 0x2222_0000, false)
+        .unwrap();
+    let lco = loader
+        .load_code_object(exec, Some(GPU), 0, &reader, &reg)
+        .unwrap();
+    let (_, l) = loader.loaded_code_object(lco).unwrap();
+    let r = &parsed.plan.relocations[0];
+    let word = u64::from_le_bytes(l.loaded_bytes(r.offset, 8).unwrap().try_into().unwrap());
+    assert_eq!(word, 0x2222_0000 + 16, "S + A with A = 16 (extern.s)");
+    // The code object's own global variable becomes a symbol at its loaded address.
+    let ptr = ex.symbol(ex.find_symbol("ptr", Some(1)).unwrap()).unwrap();
+    assert_eq!(ptr.address(), l.load_base + r.offset);
+    // Failed loads left nothing registered; the good one is.
+    assert_eq!(
+        reg.ranges.lock().unwrap().as_slice(),
+        &[(l.load_base, l.load_size, 1)]
     );
 }

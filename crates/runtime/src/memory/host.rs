@@ -3,8 +3,8 @@
 //! mmap gives page-aligned, zero-filled memory whose pages are only committed when touched, so a
 //! program may allocate most of a multi-GiB device budget without the host paying for it.
 
-use softhsa_abi::HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 use crate::{Error, Result};
+use softhsa_abi::HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 
 /// Maps `len` bytes (a multiple of the page size) read-write.
 pub fn map(len: u64) -> Result<*mut u8> {
@@ -24,7 +24,10 @@ pub fn map(len: u64) -> Result<*mut u8> {
     if p == libc::MAP_FAILED {
         return Err(Error::with_message(
             HSA_STATUS_ERROR_OUT_OF_RESOURCES,
-            format!("mmap of {len} bytes failed: {}", std::io::Error::last_os_error()),
+            format!(
+                "mmap of {len} bytes failed: {}",
+                std::io::Error::last_os_error()
+            ),
         ));
     }
     Ok(p.cast())
@@ -58,6 +61,9 @@ mod tests {
 
     #[test]
     fn impossible_sizes_are_out_of_resources() {
-        assert_eq!(map(1 << 62).unwrap_err().status, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+        assert_eq!(
+            map(1 << 62).unwrap_err().status,
+            HSA_STATUS_ERROR_OUT_OF_RESOURCES
+        );
     }
 }

@@ -10,8 +10,8 @@
 
 mod host;
 mod pinning;
-pub mod pool;
 mod pointer;
+pub mod pool;
 pub mod registry;
 
 pub use pointer::{DeallocCallback, PointerInfo};
@@ -20,10 +20,10 @@ pub use registry::{Range, RangeKind, Registry};
 
 use crate::config::{Config, Profile};
 use crate::topology::handle::{self, Kind};
-use softhsa_abi::*;
 use crate::topology::Topology;
 use crate::{Error, Result};
 use pool::{GROUP_SEGMENT_SIZE, PAGE};
+use softhsa_abi::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -55,11 +55,18 @@ impl Memory {
         add(0, PoolKind::SystemFine, host_bytes);
         add(0, PoolKind::SystemCoarse, host_bytes);
         for gpu in topology.gpu_agents() {
-            add(gpu.index, PoolKind::Device, config.device_memory / PAGE * PAGE);
+            add(
+                gpu.index,
+                PoolKind::Device,
+                config.device_memory / PAGE * PAGE,
+            );
             add(gpu.index, PoolKind::Group, GROUP_SEGMENT_SIZE);
         }
         let agent_is_gpu: Vec<bool> = topology.agents().iter().map(|a| a.is_gpu()).collect();
-        let coherency = agent_is_gpu.iter().map(|_| AtomicU32::new(HSA_AMD_COHERENCY_TYPE_COHERENT)).collect();
+        let coherency = agent_is_gpu
+            .iter()
+            .map(|_| AtomicU32::new(HSA_AMD_COHERENCY_TYPE_COHERENT))
+            .collect();
         Ok(Memory {
             generation,
             profile: config.profile,
@@ -91,7 +98,9 @@ impl Memory {
     }
 
     fn pool_or(&self, h: u64, status: u32) -> Result<&Pool> {
-        handle::decode(h, Kind::Pool, self.generation).and_then(|i| self.pools.get(i)).ok_or(Error::new(status))
+        handle::decode(h, Kind::Pool, self.generation)
+            .and_then(|i| self.pools.get(i))
+            .ok_or(Error::new(status))
     }
 
     /// Pools (and regions) of an agent, in reporting order.
@@ -110,8 +119,16 @@ impl Memory {
     }
 
     /// HSA_AMD_AGENT_MEMORY_POOL_INFO_* of (agent index, pool).
-    pub fn agent_pool_info(&self, agent: usize, pool: u64, attribute: u32) -> Result<crate::topology::InfoValue> {
-        let is_gpu = *self.agent_is_gpu.get(agent).ok_or(Error::new(HSA_STATUS_ERROR_INVALID_AGENT))?;
+    pub fn agent_pool_info(
+        &self,
+        agent: usize,
+        pool: u64,
+        attribute: u32,
+    ) -> Result<crate::topology::InfoValue> {
+        let is_gpu = *self
+            .agent_is_gpu
+            .get(agent)
+            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_AGENT))?;
         self.pool(pool)?.agent_pool_info(agent, is_gpu, attribute)
     }
 
@@ -124,22 +141,35 @@ impl Memory {
 
     pub(crate) fn allocate_in(&self, p: &Pool, size: u64, flags: u32) -> Result<*mut u8> {
         if size == 0 || flags > 1 {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "size 0 or unknown flags"));
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "size 0 or unknown flags",
+            ));
         }
         if !p.alloc_allowed() || size > p.size {
             return Err(Error::with_message(
                 HSA_STATUS_ERROR_INVALID_ALLOCATION,
-                format!("{size} bytes from a pool of {} (runtime allocation allowed: {})", p.size, p.alloc_allowed()),
+                format!(
+                    "{size} bytes from a pool of {} (runtime allocation allowed: {})",
+                    p.size,
+                    p.alloc_allowed()
+                ),
             ));
         }
         let len = size.div_ceil(PAGE) * PAGE;
         // Reserve the budget first so that concurrent allocations cannot overshoot it.
         p.used
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| u.checked_add(len).filter(|&n| n <= p.size))
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |u| {
+                u.checked_add(len).filter(|&n| n <= p.size)
+            })
             .map_err(|used| {
                 Error::with_message(
                     HSA_STATUS_ERROR_OUT_OF_RESOURCES,
-                    format!("pool has {} of {} bytes free, {len} requested", p.size - used, p.size),
+                    format!(
+                        "pool has {} of {} bytes free, {len} requested",
+                        p.size - used,
+                        p.size
+                    ),
                 )
             })?;
         let ptr = match host::map(len) {
@@ -157,20 +187,23 @@ impl Memory {
 
     /// Frees a pool allocation. NULL is accepted (as in ROCm); a pointer that is not the start
     /// of a live allocation (double free, foreign pointer) is HSA_STATUS_ERROR_INVALID_ALLOCATION.
-    pub fn free(&self, ptr: *mut u8) -> Result<()> {
-        if ptr.is_null() {
+    pub fn free(&self, ptr: u64) -> Result<()> {
+        if ptr == 0 {
             return Ok(());
         }
         let range = self
             .registry
-            .remove_if(ptr as u64, |r| r.kind == RangeKind::Allocation)
+            .remove_if(ptr, |r| r.kind == RangeKind::Allocation)
             .ok_or_else(|| {
-                Error::with_message(HSA_STATUS_ERROR_INVALID_ALLOCATION, format!("{ptr:p} is not a live allocation"))
+                Error::with_message(
+                    HSA_STATUS_ERROR_INVALID_ALLOCATION,
+                    format!("{ptr:#x} is not a live allocation"),
+                )
             })?;
         self.run_dealloc_callbacks(range.start);
         // SAFETY: the registry held exactly this mapping (made by allocate_in) and no longer
         // does, so it is unmapped once.
-        unsafe { host::unmap(ptr, range.len) };
+        unsafe { host::unmap(ptr as *mut u8, range.len) };
         if let Some(p) = range.pool.and_then(|i| self.pools.get(i)) {
             p.used.fetch_sub(range.len, Ordering::AcqRel);
         }
@@ -178,20 +211,38 @@ impl Memory {
     }
 
     /// Declares a range the GPU may access (code object segments, queues, signals...).
-    pub fn register_range(&self, start: u64, len: u64, kind: RangeKind, owner_agent: usize) -> Result<()> {
-        self.registry.insert(Range::new(start, len, kind, owner_agent))
+    pub fn register_range(
+        &self,
+        start: u64,
+        len: u64,
+        kind: RangeKind,
+        owner_agent: usize,
+    ) -> Result<()> {
+        self.registry
+            .insert(Range::new(start, len, kind, owner_agent))
     }
 
     /// Withdraws a range declared by [`Memory::register_range`] (by its start).
     pub fn unregister_range(&self, start: u64) -> Result<Range> {
         self.registry
-            .remove_if(start, |r| !matches!(r.kind, RangeKind::Allocation | RangeKind::Locked | RangeKind::Registered))
-            .ok_or_else(|| Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, format!("{start:#x} is not a registered range")))
+            .remove_if(start, |r| {
+                !matches!(
+                    r.kind,
+                    RangeKind::Allocation | RangeKind::Locked | RangeKind::Registered
+                )
+            })
+            .ok_or_else(|| {
+                Error::with_message(
+                    HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    format!("{start:#x} is not a registered range"),
+                )
+            })
     }
 
     /// `hsa_amd_coherency_get_type` (GPU agents only).
     pub fn coherency(&self, agent: usize) -> Result<u32> {
-        self.gpu_index(agent).map(|i| self.coherency[i].load(Ordering::Relaxed))
+        self.gpu_index(agent)
+            .map(|i| self.coherency[i].load(Ordering::Relaxed))
     }
 
     /// `hsa_amd_coherency_set_type`: coherent or non-coherent (host memory is always coherent, so

@@ -6,8 +6,8 @@
 //! Locking the same range again nests (a count), as does registering it again.
 
 use super::{Memory, Range, RangeKind};
-use softhsa_abi::*;
 use crate::{Error, Result};
+use softhsa_abi::*;
 
 impl Memory {
     /// `hsa_amd_memory_lock` / `_lock_to_pool`: returns the agent address (the host address).
@@ -33,14 +33,32 @@ impl Memory {
         self.unpin(ptr, RangeKind::Registered)
     }
 
-    fn pin(&self, ptr: u64, size: u64, kind: RangeKind, agents: &[usize], pool: Option<usize>) -> Result<()> {
+    fn pin(
+        &self,
+        ptr: u64,
+        size: u64,
+        kind: RangeKind,
+        agents: &[usize],
+        pool: Option<usize>,
+    ) -> Result<()> {
         if ptr == 0 || size == 0 {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL pointer or size 0"));
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "NULL pointer or size 0",
+            ));
         }
         let all = (1u64 << self.agent_is_gpu.len()) - 1;
-        let access = if agents.is_empty() { all } else { agents.iter().fold(1, |m, &a| m | 1 << a) };
+        let access = if agents.is_empty() {
+            all
+        } else {
+            agents.iter().fold(1, |m, &a| m | 1 << a)
+        };
         let mut map = self.registry.write();
-        if let Some((_, r)) = map.range_mut(..=ptr).next_back().filter(|(_, r)| r.contains(ptr, size)) {
+        if let Some((_, r)) = map
+            .range_mut(..=ptr)
+            .next_back()
+            .filter(|(_, r)| r.contains(ptr, size))
+        {
             if r.kind == RangeKind::Allocation {
                 return Ok(());
             }
@@ -59,8 +77,15 @@ impl Memory {
 
     fn unpin(&self, ptr: u64, kind: RangeKind) -> Result<()> {
         let mut map = self.registry.write();
-        let Some((&start, r)) = map.range_mut(..=ptr).next_back().filter(|(_, r)| r.contains(ptr, 1)) else {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, format!("{ptr:#x} is not locked or registered")));
+        let Some((&start, r)) = map
+            .range_mut(..=ptr)
+            .next_back()
+            .filter(|(_, r)| r.contains(ptr, 1))
+        else {
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                format!("{ptr:#x} is not locked or registered"),
+            ));
         };
         if r.kind == RangeKind::Allocation {
             return Ok(());
@@ -68,7 +93,10 @@ impl Memory {
         if r.kind != kind || start != ptr {
             return Err(Error::with_message(
                 HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                format!("{ptr:#x} is inside a {:?} range starting at {start:#x}", r.kind),
+                format!(
+                    "{ptr:#x} is inside a {:?} range starting at {start:#x}",
+                    r.kind
+                ),
             ));
         }
         r.refs -= 1;

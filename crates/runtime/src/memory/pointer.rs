@@ -2,8 +2,8 @@
 //! callbacks.
 
 use super::{Memory, RangeKind};
-use softhsa_abi::*;
 use crate::{Error, Result};
+use softhsa_abi::*;
 use std::ffi::c_void;
 
 /// What `hsa_amd_pointer_info` reports.
@@ -41,8 +41,18 @@ impl Memory {
             HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
             |p| p.global_flags(),
         );
-        let accessible = (0..self.agent_is_gpu.len()).filter(|i| r.access & (1 << i) != 0).collect();
-        Some(PointerInfo { kind, base: r.start, size: r.len, user_data: r.user_data, owner: r.owner, global_flags, accessible })
+        let accessible = (0..self.agent_is_gpu.len())
+            .filter(|i| r.access & (1 << i) != 0)
+            .collect();
+        Some(PointerInfo {
+            kind,
+            base: r.start,
+            size: r.len,
+            user_data: r.user_data,
+            owner: r.owner,
+            global_flags,
+            accessible,
+        })
     }
 
     /// `hsa_amd_pointer_info_set_userdata`.
@@ -59,15 +69,23 @@ impl Memory {
     /// `hsa_amd_memory_fill`: `count` 32-bit words of `value` at `ptr`, which must be 4-byte
     /// aligned and lie inside one known range (never a wild host write).
     pub fn fill(&self, ptr: u64, value: u32, count: u64) -> Result<()> {
-        if ptr == 0 || ptr % 4 != 0 {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "NULL or unaligned pointer"));
+        if ptr == 0 || !ptr.is_multiple_of(4) {
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "NULL or unaligned pointer",
+            ));
         }
         if count == 0 {
             return Ok(());
         }
-        let bytes = count.checked_mul(4).ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
+        let bytes = count
+            .checked_mul(4)
+            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
         self.registry.find_span(ptr, bytes).ok_or_else(|| {
-            Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, format!("[{ptr:#x}, +{bytes:#x}) is not inside known memory"))
+            Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                format!("[{ptr:#x}, +{bytes:#x}) is not inside known memory"),
+            )
         })?;
         // SAFETY: the span lies inside one registered range: runtime allocations are live
         // mappings, locked/registered ranges are host memory the program declared valid.
@@ -80,16 +98,33 @@ impl Memory {
     /// `hsa_amd_register_deallocation_callback`: `ptr` must be inside a pool allocation.
     pub fn add_dealloc_callback(&self, ptr: u64, cb: DeallocCallback) -> Result<()> {
         let start = self.allocation_start(ptr)?;
-        self.dealloc_callbacks.lock().unwrap_or_else(|e| e.into_inner()).entry(start).or_default().push(cb);
+        self.dealloc_callbacks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(start)
+            .or_default()
+            .push(cb);
         Ok(())
     }
 
     /// `hsa_amd_deregister_deallocation_callback`.
-    pub fn remove_dealloc_callback(&self, ptr: u64, func: unsafe extern "C" fn(*mut c_void, *mut c_void)) -> Result<()> {
+    pub fn remove_dealloc_callback(
+        &self,
+        ptr: u64,
+        func: unsafe extern "C" fn(*mut c_void, *mut c_void),
+    ) -> Result<()> {
         let start = self.allocation_start(ptr)?;
-        let mut all = self.dealloc_callbacks.lock().unwrap_or_else(|e| e.into_inner());
-        let list = all.get_mut(&start).ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
-        let i = list.iter().position(|c| std::ptr::fn_addr_eq(c.func, func)).ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
+        let mut all = self
+            .dealloc_callbacks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let list = all
+            .get_mut(&start)
+            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
+        let i = list
+            .iter()
+            .position(|c| std::ptr::fn_addr_eq(c.func, func))
+            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
         list.remove(i);
         Ok(())
     }
@@ -99,12 +134,21 @@ impl Memory {
             .find(ptr)
             .filter(|r| r.kind == RangeKind::Allocation)
             .map(|r| r.start)
-            .ok_or_else(|| Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, format!("{ptr:#x} is not a pool allocation")))
+            .ok_or_else(|| {
+                Error::with_message(
+                    HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    format!("{ptr:#x} is not a pool allocation"),
+                )
+            })
     }
 
     /// Runs (and forgets) the callbacks of an allocation being freed, before its memory goes.
     pub(super) fn run_dealloc_callbacks(&self, start: u64) {
-        let list = self.dealloc_callbacks.lock().unwrap_or_else(|e| e.into_inner()).remove(&start);
+        let list = self
+            .dealloc_callbacks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&start);
         for cb in list.into_iter().flatten() {
             // SAFETY: the program registered this function for this allocation; HSA specifies
             // that it is called with the allocation's address and the registered user data.

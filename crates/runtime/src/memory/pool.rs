@@ -7,9 +7,9 @@
 //!   and a GROUP pool of 64 KiB (the LDS), which cannot be allocated from.
 
 use crate::config::Profile;
-use softhsa_abi::*;
 use crate::topology::{InfoValue, Topology};
 use crate::{Error, Result};
+use softhsa_abi::*;
 use std::sync::atomic::AtomicU64;
 
 /// Allocation granule and alignment of the GLOBAL pools (a page).
@@ -42,7 +42,14 @@ pub struct Pool {
 }
 
 impl Pool {
-    pub(crate) fn new(index: usize, handle: u64, owner: usize, kind: PoolKind, size: u64, topo: &Topology) -> Pool {
+    pub(crate) fn new(
+        index: usize,
+        handle: u64,
+        owner: usize,
+        kind: PoolKind,
+        size: u64,
+        topo: &Topology,
+    ) -> Pool {
         let board = topo.agents()[owner].gpu.as_ref().map(|g| g.board);
         Pool {
             index,
@@ -67,9 +74,12 @@ impl Pool {
     pub fn global_flags(&self) -> u32 {
         match self.kind {
             PoolKind::SystemFine => {
-                HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED
+                HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT
+                    | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED
             }
-            PoolKind::SystemCoarse | PoolKind::Device => HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
+            PoolKind::SystemCoarse | PoolKind::Device => {
+                HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED
+            }
             PoolKind::Group => 0,
         }
     }
@@ -79,7 +89,11 @@ impl Pool {
     }
 
     fn granule(&self) -> u64 {
-        if self.alloc_allowed() { PAGE } else { 0 }
+        if self.alloc_allowed() {
+            PAGE
+        } else {
+            0
+        }
     }
 
     pub fn is_system(&self) -> bool {
@@ -121,9 +135,9 @@ impl Pool {
             HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT => InfoValue::U64(self.granule()),
             // Device memory of a discrete (base profile) board is not host-accessible in HSA
             // terms, although softhsa's is host memory underneath.
-            HSA_AMD_REGION_INFO_HOST_ACCESSIBLE => {
-                InfoValue::Bool(self.is_system() || (self.kind == PoolKind::Device && profile == Profile::Full))
-            }
+            HSA_AMD_REGION_INFO_HOST_ACCESSIBLE => InfoValue::Bool(
+                self.is_system() || (self.kind == PoolKind::Device && profile == Profile::Full),
+            ),
             HSA_AMD_REGION_INFO_BASE => InfoValue::U64(0),
             HSA_AMD_REGION_INFO_BUS_WIDTH => InfoValue::U32(self.bus_width),
             HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY => InfoValue::U32(self.clock_mhz),
@@ -147,13 +161,21 @@ impl Pool {
     }
 
     /// HSA_AMD_AGENT_MEMORY_POOL_INFO_*: one PCIe hop between distinct agents that may access.
-    pub fn agent_pool_info(&self, agent: usize, agent_is_gpu: bool, attribute: u32) -> Result<InfoValue> {
+    pub fn agent_pool_info(
+        &self,
+        agent: usize,
+        agent_is_gpu: bool,
+        attribute: u32,
+    ) -> Result<InfoValue> {
         let access = self.access(agent, agent_is_gpu);
-        let hops = u32::from(agent != self.owner && access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+        let hops =
+            u32::from(agent != self.owner && access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
         Ok(match attribute {
             HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS => InfoValue::U32(access),
             HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS => InfoValue::U32(hops),
-            HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO => InfoValue::Bytes(if hops == 0 { vec![] } else { pcie_link() }),
+            HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO => {
+                InfoValue::Bytes(if hops == 0 { vec![] } else { pcie_link() })
+            }
             _ => return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT)),
         })
     }

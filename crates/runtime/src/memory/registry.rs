@@ -6,8 +6,8 @@
 //! shared read lock on a B-tree keyed by range start, so many worker threads look up at once;
 //! and the GPU caches the last range per wave, so lookups are rare on the hot path.
 
-use softhsa_abi::*;
 use crate::{Error, Result};
+use softhsa_abi::*;
 use std::collections::BTreeMap;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -50,7 +50,16 @@ pub struct Range {
 
 impl Range {
     pub fn new(start: u64, len: u64, kind: RangeKind, owner: usize) -> Range {
-        Range { start, len, kind, owner, pool: None, access: 1 << owner, user_data: 0, refs: 1 }
+        Range {
+            start,
+            len,
+            kind,
+            owner,
+            pool: None,
+            access: 1 << owner,
+            user_data: 0,
+            refs: 1,
+        }
     }
 
     pub fn end(&self) -> u64 {
@@ -80,13 +89,19 @@ impl Registry {
     /// Adds a range; one that overlaps a known range is refused (INVALID_ARGUMENT).
     pub fn insert(&self, range: Range) -> Result<()> {
         if range.len == 0 || range.start.checked_add(range.len).is_none() {
-            return Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, "empty or wrapping range"));
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                "empty or wrapping range",
+            ));
         }
         let mut map = self.write();
         if let Some(r) = overlapping(&map, range.start, range.len) {
             return Err(Error::with_message(
                 HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                format!("[{:#x}, +{:#x}) overlaps a {:?} range at {:#x}", range.start, range.len, r.kind, r.start),
+                format!(
+                    "[{:#x}, +{:#x}) overlaps a {:?} range at {:#x}",
+                    range.start, range.len, r.kind, r.start
+                ),
             ));
         }
         map.insert(range.start, range);
@@ -97,7 +112,11 @@ impl Registry {
     pub fn remove_if(&self, start: u64, accept: impl FnOnce(&Range) -> bool) -> Option<Range> {
         let mut map = self.write();
         let ok = map.get(&start).is_some_and(accept);
-        if ok { map.remove(&start) } else { None }
+        if ok {
+            map.remove(&start)
+        } else {
+            None
+        }
     }
 
     /// The range containing `addr`, if any (a copy).
@@ -116,7 +135,10 @@ impl Registry {
         let start = containing(&map, addr, 1).map(|r| r.start);
         match start.and_then(|s| map.get_mut(&s)) {
             Some(r) => Ok(f(r)),
-            None => Err(Error::with_message(HSA_STATUS_ERROR_INVALID_ARGUMENT, format!("{addr:#x} is not known memory"))),
+            None => Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                format!("{addr:#x} is not known memory"),
+            )),
         }
     }
 
@@ -136,12 +158,18 @@ impl Registry {
 }
 
 fn containing(map: &BTreeMap<u64, Range>, addr: u64, len: u64) -> Option<&Range> {
-    map.range(..=addr).next_back().map(|(_, r)| r).filter(|r| r.contains(addr, len))
+    map.range(..=addr)
+        .next_back()
+        .map(|(_, r)| r)
+        .filter(|r| r.contains(addr, len))
 }
 
 fn overlapping(map: &BTreeMap<u64, Range>, start: u64, len: u64) -> Option<&Range> {
     let end = start + len;
-    map.range(..end).next_back().map(|(_, r)| r).filter(|r| r.end() > start)
+    map.range(..end)
+        .next_back()
+        .map(|(_, r)| r)
+        .filter(|r| r.end() > start)
 }
 
 impl softhsa_gpu::MemoryMap for Registry {
@@ -158,8 +186,10 @@ mod tests {
     #[test]
     fn lookups_respect_bounds() {
         let reg = Registry::default();
-        reg.insert(Range::new(0x1000, 0x1000, RangeKind::Allocation, 1)).unwrap();
-        reg.insert(Range::new(0x3000, 0x100, RangeKind::Signal, 0)).unwrap();
+        reg.insert(Range::new(0x1000, 0x1000, RangeKind::Allocation, 1))
+            .unwrap();
+        reg.insert(Range::new(0x3000, 0x100, RangeKind::Signal, 0))
+            .unwrap();
         assert_eq!(reg.lookup(0x1000, 4), Some(0x1000..0x2000));
         assert_eq!(reg.lookup(0x1ffc, 4), Some(0x1000..0x2000));
         assert_eq!(reg.lookup(0x1ffd, 4), None, "straddles the end");
@@ -173,14 +203,30 @@ mod tests {
     #[test]
     fn overlaps_are_refused_and_removal_is_exact() {
         let reg = Registry::default();
-        reg.insert(Range::new(0x1000, 0x1000, RangeKind::Allocation, 1)).unwrap();
-        for (s, l) in [(0x1800, 0x1000), (0x800, 0x1000), (0x1000, 1), (0x0, 0x10000)] {
-            assert!(reg.insert(Range::new(s, l, RangeKind::Locked, 0)).is_err(), "{s:#x}+{l:#x}");
+        reg.insert(Range::new(0x1000, 0x1000, RangeKind::Allocation, 1))
+            .unwrap();
+        for (s, l) in [
+            (0x1800, 0x1000),
+            (0x800, 0x1000),
+            (0x1000, 1),
+            (0x0, 0x10000),
+        ] {
+            assert!(
+                reg.insert(Range::new(s, l, RangeKind::Locked, 0)).is_err(),
+                "{s:#x}+{l:#x}"
+            );
         }
-        reg.insert(Range::new(0x2000, 0x10, RangeKind::Locked, 0)).unwrap();
+        reg.insert(Range::new(0x2000, 0x10, RangeKind::Locked, 0))
+            .unwrap();
         assert!(reg.remove_if(0x1800, |_| true).is_none(), "not a start");
-        assert!(reg.remove_if(0x1000, |r| r.kind == RangeKind::Locked).is_none(), "wrong kind");
-        assert!(reg.remove_if(0x1000, |r| r.kind == RangeKind::Allocation).is_some());
+        assert!(
+            reg.remove_if(0x1000, |r| r.kind == RangeKind::Locked)
+                .is_none(),
+            "wrong kind"
+        );
+        assert!(reg
+            .remove_if(0x1000, |r| r.kind == RangeKind::Allocation)
+            .is_some());
         assert_eq!(reg.len(), 1);
     }
 
@@ -188,7 +234,13 @@ mod tests {
     fn concurrent_lookups_see_every_range() {
         let reg = std::sync::Arc::new(Registry::default());
         for i in 0..64u64 {
-            reg.insert(Range::new(0x10000 * (i + 1), 0x8000, RangeKind::Allocation, 1)).unwrap();
+            reg.insert(Range::new(
+                0x10000 * (i + 1),
+                0x8000,
+                RangeKind::Allocation,
+                1,
+            ))
+            .unwrap();
         }
         let threads: Vec<_> = (0..4)
             .map(|t| {
@@ -196,7 +248,10 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..20_000u64 {
                         let k = (i * 7 + t) % 64 + 1;
-                        assert_eq!(reg.lookup(0x10000 * k + 0x100, 8), Some(0x10000 * k..0x10000 * k + 0x8000));
+                        assert_eq!(
+                            reg.lookup(0x10000 * k + 0x100, 8),
+                            Some(0x10000 * k..0x10000 * k + 0x8000)
+                        );
                         assert_eq!(reg.lookup(0x10000 * k + 0x8000, 1), None);
                     }
                 })

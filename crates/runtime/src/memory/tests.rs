@@ -4,14 +4,22 @@ use softhsa_gpu::MemoryMap;
 use std::ffi::c_void;
 
 fn setup(device_memory: u64, gpus: u32) -> (Topology, Memory) {
-    let cfg = Config { device_memory, gpu_count: gpus, ..Config::default() };
+    let cfg = Config {
+        device_memory,
+        gpu_count: gpus,
+        ..Config::default()
+    };
     let topo = Topology::new(&cfg).unwrap();
     let mem = Memory::new(&cfg, &topo).unwrap();
     (topo, mem)
 }
 
 fn device_pool(mem: &Memory) -> u64 {
-    mem.pools().iter().find(|p| p.kind == PoolKind::Device).unwrap().handle
+    mem.pools()
+        .iter()
+        .find(|p| p.kind == PoolKind::Device)
+        .unwrap()
+        .handle
 }
 
 #[test]
@@ -20,20 +28,66 @@ fn pools_per_agent_match_hip_requirements() {
     let cpu: Vec<_> = mem.agent_pools(0).collect();
     assert_eq!(cpu.len(), 2);
     let flags = |p: &Pool| p.pool_info(HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS).unwrap();
-    assert_eq!(flags(cpu[0]), InfoValue::U32(1 | 2), "fine-grained with KERNARG");
+    assert_eq!(
+        flags(cpu[0]),
+        InfoValue::U32(1 | 2),
+        "fine-grained with KERNARG"
+    );
     assert_eq!(flags(cpu[1]), InfoValue::U32(4), "coarse-grained");
     let gpu: Vec<_> = mem.agent_pools(1).collect();
-    assert_eq!(gpu[0].pool_info(HSA_AMD_MEMORY_POOL_INFO_SIZE).unwrap(), InfoValue::U64(1 << 30));
-    assert_eq!(gpu[1].pool_info(HSA_AMD_MEMORY_POOL_INFO_SEGMENT).unwrap(), InfoValue::U32(HSA_AMD_SEGMENT_GROUP));
-    assert_eq!(gpu[1].pool_info(HSA_AMD_MEMORY_POOL_INFO_SIZE).unwrap(), InfoValue::U64(65536));
-    assert_eq!(gpu[1].pool_info(HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED).unwrap(), InfoValue::Bool(false));
-    assert_eq!(cpu[0].pool_info(HSA_AMD_MEMORY_POOL_INFO_SIZE).unwrap(), InfoValue::U64(topo.host().memory_bytes / 4096 * 4096));
+    assert_eq!(
+        gpu[0].pool_info(HSA_AMD_MEMORY_POOL_INFO_SIZE).unwrap(),
+        InfoValue::U64(1 << 30)
+    );
+    assert_eq!(
+        gpu[1].pool_info(HSA_AMD_MEMORY_POOL_INFO_SEGMENT).unwrap(),
+        InfoValue::U32(HSA_AMD_SEGMENT_GROUP)
+    );
+    assert_eq!(
+        gpu[1].pool_info(HSA_AMD_MEMORY_POOL_INFO_SIZE).unwrap(),
+        InfoValue::U64(65536)
+    );
+    assert_eq!(
+        gpu[1]
+            .pool_info(HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED)
+            .unwrap(),
+        InfoValue::Bool(false)
+    );
+    assert_eq!(
+        cpu[0].pool_info(HSA_AMD_MEMORY_POOL_INFO_SIZE).unwrap(),
+        InfoValue::U64(topo.host().memory_bytes / 4096 * 4096)
+    );
     // Access: the CPU sees device memory only after allow_access (not NEVER: "large BAR").
-    assert_eq!(mem.agent_pool_info(0, gpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS).unwrap(), InfoValue::U32(2));
-    assert_eq!(mem.agent_pool_info(1, gpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS).unwrap(), InfoValue::U32(1));
-    assert_eq!(mem.agent_pool_info(0, gpu[1].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS).unwrap(), InfoValue::U32(0));
-    assert_eq!(mem.agent_pool_info(1, cpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS).unwrap(), InfoValue::U32(1));
-    let InfoValue::Bytes(link) = mem.agent_pool_info(1, cpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO).unwrap() else { panic!() };
+    assert_eq!(
+        mem.agent_pool_info(0, gpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS)
+            .unwrap(),
+        InfoValue::U32(2)
+    );
+    assert_eq!(
+        mem.agent_pool_info(1, gpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS)
+            .unwrap(),
+        InfoValue::U32(1)
+    );
+    assert_eq!(
+        mem.agent_pool_info(0, gpu[1].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS)
+            .unwrap(),
+        InfoValue::U32(0)
+    );
+    assert_eq!(
+        mem.agent_pool_info(
+            1,
+            cpu[0].handle,
+            HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS
+        )
+        .unwrap(),
+        InfoValue::U32(1)
+    );
+    let InfoValue::Bytes(link) = mem
+        .agent_pool_info(1, cpu[0].handle, HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO)
+        .unwrap()
+    else {
+        panic!()
+    };
     assert_eq!(link.len(), 28);
 }
 
@@ -42,9 +96,18 @@ fn pool_and_region_handles_are_checked() {
     let (_t, mem) = setup(1 << 30, 1);
     let (_t2, other) = setup(1 << 30, 1);
     let stale = other.pools()[0].handle;
-    assert_eq!(mem.pool(stale).unwrap_err().status, HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
-    assert_eq!(mem.region(stale).unwrap_err().status, HSA_STATUS_ERROR_INVALID_REGION);
-    assert_eq!(mem.pool(0).unwrap_err().status, HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+    assert_eq!(
+        mem.pool(stale).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_MEMORY_POOL
+    );
+    assert_eq!(
+        mem.region(stale).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_REGION
+    );
+    assert_eq!(
+        mem.pool(0).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_MEMORY_POOL
+    );
     assert!(mem.region(mem.pools()[3].handle).is_ok());
 }
 
@@ -54,25 +117,61 @@ fn allocate_free_and_budget() {
     let dev = device_pool(&mem);
     let a = mem.allocate(dev, 1000, 0).unwrap();
     assert_eq!(a as u64 % 4096, 0);
-    assert_eq!(mem.registry().lookup(a as u64 + 4092, 4), Some(a as u64..a as u64 + 4096));
+    assert_eq!(
+        mem.registry().lookup(a as u64 + 4092, 4),
+        Some(a as u64..a as u64 + 4096)
+    );
     // SAFETY: a is a live 4 KiB allocation.
     unsafe { a.add(4095).write(9) };
     // 1 MiB budget: 255 pages remain.
-    assert_eq!(mem.allocate(dev, 256 * 4096, 0).unwrap_err().status, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    assert_eq!(
+        mem.allocate(dev, 256 * 4096, 0).unwrap_err().status,
+        HSA_STATUS_ERROR_OUT_OF_RESOURCES
+    );
     let b = mem.allocate(dev, 255 * 4096, 0).unwrap();
-    assert_eq!(mem.allocate(dev, 1, 0).unwrap_err().status, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
-    mem.free(b).unwrap();
-    assert_eq!(mem.free(b).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ALLOCATION, "double free");
+    assert_eq!(
+        mem.allocate(dev, 1, 0).unwrap_err().status,
+        HSA_STATUS_ERROR_OUT_OF_RESOURCES
+    );
+    mem.free(b as u64).unwrap();
+    assert_eq!(
+        mem.free(b as u64).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ALLOCATION,
+        "double free"
+    );
     let mut local = 0u64;
-    assert_eq!(mem.free(&mut local as *mut u64 as *mut u8).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ALLOCATION);
-    // SAFETY: a + 8 is inside the live allocation (used as an address only).
-    assert_eq!(mem.free(unsafe { a.add(8) }).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ALLOCATION, "interior");
-    assert!(mem.allocate(dev, 255 * 4096, 0).is_ok(), "freed budget is reusable");
-    assert_eq!(mem.allocate(dev, 0, 0).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    assert_eq!(mem.allocate(dev, 2 << 20, 0).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ALLOCATION);
-    let group = mem.pools().iter().find(|p| p.kind == PoolKind::Group).unwrap().handle;
-    assert_eq!(mem.allocate(group, 64, 0).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ALLOCATION);
-    mem.free(std::ptr::null_mut()).unwrap();
+    assert_eq!(
+        mem.free(&mut local as *mut u64 as u64).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ALLOCATION
+    );
+    assert_eq!(
+        mem.free(a as u64 + 8).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ALLOCATION,
+        "interior"
+    );
+    assert!(
+        mem.allocate(dev, 255 * 4096, 0).is_ok(),
+        "freed budget is reusable"
+    );
+    assert_eq!(
+        mem.allocate(dev, 0, 0).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        mem.allocate(dev, 2 << 20, 0).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ALLOCATION
+    );
+    let group = mem
+        .pools()
+        .iter()
+        .find(|p| p.kind == PoolKind::Group)
+        .unwrap()
+        .handle;
+    assert_eq!(
+        mem.allocate(group, 64, 0).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ALLOCATION
+    );
+    mem.free(0).unwrap();
 }
 
 #[test]
@@ -103,20 +202,34 @@ fn lock_register_and_pointer_info() {
     assert_eq!(mem.lock(p, 4096, &[1], None).unwrap(), p);
     assert_eq!(mem.lock(p, 4096, &[1], None).unwrap(), p, "nested");
     let info = mem.pointer_info(p + 100).unwrap();
-    assert_eq!((info.kind, info.base, info.size, info.owner), (HSA_EXT_POINTER_TYPE_LOCKED, p, 4096, 0));
+    assert_eq!(
+        (info.kind, info.base, info.size, info.owner),
+        (HSA_EXT_POINTER_TYPE_LOCKED, p, 4096, 0)
+    );
     assert_eq!(info.accessible, vec![0, 1]);
     assert!(mem.lock(p + 8, 16, &[], None).is_err(), "partial overlap");
     mem.unlock(p).unwrap();
     assert!(mem.pointer_info(p).is_some(), "still locked once");
     mem.unlock(p).unwrap();
     assert!(mem.pointer_info(p).is_none());
-    assert_eq!(mem.unlock(p).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    assert_eq!(
+        mem.unlock(p).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ARGUMENT
+    );
 
     mem.register(p, 4096).unwrap();
     mem.fill(p + 4, 0xabcd_0123, 3).unwrap();
     assert_eq!(&host[..5], &[0, 0xabcd_0123, 0xabcd_0123, 0xabcd_0123, 0]);
-    assert_eq!(mem.fill(p + 4092, 1, 2).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ARGUMENT, "past the end");
-    assert_eq!(mem.fill(p + 2, 1, 1).unwrap_err().status, HSA_STATUS_ERROR_INVALID_ARGUMENT, "unaligned");
+    assert_eq!(
+        mem.fill(p + 4092, 1, 2).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ARGUMENT,
+        "past the end"
+    );
+    assert_eq!(
+        mem.fill(p + 2, 1, 1).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_ARGUMENT,
+        "unaligned"
+    );
     mem.deregister(p).unwrap();
     assert!(mem.fill(p, 1, 1).is_err(), "no longer known");
 
@@ -127,8 +240,14 @@ fn lock_register_and_pointer_info() {
     mem.set_user_data(a + 8, 77).unwrap();
     mem.allow_access(a, &[0]).unwrap();
     let info = mem.pointer_info(a + 8191).unwrap();
-    assert_eq!((info.kind, info.base, info.size, info.user_data, info.owner), (HSA_EXT_POINTER_TYPE_HSA, a, 8192, 77, 1));
-    assert_eq!(info.global_flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    assert_eq!(
+        (info.kind, info.base, info.size, info.user_data, info.owner),
+        (HSA_EXT_POINTER_TYPE_HSA, a, 8192, 77, 1)
+    );
+    assert_eq!(
+        info.global_flags,
+        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED
+    );
     assert_eq!(info.accessible, vec![0, 1]);
 }
 
@@ -142,32 +261,64 @@ fn deallocation_callbacks_run_at_free() {
     unsafe extern "C" fn other(_: *mut c_void, _: *mut c_void) {}
     let (_t, mem) = setup(1 << 30, 1);
     let a = mem.allocate(mem.kernarg_pool().handle, 64, 0).unwrap();
-    mem.add_dealloc_callback(a as u64 + 4, DeallocCallback { func: cb, user_data: 0x55 }).unwrap();
+    mem.add_dealloc_callback(
+        a as u64 + 4,
+        DeallocCallback {
+            func: cb,
+            user_data: 0x55,
+        },
+    )
+    .unwrap();
     assert!(mem.remove_dealloc_callback(a as u64, other).is_err());
-    mem.free(a).unwrap();
+    mem.free(a as u64).unwrap();
     assert_eq!(SEEN.load(Ordering::SeqCst), a as u64 ^ 0x55);
     let mut x = 0u8;
-    assert!(mem.add_dealloc_callback(&mut x as *mut u8 as u64, DeallocCallback { func: cb, user_data: 0 }).is_err());
+    assert!(mem
+        .add_dealloc_callback(
+            &mut x as *mut u8 as u64,
+            DeallocCallback {
+                func: cb,
+                user_data: 0
+            }
+        )
+        .is_err());
 }
 
 #[test]
 fn runtime_ranges_register_and_unregister() {
     let (_t, mem) = setup(1 << 30, 1);
-    mem.register_range(0x7000_0000, 0x100, RangeKind::Signal, 0).unwrap();
+    mem.register_range(0x7000_0000, 0x100, RangeKind::Signal, 0)
+        .unwrap();
     assert_eq!(mem.lookup(0x7000_0010, 8), Some(0x7000_0000..0x7000_0100));
-    assert_eq!(mem.pointer_info(0x7000_0000).unwrap().kind, HSA_EXT_POINTER_TYPE_HSA);
-    assert_eq!(mem.unregister_range(0x7000_0000).unwrap().kind, RangeKind::Signal);
+    assert_eq!(
+        mem.pointer_info(0x7000_0000).unwrap().kind,
+        HSA_EXT_POINTER_TYPE_HSA
+    );
+    assert_eq!(
+        mem.unregister_range(0x7000_0000).unwrap().kind,
+        RangeKind::Signal
+    );
     assert!(mem.unregister_range(0x7000_0000).is_err());
     let a = mem.allocate(device_pool(&mem), 4096, 0).unwrap();
-    assert!(mem.unregister_range(a as u64).is_err(), "allocations are freed, not unregistered");
+    assert!(
+        mem.unregister_range(a as u64).is_err(),
+        "allocations are freed, not unregistered"
+    );
 }
 
 #[test]
 fn coherency_is_per_gpu() {
     let (_t, mem) = setup(1 << 30, 1);
     assert_eq!(mem.coherency(1).unwrap(), HSA_AMD_COHERENCY_TYPE_COHERENT);
-    mem.set_coherency(1, HSA_AMD_COHERENCY_TYPE_NONCOHERENT).unwrap();
-    assert_eq!(mem.coherency(1).unwrap(), HSA_AMD_COHERENCY_TYPE_NONCOHERENT);
-    assert_eq!(mem.coherency(0).unwrap_err().status, HSA_STATUS_ERROR_INVALID_AGENT);
+    mem.set_coherency(1, HSA_AMD_COHERENCY_TYPE_NONCOHERENT)
+        .unwrap();
+    assert_eq!(
+        mem.coherency(1).unwrap(),
+        HSA_AMD_COHERENCY_TYPE_NONCOHERENT
+    );
+    assert_eq!(
+        mem.coherency(0).unwrap_err().status,
+        HSA_STATUS_ERROR_INVALID_AGENT
+    );
     assert!(mem.set_coherency(1, 7).is_err());
 }

@@ -3,15 +3,15 @@
 
 use crate::config::GpuModel;
 use crate::memory::registry::RangeKind;
-use crate::topology::GpuAgent;
-use softhsa_gpu::{DeviceConfig, GfxVersion, TraceConfig};
 use crate::topology::hsa_names::{
     HSA_AGENT_INFO_QUEUE_MAX_SIZE, HSA_AGENT_INFO_QUEUE_MIN_SIZE,
     HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU,
 };
+use crate::topology::GpuAgent;
 use crate::topology::InfoValue;
 use crate::{Error, Result, Runtime};
 use softhsa_abi::HSA_STATUS_ERROR_INVALID_QUEUE_CREATION;
+use softhsa_gpu::{DeviceConfig, GfxVersion, TraceConfig};
 
 /// The queue-related attributes of an agent.
 #[derive(Clone, Debug)]
@@ -73,6 +73,7 @@ pub fn soft_queue_caps(_rt: &Runtime) -> AgentQueueCaps {
         features: 0,
         cu_count: 0,
         waves_per_cu: 0,
+        device: None,
     }
 }
 

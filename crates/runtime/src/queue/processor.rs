@@ -13,6 +13,7 @@ use super::packets::{Kind, Packet, SCOPE_NONE};
 use super::ring::PACKET_TYPE_INVALID;
 use super::{Queue, STATE_ACTIVE, STATE_ERROR};
 use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
+use crate::system::trace;
 use crate::{dispatch, Error, Result, Runtime};
 use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -41,7 +42,16 @@ impl From<Error> for Stop {
 }
 
 pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
-    let sleeper = Sleeper::new();
+    trace::timeline_track_name(track(&q), &format!("queue {:#x}", q.addr()));
+    // Producers ring the doorbell after publishing a packet: sleep on its channel.
+    let doorbell = match rt
+        .upgrade()
+        .map(|rt| rt.signals.get(q.doorbell).map(|s| s.value_ptr()))
+    {
+        Some(Ok(p)) => p as u64,
+        _ => return,
+    };
+    let sleeper = Sleeper::for_value(doorbell);
     loop {
         let epoch = sleeper.epoch();
         if q.stop.load(Ordering::Acquire) {
@@ -105,7 +115,8 @@ fn fail(q: &Queue, e: &Error) {
 fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Result<(), Stop> {
     let kind = p.decode()?;
     let completion = rt.signals.get_optional(p.completion_signal())?;
-    let start = q.profiling().then(crate::profiling::now);
+    let timeline = trace::timeline_enabled();
+    let start = (q.profiling() || timeline).then(crate::profiling::now);
     let host_fence = |scope: u8| {
         if scope != SCOPE_NONE {
             fence(Ordering::SeqCst);
@@ -118,16 +129,16 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
     if !is_barrier {
         host_fence(p.acquire_scope());
     }
-    match kind {
+    match &kind {
         Kind::KernelDispatch => kernel_dispatch(rt, q, index, p)?,
         Kind::AgentDispatch {
             function,
             return_address,
             args,
         } => rt.queues.agent_functions.call(&AgentCall {
-            function,
-            return_address,
-            args,
+            function: *function,
+            return_address: *return_address,
+            args: *args,
         })?,
         Kind::BarrierAnd(deps) => {
             let mut seen = vec![false; deps.len()];
@@ -140,10 +151,10 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
                     }
                     seen.iter().all(|s| *s)
                 },
-                &deps,
+                deps,
             )?
         }
-        Kind::BarrierOr(deps) => wait_until(rt, q, |v| v.contains(&0), &deps)?,
+        Kind::BarrierOr(deps) => wait_until(rt, q, |v| v.contains(&0), deps)?,
         Kind::BarrierValue {
             signal,
             cond,
@@ -151,7 +162,7 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
             mask,
         } => {
             if signal.0 != 0 {
-                wait_until(rt, q, |v| cond.holds(v[0] & mask, value), &[signal])?
+                wait_until(rt, q, |v| cond.holds(v[0] & *mask, *value), &[*signal])?
             }
         }
     }
@@ -164,16 +175,48 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
         .packet_header(index)
         .store(PACKET_TYPE_INVALID, Ordering::Release);
     q.mem.read_index().store(index + 1, Ordering::Release);
+    let end = start.map(|_| crate::profiling::now());
     if let Some(c) = completion {
-        if let Some(start) = start {
-            c.set_timestamps(start, crate::profiling::now());
+        if let (Some(start), Some(end), true) = (start, end, q.profiling()) {
+            c.set_timestamps(start, end);
         }
         c.subtract(1, MemoryOrder::Release);
-    } else {
-        crate::signal::notify::wake_all();
+    }
+    crate::trace!(
+        trace::Category::Packet,
+        "queue {:#x} packet {index}: {kind:?}",
+        q.addr()
+    );
+    if let (Some(start), Some(end), true) = (start, end, timeline) {
+        timeline_packet(rt, q, index, p, &kind, start, end);
     }
     Ok(())
 }
+
+/// The packet as a timeline event on its queue's track (kernels by name).
+fn timeline_packet(rt: &Runtime, q: &Queue, index: u64, p: &Packet, kind: &Kind, t0: u64, t1: u64) {
+    let name = match kind {
+        Kind::KernelDispatch => {
+            // SAFETY: as in `kernel_dispatch`: a plain copy of 64 bytes of integers/pointers.
+            let d: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
+            rt.loader
+                .kernel(d.kernel_object)
+                .map_or("kernel".into(), |k| k.name.clone())
+        }
+        Kind::BarrierAnd(_) => "barrier-and".into(),
+        Kind::BarrierOr(_) => "barrier-or".into(),
+        Kind::BarrierValue { .. } => "barrier-value".into(),
+        Kind::AgentDispatch { .. } => "agent dispatch".into(),
+    };
+    let idx = index.to_string();
+    trace::timeline_event(&name, "packet", track(q), t0, t1, &[("packet", &idx)]);
+}
+
+/// Timeline track of a queue: its id, offset from the worker and copy tracks.
+fn track(q: &Queue) -> u64 {
+    TRACK_BASE + q.mem.u64_at(super::ring::off::ID).load(Ordering::Relaxed)
+}
+const TRACK_BASE: u64 = 1 << 20;
 
 /// Re-evaluates `done(values of deps)` whenever a signal may have changed, until it holds or the
 /// queue is stopped. A dependency destroyed while waited on is an INVALID_SIGNAL error.
@@ -183,7 +226,10 @@ fn wait_until(
     mut done: impl FnMut(&[i64]) -> bool,
     deps: &[Signal],
 ) -> std::result::Result<(), Stop> {
-    let sleeper = Sleeper::new();
+    let sleeper = match deps {
+        [one] => Sleeper::for_value(rt.signals.get(*one)?.value_ptr() as u64),
+        _ => Sleeper::any(),
+    };
     let mut values = vec![0i64; deps.len()];
     loop {
         let epoch = sleeper.epoch();
@@ -204,7 +250,10 @@ fn wait_until(
 /// dispatch to completion; a fault becomes the HSA status of the queue error (and is traced).
 fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()> {
     let device = q.device.as_ref().ok_or_else(|| {
-        Error::with_message(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "queue has no kernel agent")
+        Error::with_message(
+            HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+            "queue has no kernel agent",
+        )
     })?;
     // SAFETY: the packet words are a plain copy of 64 bytes, and hsa_kernel_dispatch_packet_t
     // is 64 bytes of integers and a raw pointer, for which every bit pattern is valid.
@@ -212,7 +261,13 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
     let find_kernel = |object: u64| {
         let k = rt.loader.kernel(object)?;
         k.device_kernel(|k| {
-            dispatch::build_kernel(&k.name, k.descriptor.clone(), k.kernel_object, &k.code, k.code_base)
+            dispatch::build_kernel(
+                &k.name,
+                k.descriptor.clone(),
+                k.kernel_object,
+                &k.code,
+                k.code_base,
+            )
         })
         .ok()
     };
@@ -226,7 +281,8 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
     match dispatch::run_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
         Ok(_) => Ok(()),
         Err((status, fault)) => {
-            crate::trace!(crate::system::trace::Category::Fault, "{fault}");
+            // The report users need to debug their kernel: always on stderr (DESIGN.md).
+            eprintln!("softhsa: queue {:#x}, packet {index}: {fault}", q.addr());
             Err(Error::with_message(status, fault.to_string()))
         }
     }

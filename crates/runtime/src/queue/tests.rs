@@ -192,3 +192,38 @@ fn agent_dispatch_and_error_state() {
     assert_eq!(q.load_read_index(O), bad);
     rt.queues.destroy(&rt, q.addr()).unwrap();
 }
+
+#[test]
+fn barrier_value_and_profiling_timestamps() {
+    let rt = runtime();
+    let q = rt
+        .queues
+        .create(&rt, gpu(&rt), 64, QueueType::Multi, None, 0, 0)
+        .unwrap();
+    q.set_profiling(true);
+    let s = rt.signals.create(0x30).unwrap();
+    let done = rt.signals.create(1).unwrap();
+    // (value & 0xf) >= 2, with the vendor header and AMD format in bytes 0..3.
+    let h =
+        TYPE_VENDOR_SPECIFIC as u64 | 1 << HEADER_BARRIER | (AMD_FORMAT_BARRIER_VALUE as u64) << 16;
+    let gte = 3; // HSA_SIGNAL_CONDITION_GTE
+    let t_submit = crate::profiling::now();
+    submit(&rt, &q, [h, s.0, 2, 0xf, gte, 0, 0, done.0]);
+    let d = rt.signals.get(done).unwrap();
+    assert_eq!(
+        d.wait(Condition::Eq, 0, 20_000_000, WaitHint::Blocked, O),
+        1
+    );
+    rt.signals.get(s).unwrap().store(0x12, O);
+    assert_eq!(
+        d.wait(Condition::Eq, 0, 5_000_000_000, WaitHint::Blocked, O),
+        0
+    );
+    let (start, end) = crate::profiling::recorded_time(&rt.signals, done).unwrap();
+    assert!(
+        t_submit <= start && start + 15_000_000 <= end,
+        "{t_submit} {start} {end}"
+    );
+    assert!(end <= crate::profiling::now());
+    rt.queues.destroy(&rt, q.addr()).unwrap();
+}

@@ -103,7 +103,7 @@ impl Signals {
 }
 
 fn run(inbox: &Mutex<Inbox>, pool: &Pool) {
-    let sleeper = notify::Sleeper::new();
+    let sleeper = notify::Sleeper::any();
     let mut entries: Vec<Entry> = Vec::new();
     loop {
         let epoch = sleeper.epoch();

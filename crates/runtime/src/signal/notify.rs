@@ -1,50 +1,103 @@
 //! Wake-ups for everything that waits on signal values: host waiters, async handlers and packet
 //! processors.
 //!
-//! One process-wide epoch counter is a Linux futex. Every operation that may satisfy a waiter
-//! (a signal store through the API, a packet processor decrementing a completion signal, a device
-//! interrupt) bumps the epoch and, only when someone sleeps, wakes the sleepers. A waiter reads
-//! the epoch *before* checking its condition and sleeps only while the epoch is unchanged, so a
-//! change made between its check and its sleep is never lost. Sleeps are bounded by the caller
-//! (1 ms for signal waits) so that stores made directly in memory by device code, which bump
-//! nothing, are still noticed.
+//! Each wait channel is an epoch counter that doubles as a Linux futex. A change to signal `s`
+//! (a store through the API, a packet processor decrementing a completion signal) bumps the
+//! channel of `s`'s bucket and the "any" channel and, only when someone sleeps there, wakes the
+//! sleepers. Threads waiting on one signal sleep on its bucket, so a store wakes only the
+//! waiters of signals that hash alike; threads watching several signals (wait-any, groups,
+//! barrier packets, the async handler thread) sleep on the "any" channel. A device interrupt
+//! wakes every channel.
+//!
+//! A waiter reads the epoch *before* checking its condition and sleeps only while the epoch is
+//! unchanged, so a change made between its check and its sleep is never lost. Sleeps are bounded
+//! by the caller (1 ms for signal waits) so that stores made directly in memory by device code,
+//! which bump nothing, are still noticed.
 
 use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 use std::time::Duration;
 
-static EPOCH: AtomicU32 = AtomicU32::new(0);
-static SLEEPERS: AtomicU32 = AtomicU32::new(0);
+/// One futex word and the count of threads that may sleep on it (own cache line each).
+#[repr(align(64))]
+struct Channel {
+    epoch: AtomicU32,
+    sleepers: AtomicU32,
+}
 
-/// Wakes every thread sleeping in [`sleep`]; cheap (no system call) when nobody sleeps.
-pub fn wake_all() {
-    EPOCH.fetch_add(1, SeqCst);
-    if SLEEPERS.load(SeqCst) != 0 {
-        // SAFETY: FUTEX_WAKE on a valid, static, 4-byte aligned atomic; no memory is written.
-        unsafe {
-            libc::syscall(
-                libc::SYS_futex,
-                EPOCH.as_ptr(),
-                libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
-                i32::MAX,
-            );
+impl Channel {
+    const fn new() -> Channel {
+        Channel {
+            epoch: AtomicU32::new(0),
+            sleepers: AtomicU32::new(0),
+        }
+    }
+
+    fn wake(&self) {
+        self.epoch.fetch_add(1, SeqCst);
+        if self.sleepers.load(SeqCst) != 0 {
+            // SAFETY: FUTEX_WAKE on a valid, static, 4-byte aligned atomic; writes no memory.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_futex,
+                    self.epoch.as_ptr(),
+                    libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+                    i32::MAX,
+                );
+            }
         }
     }
 }
 
-/// Registers the calling thread as a (potential) sleeper for as long as the guard lives.
+const BUCKETS: usize = 64;
+static ANY: Channel = Channel::new();
+static BUCKET: [Channel; BUCKETS] = [const { Channel::new() }; BUCKETS];
+
+fn bucket(value_addr: u64) -> &'static Channel {
+    // Signal values are 64 bytes apart: hash the slot number.
+    let slot = value_addr >> 6;
+    &BUCKET[(slot ^ (slot >> 6) ^ (slot >> 12)) as usize % BUCKETS]
+}
+
+/// Wakes the waiters of the signal whose value is at `value_addr`, and every "any" waiter; no
+/// system call when nobody sleeps.
+pub fn wake(value_addr: u64) {
+    bucket(value_addr).wake();
+    ANY.wake();
+}
+
+/// Wakes every sleeper (device interrupts, queue shut-down, handler registration).
+pub fn wake_all() {
+    ANY.wake();
+    for b in &BUCKET {
+        b.wake();
+    }
+}
+
+/// Registers the calling thread as a (potential) sleeper on one channel while the guard lives.
 ///
 /// Take the guard, then loop: `let e = guard.epoch(); check the condition; guard.sleep(e, ..)`.
-pub struct Sleeper(());
+pub struct Sleeper(&'static Channel);
 
 impl Sleeper {
-    pub fn new() -> Sleeper {
-        SLEEPERS.fetch_add(1, SeqCst);
-        Sleeper(())
+    /// For a thread waiting on the one signal whose value is at `value_addr`: woken by changes
+    /// to it (and by [`wake_all`]).
+    pub fn for_value(value_addr: u64) -> Sleeper {
+        Sleeper::on(bucket(value_addr))
+    }
+
+    /// For a thread watching several signals: woken by a change to any signal.
+    pub fn any() -> Sleeper {
+        Sleeper::on(&ANY)
+    }
+
+    fn on(c: &'static Channel) -> Sleeper {
+        c.sleepers.fetch_add(1, SeqCst);
+        Sleeper(c)
     }
 
     /// The epoch to pass to [`Sleeper::sleep`]; read it before checking the condition.
     pub fn epoch(&self) -> u32 {
-        EPOCH.load(SeqCst)
+        self.0.epoch.load(SeqCst)
     }
 
     /// Sleeps until the epoch moves past `seen` or `timeout` passes (`None`: no bound).
@@ -62,7 +115,7 @@ impl Sleeper {
         unsafe {
             libc::syscall(
                 libc::SYS_futex,
-                EPOCH.as_ptr(),
+                self.0.epoch.as_ptr(),
                 libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
                 seen,
                 ts_ptr,
@@ -71,15 +124,9 @@ impl Sleeper {
     }
 }
 
-impl Default for Sleeper {
-    fn default() -> Self {
-        Sleeper::new()
-    }
-}
-
 impl Drop for Sleeper {
     fn drop(&mut self) {
-        SLEEPERS.fetch_sub(1, SeqCst);
+        self.0.sleepers.fetch_sub(1, SeqCst);
     }
 }
 
@@ -90,12 +137,11 @@ mod tests {
     use std::sync::Arc;
     use std::time::Instant;
 
-    #[test]
-    fn wake_all_interrupts_an_unbounded_sleep() {
+    fn sleeps_until_woken(make: fn() -> Sleeper, wake_it: impl FnOnce()) {
         let flag = Arc::new(AtomicBool::new(false));
         let f2 = flag.clone();
         let t = std::thread::spawn(move || {
-            let s = Sleeper::new();
+            let s = make();
             loop {
                 let e = s.epoch();
                 if f2.load(SeqCst) {
@@ -106,13 +152,20 @@ mod tests {
         });
         std::thread::sleep(Duration::from_millis(20));
         flag.store(true, SeqCst);
-        wake_all();
+        wake_it();
         t.join().unwrap();
     }
 
     #[test]
+    fn wakes_interrupt_unbounded_sleeps() {
+        sleeps_until_woken(|| Sleeper::for_value(0x4000), || wake(0x4000));
+        sleeps_until_woken(Sleeper::any, || wake(0x8000));
+        sleeps_until_woken(|| Sleeper::for_value(0x4000), wake_all);
+    }
+
+    #[test]
     fn bounded_sleep_returns_after_timeout() {
-        let s = Sleeper::new();
+        let s = Sleeper::for_value(0x1_0000);
         let t0 = Instant::now();
         // Another test may bump the epoch; loop until the full timeout has elapsed.
         while t0.elapsed() < Duration::from_millis(5) {

@@ -75,7 +75,7 @@ impl<'a> SignalRef<'a> {
 
     pub fn store(&self, v: i64, order: MemoryOrder) {
         self.value.store(v, order.store());
-        notify::wake_all();
+        notify::wake(self.value.as_ptr() as u64);
     }
 
     /// Stores without waking waiters; they still notice within their bounded sleep.
@@ -85,7 +85,7 @@ impl<'a> SignalRef<'a> {
 
     pub fn exchange(&self, v: i64, order: MemoryOrder) -> i64 {
         let old = self.value.swap(v, order.rmw());
-        notify::wake_all();
+        notify::wake(self.value.as_ptr() as u64);
         old
     }
 
@@ -97,7 +97,7 @@ impl<'a> SignalRef<'a> {
         };
         let r = self.value.compare_exchange(expected, v, order.rmw(), load);
         if r.is_ok() {
-            notify::wake_all();
+            notify::wake(self.value.as_ptr() as u64);
         }
         r.unwrap_or_else(|x| x)
     }
@@ -121,7 +121,7 @@ impl<'a> SignalRef<'a> {
 
     fn rmw(&self, f: impl FnOnce(&AtomicI64, Ordering) -> i64, order: MemoryOrder) -> i64 {
         let old = f(self.value, order.rmw());
-        notify::wake_all();
+        notify::wake(self.value.as_ptr() as u64);
         old
     }
 

@@ -120,7 +120,10 @@ pub fn wait_any(
     }
 
     // Sleep phase: woken by API stores, the packet processors and device interrupts.
-    let sleeper = Sleeper::new();
+    let sleeper = match conds {
+        [(one, _, _)] => Sleeper::for_value(one.as_ptr() as u64),
+        _ => Sleeper::any(),
+    };
     loop {
         let epoch = sleeper.epoch();
         if let Some((i, v)) = check() {

@@ -62,7 +62,9 @@ impl Agent {
             HSA_AGENT_INFO_QUEUE_TYPE => InfoValue::U32(HSA_QUEUE_TYPE_MULTI),
             HSA_AGENT_INFO_NODE | HSA_AMD_AGENT_INFO_DRIVER_NODE_ID => InfoValue::U32(self.node),
             HSA_AGENT_INFO_DEVICE => InfoValue::U32(HSA_DEVICE_TYPE_GPU),
-            HSA_AGENT_INFO_CACHE_SIZE => InfoValue::u32s(&[g.board.l1_bytes, g.board.l2_bytes, 0, 0]),
+            HSA_AGENT_INFO_CACHE_SIZE => {
+                InfoValue::u32s(&[g.board.l1_bytes, g.board.l2_bytes, 0, 0])
+            }
             HSA_AGENT_INFO_ISA => InfoValue::U64(isa::isa_handle(g.isa)),
             // Bit per supported extension id; none is agent-specific (images stay clear).
             HSA_AGENT_INFO_EXTENSIONS => InfoValue::Bytes(vec![0; 128]),
@@ -70,19 +72,24 @@ impl Agent {
             HSA_AGENT_INFO_VERSION_MINOR => InfoValue::U16(crate::system::VERSION.1),
             HSA_AMD_AGENT_INFO_CHIP_ID => InfoValue::U32(g.board.chip_id),
             HSA_AMD_AGENT_INFO_CACHELINE_SIZE => InfoValue::U32(g.board.cacheline),
-            HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT | HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT => {
-                InfoValue::U32(g.cu_count)
-            }
+            HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT
+            | HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT => InfoValue::U32(g.cu_count),
             HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY => InfoValue::U32(g.board.max_clock_mhz),
-            HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS => InfoValue::U32(g.board.max_address_watch_points),
+            HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS => {
+                InfoValue::U32(g.board.max_address_watch_points)
+            }
             HSA_AMD_AGENT_INFO_BDFID => InfoValue::U32(super::gpu::bdf_id(g.ordinal)),
             HSA_AMD_AGENT_INFO_MEMORY_WIDTH => InfoValue::U32(g.board.memory_width),
             HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY => InfoValue::U32(g.board.memory_max_mhz),
-            HSA_AMD_AGENT_INFO_PRODUCT_NAME => InfoValue::fixed_str(g.board.product_name, NAME_SIZE),
+            HSA_AMD_AGENT_INFO_PRODUCT_NAME => {
+                InfoValue::fixed_str(g.board.product_name, NAME_SIZE)
+            }
             HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU => InfoValue::U32(isa::WAVES_PER_CU),
             HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU => InfoValue::U32(g.board.simds_per_cu),
             HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES => InfoValue::U32(g.board.shader_engines),
-            HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE => InfoValue::U32(g.board.shader_arrays_per_se),
+            HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE => {
+                InfoValue::U32(g.board.shader_arrays_per_se)
+            }
             HSA_AMD_AGENT_INFO_HDP_FLUSH => {
                 // hsa_amd_hdp_flush_t: { uint32_t *HDP_MEM_FLUSH_CNTL; uint32_t *HDP_REG_FLUSH_CNTL; }
                 let words = g.hdp_flush.as_ptr() as usize as u64;
@@ -92,17 +99,23 @@ impl Agent {
             }
             HSA_AMD_AGENT_INFO_DOMAIN => InfoValue::U32(0),
             HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => InfoValue::Bool(false),
-            HSA_AMD_AGENT_INFO_UUID => InfoValue::fixed_str(&super::gpu::uuid(g.model, g.ordinal), UUID_SIZE),
+            HSA_AMD_AGENT_INFO_UUID => {
+                InfoValue::fixed_str(&super::gpu::uuid(g.model, g.ordinal), UUID_SIZE)
+            }
             HSA_AMD_AGENT_INFO_ASIC_REVISION => InfoValue::U32(g.board.asic_revision),
             // A discrete board: the host does not reach device memory through SVM mappings.
-            HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS => InfoValue::Bool(g.profile == Profile::Full),
+            HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS => {
+                InfoValue::Bool(g.profile == Profile::Full)
+            }
             _ => return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT)),
         })
     }
 
     fn cpu_info(&self, host: &HostCpu, attribute: u32) -> Result<InfoValue> {
         Ok(match attribute {
-            HSA_AGENT_INFO_NAME | HSA_AMD_AGENT_INFO_PRODUCT_NAME => InfoValue::fixed_str(&self.name, NAME_SIZE),
+            HSA_AGENT_INFO_NAME | HSA_AMD_AGENT_INFO_PRODUCT_NAME => {
+                InfoValue::fixed_str(&self.name, NAME_SIZE)
+            }
             HSA_AGENT_INFO_VENDOR_NAME => InfoValue::fixed_str("CPU", NAME_SIZE),
             HSA_AGENT_INFO_FEATURE => InfoValue::U32(HSA_AGENT_FEATURE_AGENT_DISPATCH),
             HSA_AGENT_INFO_MACHINE_MODEL => InfoValue::U32(HSA_MACHINE_MODEL_LARGE),
@@ -111,7 +124,9 @@ impl Agent {
             | HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES => {
                 InfoValue::U32(HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR)
             }
-            HSA_AGENT_INFO_FAST_F16_OPERATION | HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => InfoValue::Bool(false),
+            HSA_AGENT_INFO_FAST_F16_OPERATION | HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => {
+                InfoValue::Bool(false)
+            }
             HSA_AGENT_INFO_WORKGROUP_MAX_DIM => InfoValue::u16s(&[0; 3]),
             HSA_AGENT_INFO_GRID_MAX_DIM => InfoValue::u32s(&[0; 3]),
             HSA_AGENT_INFO_WAVEFRONT_SIZE
@@ -156,5 +171,4 @@ impl Agent {
             _ => return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT)),
         })
     }
-
 }

@@ -37,7 +37,9 @@ impl HostCpu {
     /// Reads the running host.
     pub fn probe() -> HostCpu {
         let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let name = cpuinfo_field(&cpuinfo, "model name").unwrap_or("CPU").to_string();
+        let name = cpuinfo_field(&cpuinfo, "model name")
+            .unwrap_or("CPU")
+            .to_string();
         let cores = read(&format!("{CPU_SYSFS}/online"))
             .and_then(|s| count_cpu_list(&s))
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));
@@ -45,21 +47,32 @@ impl HostCpu {
             .and_then(|s| s.trim().parse::<u64>().ok())
             .map(|khz| (khz / 1000) as u32)
             .or_else(|| {
-                cpuinfo_field(&cpuinfo, "cpu MHz").and_then(|s| s.parse::<f64>().ok()).map(|m| m as u32)
+                cpuinfo_field(&cpuinfo, "cpu MHz")
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .map(|m| m as u32)
             })
             .unwrap_or(0);
         let (caches, cacheline) = probe_caches();
         let numa_node = fs::read_dir(format!("{CPU_SYSFS}/cpu0"))
             .ok()
             .and_then(|dir| {
-                dir.flatten().find_map(|e| e.file_name().to_str()?.strip_prefix("node")?.parse().ok())
+                dir.flatten()
+                    .find_map(|e| e.file_name().to_str()?.strip_prefix("node")?.parse().ok())
             })
             .unwrap_or(0);
         let memory_bytes = fs::read_to_string("/proc/meminfo")
             .ok()
             .and_then(|m| meminfo_total(&m))
             .unwrap_or(1 << 30);
-        HostCpu { name, cores, max_clock_mhz, cacheline, caches, numa_node, memory_bytes }
+        HostCpu {
+            name,
+            cores,
+            max_clock_mhz,
+            cacheline,
+            caches,
+            numa_node,
+            memory_bytes,
+        }
     }
 
     /// Size in bytes of the first data or unified cache of `level`, 0 if none.
@@ -125,7 +138,9 @@ fn probe_caches() -> (Vec<CacheDesc>, u32) {
         let Some(size) = read(&format!("{dir}/size")).and_then(|s| parse_cache_size(&s)) else {
             continue;
         };
-        if let Some(l) = read(&format!("{dir}/coherency_line_size")).and_then(|s| s.trim().parse().ok()) {
+        if let Some(l) =
+            read(&format!("{dir}/coherency_line_size")).and_then(|s| s.trim().parse().ok())
+        {
             line = l;
         }
         let name = match kind.trim() {
@@ -150,7 +165,10 @@ mod tests {
         assert_eq!(count_cpu_list("x"), None);
         assert_eq!(parse_cache_size("32K\n"), Some(32 << 10));
         assert_eq!(parse_cache_size("32768K"), Some(32 << 20));
-        assert_eq!(meminfo_total("MemTotal:       16384 kB\nMemFree: 1 kB"), Some(16 << 20));
+        assert_eq!(
+            meminfo_total("MemTotal:       16384 kB\nMemFree: 1 kB"),
+            Some(16 << 20)
+        );
         let info = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\ncpu MHz\t\t: 2450.000\n";
         assert_eq!(cpuinfo_field(info, "model name"), Some("AMD EPYC 7B13"));
     }

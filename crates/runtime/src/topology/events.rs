@@ -13,7 +13,10 @@ pub struct SystemEvents {
 
 impl SystemEvents {
     pub fn register(&self, callback: hsa_amd_system_event_callback_t, data: *mut c_void) {
-        self.handlers.lock().unwrap_or_else(|e| e.into_inner()).push((callback, data as usize));
+        self.handlers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((callback, data as usize));
     }
 
     /// Reports HSA_AMD_GPU_MEMORY_FAULT_EVENT to every handler (`agent`: the GPU's handle;
@@ -27,7 +30,11 @@ impl SystemEvents {
                 fault_reason_mask: reason_mask,
             },
         };
-        let handlers = self.handlers.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let handlers = self
+            .handlers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         let mut ran = 0;
         for (cb, data) in handlers.into_iter() {
             if let Some(cb) = cb {

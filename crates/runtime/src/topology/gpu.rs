@@ -74,7 +74,11 @@ pub fn bdf_id(ordinal: u32) -> u32 {
 /// "GPU-" + 16 hex digits, stable per model and ordinal (ROCm derives it from the board serial).
 pub fn uuid(model: GpuModel, ordinal: u32) -> String {
     let board = Board::of(model);
-    format!("GPU-{:08x}{:08x}", 0x5f7_0000u32 | board.chip_id, 0x1000_0000u32 + ordinal)
+    format!(
+        "GPU-{:08x}{:08x}",
+        0x5f7_0000u32 | board.chip_id,
+        0x1000_0000u32 + ordinal
+    )
 }
 
 #[cfg(test)]

@@ -27,12 +27,15 @@ const GEN_MASK: u64 = (1 << GEN_BITS) - 1;
 /// Encodes a handle.
 pub fn encode(kind: Kind, generation: u32, index: usize) -> u64 {
     debug_assert!((index as u64) <= INDEX_MASK);
-    ((kind as u64) << 48) | ((generation as u64 & GEN_MASK) << INDEX_BITS) | (index as u64 & INDEX_MASK)
+    ((kind as u64) << 48)
+        | ((generation as u64 & GEN_MASK) << INDEX_BITS)
+        | (index as u64 & INDEX_MASK)
 }
 
 /// The index of a handle of `kind` made in `generation`, or `None`.
 pub fn decode(handle: u64, kind: Kind, generation: u32) -> Option<usize> {
-    let ok = handle >> 48 == kind as u64 && (handle >> INDEX_BITS) & GEN_MASK == generation as u64 & GEN_MASK;
+    let ok = handle >> 48 == kind as u64
+        && (handle >> INDEX_BITS) & GEN_MASK == generation as u64 & GEN_MASK;
     ok.then_some((handle & INDEX_MASK) as usize)
 }
 

@@ -33,28 +33,71 @@ pub struct IsaDef {
 
 use Feature::{Any, Off, On, Unsupported};
 
-const fn def(name: &'static str, processor: &'static str, sramecc: Feature, xnack: Feature) -> IsaDef {
-    IsaDef { name, processor, sramecc, xnack }
+const fn def(
+    name: &'static str,
+    processor: &'static str,
+    sramecc: Feature,
+    xnack: Feature,
+) -> IsaDef {
+    IsaDef {
+        name,
+        processor,
+        sramecc,
+        xnack,
+    }
 }
 
 /// The registry. Index = the ISA handle's index.
 pub static ISAS: [IsaDef; 12] = [
-    def("amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-", "gfx906", Off, Off),
+    def(
+        "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-",
+        "gfx906",
+        Off,
+        Off,
+    ),
     def("amdgcn-amd-amdhsa--gfx906", "gfx906", Any, Any),
     def("amdgcn-amd-amdhsa--gfx906:sramecc-", "gfx906", Off, Any),
     def("amdgcn-amd-amdhsa--gfx906:sramecc+", "gfx906", On, Any),
     def("amdgcn-amd-amdhsa--gfx906:xnack-", "gfx906", Any, Off),
     def("amdgcn-amd-amdhsa--gfx906:xnack+", "gfx906", Any, On),
-    def("amdgcn-amd-amdhsa--gfx906:sramecc-:xnack+", "gfx906", Off, On),
-    def("amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-", "gfx906", On, Off),
-    def("amdgcn-amd-amdhsa--gfx906:sramecc+:xnack+", "gfx906", On, On),
-    def("amdgcn-amd-amdhsa--gfx900:xnack-", "gfx900", Unsupported, Off),
+    def(
+        "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack+",
+        "gfx906",
+        Off,
+        On,
+    ),
+    def(
+        "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-",
+        "gfx906",
+        On,
+        Off,
+    ),
+    def(
+        "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack+",
+        "gfx906",
+        On,
+        On,
+    ),
+    def(
+        "amdgcn-amd-amdhsa--gfx900:xnack-",
+        "gfx900",
+        Unsupported,
+        Off,
+    ),
     def("amdgcn-amd-amdhsa--gfx900", "gfx900", Unsupported, Any),
-    def("amdgcn-amd-amdhsa--gfx900:xnack+", "gfx900", Unsupported, On),
+    def(
+        "amdgcn-amd-amdhsa--gfx900:xnack+",
+        "gfx900",
+        Unsupported,
+        On,
+    ),
 ];
 
 /// Legacy (code object v2) ISA names, meaning the processor with every feature "any".
-const LEGACY: [(&str, &str); 2] = [("AMD:AMDGPU:9:0:6", "gfx906"), ("AMD:AMDGPU:9:0:0", "gfx900")];
+const LEGACY: [(&str, &str); 2] = [
+    ("AMD:AMDGPU:9:0:6", "gfx906"),
+    ("AMD:AMDGPU:9:0:0", "gfx900"),
+];
 
 /// Wave size of every GFX9 ISA.
 pub const WAVEFRONT_SIZE: u32 = 64;
@@ -84,10 +127,18 @@ pub fn isa_index(h: u64) -> Result<usize> {
 
 /// `hsa_isa_from_name`.
 pub fn from_name(name: &str) -> Result<usize> {
-    let any = |p: &str| ISAS.iter().position(|d| d.processor == p && d.xnack == Any && d.sramecc != Off && d.sramecc != On);
+    let any = |p: &str| {
+        ISAS.iter()
+            .position(|d| d.processor == p && d.xnack == Any && d.sramecc != Off && d.sramecc != On)
+    };
     ISAS.iter()
         .position(|d| d.name == name)
-        .or_else(|| LEGACY.iter().find(|(l, _)| *l == name).and_then(|(_, p)| any(p)))
+        .or_else(|| {
+            LEGACY
+                .iter()
+                .find(|(l, _)| *l == name)
+                .and_then(|(_, p)| any(p))
+        })
         .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ISA_NAME))
 }
 
@@ -113,12 +164,16 @@ pub fn info(isa: usize, attribute: u32, index: u32) -> Result<InfoValue> {
         HSA_ISA_INFO_NAME => InfoValue::c_str(name),
         HSA_ISA_INFO_CALL_CONVENTION_COUNT => InfoValue::U32(1),
         HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE => call_convention(WAVEFRONT_SIZE)?,
-        HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT => call_convention(WAVES_PER_CU)?,
+        HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT => {
+            call_convention(WAVES_PER_CU)?
+        }
         // Indexed by hsa_machine_model_t / hsa_profile_t / hsa_default_float_rounding_mode_t.
         HSA_ISA_INFO_MACHINE_MODELS => InfoValue::bools(&[false, true]),
         HSA_ISA_INFO_PROFILES => InfoValue::bools(&[true, true]),
         HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES => InfoValue::bools(&[false, false, true]),
-        HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES => InfoValue::bools(&[false, false, true]),
+        HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES => {
+            InfoValue::bools(&[false, false, true])
+        }
         HSA_ISA_INFO_FAST_F16_OPERATION => InfoValue::Bool(true),
         HSA_ISA_INFO_WORKGROUP_MAX_DIM => InfoValue::u16s(&[1024; 3]),
         HSA_ISA_INFO_WORKGROUP_MAX_SIZE => InfoValue::U32(WORKGROUP_MAX_SIZE),
@@ -153,12 +208,26 @@ mod tests {
     fn names_are_unique_and_agents_use_explicit_features() {
         for (i, d) in ISAS.iter().enumerate() {
             assert_eq!(from_name(d.name).unwrap(), i);
-            assert!(d.name.starts_with(&format!("amdgcn-amd-amdhsa--{}", d.processor)));
+            assert!(d
+                .name
+                .starts_with(&format!("amdgcn-amd-amdhsa--{}", d.processor)));
         }
-        assert_eq!(ISAS[agent_isa(GpuModel::Gfx906)].name, "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-");
-        assert_eq!(ISAS[agent_isa(GpuModel::Gfx900)].name, "amdgcn-amd-amdhsa--gfx900:xnack-");
-        assert_eq!(from_name("amdgcn-amd-amdhsa--gfx1030").unwrap_err().status, HSA_STATUS_ERROR_INVALID_ISA_NAME);
-        assert_eq!(ISAS[from_name("AMD:AMDGPU:9:0:6").unwrap()].name, "amdgcn-amd-amdhsa--gfx906");
+        assert_eq!(
+            ISAS[agent_isa(GpuModel::Gfx906)].name,
+            "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"
+        );
+        assert_eq!(
+            ISAS[agent_isa(GpuModel::Gfx900)].name,
+            "amdgcn-amd-amdhsa--gfx900:xnack-"
+        );
+        assert_eq!(
+            from_name("amdgcn-amd-amdhsa--gfx1030").unwrap_err().status,
+            HSA_STATUS_ERROR_INVALID_ISA_NAME
+        );
+        assert_eq!(
+            ISAS[from_name("AMD:AMDGPU:9:0:6").unwrap()].name,
+            "amdgcn-amd-amdhsa--gfx906"
+        );
     }
 
     #[test]
@@ -177,14 +246,25 @@ mod tests {
     #[test]
     fn info_values() {
         let i = agent_isa(GpuModel::Gfx906);
-        assert_eq!(info(i, HSA_ISA_INFO_NAME_LENGTH, 0).unwrap(), InfoValue::U32(42));
-        assert_eq!(info(i, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE, 0).unwrap(), InfoValue::U32(64));
         assert_eq!(
-            info(i, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE, 1).unwrap_err().status,
+            info(i, HSA_ISA_INFO_NAME_LENGTH, 0).unwrap(),
+            InfoValue::U32(42)
+        );
+        assert_eq!(
+            info(i, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE, 0).unwrap(),
+            InfoValue::U32(64)
+        );
+        assert_eq!(
+            info(i, HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE, 1)
+                .unwrap_err()
+                .status,
             HSA_STATUS_ERROR_INVALID_INDEX
         );
         assert_eq!(isa_index(isa_handle(3)).unwrap(), 3);
         assert!(isa_index(isa_handle(12)).is_err() && isa_index(12).is_err());
-        assert_eq!(wavefront_info(wavefront_handle(0), HSA_WAVEFRONT_INFO_SIZE).unwrap(), InfoValue::U32(64));
+        assert_eq!(
+            wavefront_info(wavefront_handle(0), HSA_WAVEFRONT_INFO_SIZE).unwrap(),
+            InfoValue::U32(64)
+        );
     }
 }

@@ -36,7 +36,7 @@ pub struct GpuAgent {
     pub cu_count: u32,
     /// Host worker threads that run its work-groups.
     pub workers: usize,
-    /// Wave instructions before a budget fault; 0 = unlimited.
+    /// Instructions one wave may execute before a budget fault; 0 = unlimited.
     pub instruction_budget: u64,
     pub profile: Profile,
     pub board: Board,
@@ -70,7 +70,6 @@ impl Agent {
     pub fn is_gpu(&self) -> bool {
         self.gpu.is_some()
     }
-
 }
 
 /// All agents of one runtime instance.
@@ -99,8 +98,16 @@ impl Topology {
             let index = agents.len();
             let board = Board::of(config.gpu_model);
             let caches = vec![
-                CacheDesc { name: "L1".into(), level: 1, size: board.l1_bytes },
-                CacheDesc { name: "L2".into(), level: 2, size: board.l2_bytes },
+                CacheDesc {
+                    name: "L1".into(),
+                    level: 1,
+                    size: board.l1_bytes,
+                },
+                CacheDesc {
+                    name: "L2".into(),
+                    level: 2,
+                    size: board.l2_bytes,
+                },
             ];
             agents.push(Agent {
                 index,
@@ -123,7 +130,12 @@ impl Topology {
                 }),
             });
         }
-        Ok(Topology { generation, agents, host, events: SystemEvents::default() })
+        Ok(Topology {
+            generation,
+            agents,
+            host,
+            events: SystemEvents::default(),
+        })
     }
 
     /// Generation of this runtime instance (handles of other instances are stale).
@@ -185,9 +197,21 @@ impl Topology {
 
 /// The NUL-terminated, 'static form of a cache name.
 fn static_cache_name(name: &str) -> &'static std::ffi::CStr {
-    const NAMES: [&std::ffi::CStr; 8] =
-        [c"L1", c"L1 Data", c"L1 Instruction", c"L2", c"L3", c"L4", c"L2 Data", c"L2 Instruction"];
-    NAMES.iter().copied().find(|n| n.to_bytes() == name.as_bytes()).unwrap_or(c"cache")
+    const NAMES: [&std::ffi::CStr; 8] = [
+        c"L1",
+        c"L1 Data",
+        c"L1 Instruction",
+        c"L2",
+        c"L3",
+        c"L4",
+        c"L2 Data",
+        c"L2 Instruction",
+    ];
+    NAMES
+        .iter()
+        .copied()
+        .find(|n| n.to_bytes() == name.as_bytes())
+        .unwrap_or(c"cache")
 }
 
 #[cfg(test)]
@@ -195,7 +219,12 @@ mod tests {
     use super::*;
 
     fn topo(gpus: u32, model: GpuModel) -> Topology {
-        let cfg = Config { gpu_count: gpus, gpu_model: model, cu_count: model.default_cu_count(), ..Config::default() };
+        let cfg = Config {
+            gpu_count: gpus,
+            gpu_model: model,
+            cu_count: model.default_cu_count(),
+            ..Config::default()
+        };
         Topology::new(&cfg).unwrap()
     }
 
@@ -218,9 +247,21 @@ mod tests {
         let old = topo(1, GpuModel::Gfx906);
         let new = topo(1, GpuModel::Gfx906);
         let stale = old.agents()[1].handle;
-        assert_eq!(new.agent(stale).unwrap_err().status, HSA_STATUS_ERROR_INVALID_AGENT);
-        for h in [0, 1, 0xdead_beef, u64::MAX, handle::encode(Kind::Agent, new.generation(), 9)] {
-            assert_eq!(new.agent(h).unwrap_err().status, HSA_STATUS_ERROR_INVALID_AGENT);
+        assert_eq!(
+            new.agent(stale).unwrap_err().status,
+            HSA_STATUS_ERROR_INVALID_AGENT
+        );
+        for h in [
+            0,
+            1,
+            0xdead_beef,
+            u64::MAX,
+            handle::encode(Kind::Agent, new.generation(), 9),
+        ] {
+            assert_eq!(
+                new.agent(h).unwrap_err().status,
+                HSA_STATUS_ERROR_INVALID_AGENT
+            );
         }
     }
 
@@ -228,12 +269,27 @@ mod tests {
     fn caches_by_handle() {
         let t = topo(1, GpuModel::Gfx900);
         let h = t.cache_handle(1, 1);
-        assert_eq!(t.cache_info(h, HSA_CACHE_INFO_SIZE).unwrap(), InfoValue::U32(4 << 20));
-        assert_eq!(t.cache_info(h, HSA_CACHE_INFO_LEVEL).unwrap(), InfoValue::U8(2));
-        let InfoValue::U64(p) = t.cache_info(h, HSA_CACHE_INFO_NAME).unwrap() else { panic!() };
+        assert_eq!(
+            t.cache_info(h, HSA_CACHE_INFO_SIZE).unwrap(),
+            InfoValue::U32(4 << 20)
+        );
+        assert_eq!(
+            t.cache_info(h, HSA_CACHE_INFO_LEVEL).unwrap(),
+            InfoValue::U8(2)
+        );
+        let InfoValue::U64(p) = t.cache_info(h, HSA_CACHE_INFO_NAME).unwrap() else {
+            panic!()
+        };
         // SAFETY: the value is the address of a 'static C string.
-        assert_eq!(unsafe { std::ffi::CStr::from_ptr(p as *const std::ffi::c_char) }, c"L2");
-        assert_eq!(t.cache_info(h, HSA_CACHE_INFO_NAME_LENGTH).unwrap(), InfoValue::U32(2));
-        assert_eq!(t.cache(t.cache_handle(1, 5)).unwrap_err().status, HSA_STATUS_ERROR_INVALID_CACHE);
+        let name = unsafe { std::ffi::CStr::from_ptr(p as *const std::ffi::c_char) };
+        assert_eq!(name, c"L2");
+        assert_eq!(
+            t.cache_info(h, HSA_CACHE_INFO_NAME_LENGTH).unwrap(),
+            InfoValue::U32(2)
+        );
+        assert_eq!(
+            t.cache(t.cache_handle(1, 5)).unwrap_err().status,
+            HSA_STATUS_ERROR_INVALID_CACHE
+        );
     }
 }

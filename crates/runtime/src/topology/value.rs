@@ -73,7 +73,10 @@ mod tests {
         assert_eq!(InfoValue::fixed_str("gfx906", 8).to_bytes(), b"gfx906\0\0");
         assert_eq!(InfoValue::fixed_str("abcdefghij", 4).to_bytes(), b"abc\0");
         assert_eq!(InfoValue::c_str("L2").to_bytes(), b"L2\0");
-        assert_eq!(InfoValue::u32s(&[1, 2]).to_bytes(), [1, 0, 0, 0, 2, 0, 0, 0]);
+        assert_eq!(
+            InfoValue::u32s(&[1, 2]).to_bytes(),
+            [1, 0, 0, 0, 2, 0, 0, 0]
+        );
         assert_eq!(InfoValue::u16s(&[1024]).to_bytes(), [0, 4]);
         assert_eq!(InfoValue::bools(&[false, true]).to_bytes(), [0, 1]);
         assert_eq!(InfoValue::U64(5).to_bytes().len(), 8);

@@ -258,3 +258,24 @@ fn legacy_multiply_and_modifiers() {
     );
     assert_eq!(one("v_add_f32", &[0x7fa0_0001, f(1.0)]), 0x7fe0_0001);
 }
+
+#[test]
+fn cube_map_coordinates() {
+    // (x, y, z) -> (face id, sc, tc, 2 * major axis), per the cube-map face convention.
+    let cases = [
+        ((1.0f32, 2.0f32, 3.0f32), (4.0f32, 1.0f32, -2.0f32, 6.0f32)),
+        ((1.0, 2.0, -3.0), (5.0, -1.0, -2.0, -6.0)),
+        ((-5.0, 2.0, 3.0), (1.0, 3.0, -2.0, -10.0)),
+        ((5.0, 2.0, 3.0), (0.0, -3.0, -2.0, 10.0)),
+        ((1.0, -4.0, 2.0), (3.0, 1.0, -2.0, -8.0)),
+        ((1.0, 4.0, 2.0), (2.0, 1.0, 2.0, 8.0)),
+        ((2.0, 2.0, 2.0), (4.0, 2.0, -2.0, 4.0)),
+    ];
+    for ((x, y, z), (id, sc, tc, ma)) in cases {
+        let src = [f(x), f(y), f(z)];
+        assert_eq!(one("v_cubeid_f32", &src), f(id), "id {x} {y} {z}");
+        assert_eq!(one("v_cubesc_f32", &src), f(sc), "sc {x} {y} {z}");
+        assert_eq!(one("v_cubetc_f32", &src), f(tc), "tc {x} {y} {z}");
+        assert_eq!(one("v_cubema_f32", &src), f(ma), "ma {x} {y} {z}");
+    }
+}

@@ -257,16 +257,35 @@ fn clamp_and_omod() {
         i.mode = no_dx10;
     });
     assert!(f32::from_bits(nan as u32).is_nan());
-    assert_eq!(r("v_add_f32", 1.5, 1.5, &|i| i.omod = 1), f(6.0));
-    assert_eq!(r("v_add_f32", 1.5, 1.5, &|i| i.omod = 2), f(12.0));
-    assert_eq!(r("v_add_f32", 1.5, 1.5, &|i| i.omod = 3), f(1.5));
-    assert_eq!(
-        r("v_add_f32", 0.25, 0.25, &|i| {
-            i.omod = 1;
-            i.clamp = true;
-        }),
-        f(1.0)
-    );
+    // omod works outside IEEE mode with output denormals flushed, and is ignored otherwise.
+    let plain = Mode {
+        ieee: false,
+        ..Mode::default()
+    };
+    let om = |k: u8| {
+        move |i: &mut crate::valu::VopInputs| {
+            i.omod = k;
+            i.mode = plain;
+        }
+    };
+    assert_eq!(r("v_add_f32", 1.5, 1.5, &om(1)), f(6.0));
+    assert_eq!(r("v_add_f32", 1.5, 1.5, &om(2)), f(12.0));
+    assert_eq!(r("v_add_f32", 1.5, 1.5, &om(3)), f(1.5));
+    assert_eq!(r("v_add_f32", 1.5, 1.5, &|i| i.omod = 1), f(3.0));
+    let keep_out = Mode {
+        ieee: false,
+        ..keep_all()
+    };
+    let with_keep = |i: &mut crate::valu::VopInputs| {
+        i.omod = 1;
+        i.mode = keep_out;
+    };
+    assert_eq!(r("v_add_f32", 1.5, 1.5, &with_keep), f(3.0));
+    let clamped = |i: &mut crate::valu::VopInputs| {
+        om(1)(i);
+        i.clamp = true;
+    };
+    assert_eq!(r("v_add_f32", 0.25, 0.25, &clamped), f(1.0));
     let h = run("v_add_f16", &[&[0x3c00], &[0x3c00]], |i| i.clamp = true).dst[0];
     assert_eq!(h, 0x3c00);
 }

@@ -6,6 +6,7 @@ mod compare_convert;
 mod divide;
 mod float;
 mod float_modes;
+mod names;
 mod packed;
 mod transcendental;
 

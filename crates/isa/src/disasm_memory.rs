@@ -1,0 +1,218 @@
+//! Memory instruction text: SMEM, DS, MUBUF, MTBUF, FLAT/GLOBAL/SCRATCH, MIMG.
+
+use crate::disasm::{reg, sreg, src, vreg, Ty};
+use crate::inst::MemFlags;
+use crate::{Encoding, Inst, Op};
+use std::fmt::{self, Write};
+
+pub(crate) fn print(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    w.write_str(i.op.name())?;
+    match i.enc {
+        Encoding::Smem => smem(w, i),
+        Encoding::Ds => ds(w, i),
+        Encoding::Mubuf | Encoding::Mtbuf => buffer(w, i),
+        Encoding::Mimg => mimg(w, i),
+        _ => flat(w, i),
+    }
+}
+
+fn flags(w: &mut impl Write, f: MemFlags, list: &[(u16, &str)]) -> fmt::Result {
+    for (b, n) in list {
+        if f.has(*b) {
+            write!(w, " {n}")?;
+        }
+    }
+    Ok(())
+}
+
+fn smem(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let f = i.mem_flags();
+    let mut sep = " ";
+    let data = if !i.dst.is_none() { i.dst } else { i.src[2] };
+    if matches!(op, Op::S_ATC_PROBE | Op::S_ATC_PROBE_BUFFER) {
+        // The sdata field is an immediate here.
+        let d = i.src[2].raw();
+        write!(w, "{sep}{d}")?;
+        sep = ", ";
+    } else if !data.is_none() {
+        w.write_str(sep)?;
+        sreg(w, data.raw(), op.dst_dwords().max(op.src_dwords(2)))?;
+        sep = ", ";
+    }
+    if op.src_dwords(0) != 0 {
+        w.write_str(sep)?;
+        sreg(w, i.src[0].raw(), op.src_dwords(0))?;
+        sep = ", ";
+        if f.has(MemFlags::IMM) && !f.has(MemFlags::SOE) {
+            write!(w, ", 0x{:x}", i.imm)?;
+        } else {
+            w.write_str(sep)?;
+            src(w, i, i.src[1], 1, Ty::B32)?;
+            if f.has(MemFlags::SOE) && f.has(MemFlags::IMM) {
+                write!(w, " offset:0x{:x}", i.imm)?;
+            }
+        }
+    }
+    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::NV, "nv")])
+}
+
+fn ds(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let mut sep = " ";
+    if !i.dst.is_none() {
+        w.write_str(sep)?;
+        vreg(w, i.dst.vgpr_index().unwrap_or(0), op.dst_dwords())?;
+        sep = ", ";
+    }
+    for s in 0..3 {
+        if !i.src[s].is_none() {
+            w.write_str(sep)?;
+            vreg(w, i.src[s].vgpr_index().unwrap_or(0), op.src_dwords(s))?;
+            sep = ", ";
+        }
+    }
+    let m = i.mem().copied().unwrap_or_default();
+    let two = op.name().contains("2_") || op.name().contains("2st64");
+    if two {
+        if i.imm != 0 {
+            write!(w, " offset0:{}", i.imm)?;
+        }
+        if m.offset1 != 0 {
+            write!(w, " offset1:{}", m.offset1)?;
+        }
+    } else {
+        let off = i.imm as u32 | (m.offset1 as u32) << 8;
+        if off != 0 {
+            write!(w, " offset:{off}")?;
+        }
+    }
+    flags(w, m.flags, &[(MemFlags::GDS, "gds")])
+}
+
+const DFMT: [&str; 16] = [
+    "INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8",
+    "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15",
+];
+const NFMT: [&str; 8] = ["UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"];
+
+fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let m = i.mem().copied().unwrap_or_default();
+    let f = m.flags;
+    let data = if !i.dst.is_none() { i.dst } else { i.src[1] };
+    if data.is_none() {
+        return Ok(());
+    }
+    w.write_char(' ')?;
+    if !f.has(MemFlags::LDS) {
+        vreg(w, data.vgpr_index().unwrap_or(0), op.mem_dwords())?;
+        w.write_str(", ")?;
+    }
+    let both = f.has(MemFlags::OFFEN) && f.has(MemFlags::IDXEN);
+    if i.src[0].is_none() {
+        w.write_str("off")?;
+    } else {
+        vreg(w, i.src[0].vgpr_index().unwrap_or(0), if both { 2 } else { 1 })?;
+    }
+    w.write_str(", ")?;
+    sreg(w, i.src[2].raw(), 4)?;
+    w.write_str(", ")?;
+    src(w, i, i.src[3], 1, Ty::B32)?;
+    if i.enc == Encoding::Mtbuf && (m.dfmt != 1 || m.nfmt != 0) {
+        w.write_str(" format:[")?;
+        if m.dfmt != 1 {
+            write!(w, "BUF_DATA_FORMAT_{}", DFMT[m.dfmt as usize & 15])?;
+        }
+        if m.nfmt != 0 {
+            if m.dfmt != 1 {
+                w.write_char(',')?;
+            }
+            write!(w, "BUF_NUM_FORMAT_{}", NFMT[m.nfmt as usize & 7])?;
+        }
+        w.write_char(']')?;
+    }
+    flags(w, f, &[(MemFlags::IDXEN, "idxen"), (MemFlags::OFFEN, "offen")])?;
+    if i.imm != 0 {
+        write!(w, " offset:{}", i.imm)?;
+    }
+    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds"), (MemFlags::TFE, "tfe")])
+}
+
+fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let f = i.mem_flags();
+    let mut sep = " ";
+    let lds = f.has(MemFlags::LDS);
+    if !i.dst.is_none() && !lds {
+        w.write_str(sep)?;
+        vreg(w, i.dst.vgpr_index().unwrap_or(0), op.dst_dwords())?;
+        sep = ", ";
+    }
+    let saddr = !i.src[2].is_none();
+    if i.enc == Encoding::Scratch && saddr {
+        w.write_str(sep)?;
+        w.write_str("off")?;
+        sep = ", ";
+    } else if !i.src[0].is_none() {
+        w.write_str(sep)?;
+        let n = if i.enc == Encoding::Scratch || saddr { 1 } else { 2 };
+        vreg(w, i.src[0].vgpr_index().unwrap_or(0), n)?;
+        sep = ", ";
+    }
+    if !i.src[1].is_none() {
+        w.write_str(sep)?;
+        vreg(w, i.src[1].vgpr_index().unwrap_or(0), op.src_dwords(1))?;
+    }
+    if i.enc != Encoding::Flat {
+        w.write_str(", ")?;
+        if saddr {
+            reg(w, i.src[2], if i.enc == Encoding::Global { 2 } else { 1 })?;
+        } else {
+            w.write_str("off")?;
+        }
+    }
+    if i.imm != 0 {
+        write!(w, " offset:{}", i.imm)?;
+    }
+    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds"), (MemFlags::NV, "nv")])
+}
+
+fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let m = i.mem().copied().unwrap_or_default();
+    let f = m.flags;
+    let data = if !i.dst.is_none() { i.dst } else { i.src[1] };
+    let mut n = (m.dfmt.count_ones() as u8).max(1);
+    if f.has(MemFlags::D16) {
+        n = n.div_ceil(2);
+    }
+    if f.has(MemFlags::TFE) {
+        n += 1;
+    }
+    w.write_char(' ')?;
+    vreg(w, data.vgpr_index().unwrap_or(0), n)?;
+    w.write_str(", ")?;
+    vreg(w, i.src[0].vgpr_index().unwrap_or(0), op.src_dwords(0))?;
+    w.write_str(", ")?;
+    sreg(w, i.src[2].raw(), if f.has(MemFlags::R128) { 4 } else { 8 })?;
+    if op.name().contains("sample") || op.name().contains("gather") {
+        w.write_str(", ")?;
+        sreg(w, i.src[3].raw(), 4)?;
+    }
+    write!(w, " dmask:0x{:x}", m.dfmt)?;
+    flags(
+        w,
+        f,
+        &[
+            (MemFlags::UNORM, "unorm"),
+            (MemFlags::GLC, "glc"),
+            (MemFlags::SLC, "slc"),
+            (MemFlags::R128, "a16"),
+            (MemFlags::TFE, "tfe"),
+            (MemFlags::LWE, "lwe"),
+            (MemFlags::DA, "da"),
+            (MemFlags::D16, "d16"),
+        ],
+    )
+}

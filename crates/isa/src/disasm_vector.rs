@@ -1,0 +1,282 @@
+//! Vector ALU text: VOP1/VOP2/VOPC (`_e32`), VOP3 (`_e64` and VOP3-only), VOP3P, SDWA, DPP.
+
+use crate::decode::Form;
+use crate::disasm::{mnemonic, reg, sreg, src, src_ty};
+use crate::op::{Class, OpFlags};
+use crate::{Encoding, Inst, Op, Operand};
+use std::fmt::{self, Write};
+
+pub(crate) fn print(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    mnemonic(w, i)?;
+    match i.enc {
+        Encoding::Vop3 => vop3(w, i),
+        Encoding::Vop3p => vop3p(w, i),
+        Encoding::Sdwa => sdwa(w, i),
+        Encoding::Dpp => dpp(w, i),
+        _ => vop32(w, i),
+    }
+}
+
+/// Destination (and VOP3b/VOPC scalar results) in text order; returns the separator to use next.
+fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
+    let op = i.op;
+    let mut sep = " ";
+    if !i.dst.is_none() {
+        w.write_str(sep)?;
+        sep = ", ";
+        if op.class() == Class::Vopc {
+            if i.dst.raw() == Operand::VCC_LO && i.enc != Encoding::Vop3 && i.enc != Encoding::Sdwa {
+                w.write_str("vcc")?;
+            } else {
+                sreg(w, i.dst.raw(), 2)?;
+            }
+        } else {
+            reg(w, i.dst, op.dst_dwords())?;
+        }
+    }
+    if !i.sdst.is_none() {
+        w.write_str(sep)?;
+        sep = ", ";
+        sreg(w, i.sdst.raw(), 2)?;
+    }
+    Ok(sep)
+}
+
+/// Source `s` with float input modifiers (`-`, `neg()`, `|..|`) or SDWA `sext()`.
+fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
+    let o = i.src[s];
+    let n = i.op.src_dwords(s);
+    let ty = src_ty(i.op, s);
+    let neg = i.mods.neg >> s & 1 != 0;
+    let abs = i.mods.abs >> s & 1 != 0;
+    if sext {
+        w.write_str("sext(")?;
+        src(w, i, o, n, ty)?;
+        return w.write_str(")");
+    }
+    let imm = !(o.raw() < 128 || o.is_vgpr() || (235..=239).contains(&o.raw()) || o.raw() >= 251 && o.raw() != 255);
+    let neg_mnemo = neg && !abs && imm;
+    if neg_mnemo {
+        w.write_str("neg(")?;
+    } else if neg {
+        w.write_str("-")?;
+    }
+    if abs {
+        w.write_str("|")?;
+    }
+    src(w, i, o, n, ty)?;
+    if abs {
+        w.write_str("|")?;
+    }
+    if neg_mnemo {
+        w.write_str(")")?;
+    }
+    Ok(())
+}
+
+fn omod(w: &mut impl Write, o: u8) -> fmt::Result {
+    match o {
+        1 => w.write_str(" mul:2"),
+        2 => w.write_str(" mul:4"),
+        3 => w.write_str(" div:2"),
+        _ => Ok(()),
+    }
+}
+
+fn vop32(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let mut sep = dests(w, i)?;
+    if op.flags().has(OpFlags::MADK) {
+        for s in 0..3 {
+            w.write_str(sep)?;
+            sep = ", ";
+            if i.src[s].is_literal() && s > 0 {
+                write!(w, "0x{:x}", i.literal)?;
+            } else {
+                src(w, i, i.src[s], 1, src_ty(op, s))?;
+            }
+        }
+        return Ok(());
+    }
+    for s in 0..3 {
+        if i.src[s].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        if i.src[s].raw() == Operand::VCC_LO && s == 2 {
+            w.write_str("vcc")?;
+        } else {
+            src(w, i, i.src[s], op.src_dwords(s), src_ty(op, s))?;
+        }
+    }
+    Ok(())
+}
+
+/// VOP3 ops that print `op_sel` (16-bit operand VOP3-only ops).
+fn has_op_sel(op: Op) -> bool {
+    op.class() == Class::Vop3 && {
+        let (_, free) = op.form(Form::Native);
+        free & (0xF << 11) != 0
+    }
+}
+
+fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let mut sep = dests(w, i)?;
+    let nsrc = (0..3).filter(|&s| !i.src[s].is_none()).count();
+    for s in 0..3 {
+        if i.src[s].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        src_mods(w, i, s, false)?;
+    }
+    if has_op_sel(op) && i.mods.op_sel != 0 {
+        w.write_str(" op_sel:[")?;
+        for s in 0..nsrc {
+            write!(w, "{},", i.mods.op_sel >> s & 1)?;
+        }
+        write!(w, "{}]", i.mods.op_sel >> 3 & 1)?;
+    }
+    if i.mods.clamp {
+        w.write_str(" clamp")?;
+    }
+    omod(w, i.mods.omod)
+}
+
+fn bit_list(w: &mut impl Write, name: &str, v: u8, n: usize) -> fmt::Result {
+    write!(w, " {name}:[")?;
+    for s in 0..n {
+        if s > 0 {
+            w.write_char(',')?;
+        }
+        write!(w, "{}", v >> s & 1)?;
+    }
+    w.write_char(']')
+}
+
+fn vop3p(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let mix = matches!(op, Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16);
+    let mut sep = dests(w, i)?;
+    let n = (0..3).filter(|&s| !i.src[s].is_none()).count();
+    let mut m = *i;
+    if mix {
+        // fma_mix: neg_hi bits are the sources' abs modifiers.
+        m.mods.abs = i.mods.neg_hi;
+    }
+    for s in 0..3 {
+        if i.src[s].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        if mix {
+            src_mods(w, &m, s, false)?;
+        } else {
+            let neg = m.mods.neg;
+            m.mods.neg = 0;
+            src_mods(w, &m, s, false)?;
+            m.mods.neg = neg;
+        }
+    }
+    let full = (1u8 << n) - 1;
+    if i.mods.op_sel & full != 0 {
+        bit_list(w, "op_sel", i.mods.op_sel, n)?;
+    }
+    let hi = i.mods.op_sel_hi & full;
+    if (mix && hi != 0) || (!mix && hi != full) {
+        bit_list(w, "op_sel_hi", hi, n)?;
+    }
+    if !mix {
+        if i.mods.neg & full != 0 {
+            bit_list(w, "neg_lo", i.mods.neg, n)?;
+        }
+        if i.mods.neg_hi & full != 0 {
+            bit_list(w, "neg_hi", i.mods.neg_hi, n)?;
+        }
+    }
+    if i.mods.clamp {
+        w.write_str(" clamp")?;
+    }
+    Ok(())
+}
+
+const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "INVALID"];
+
+fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let op = i.op;
+    let s = i.sdwa().copied().unwrap_or_default();
+    let int = op.form(Form::Sdwa).1 >> 51 & 1 != 0;
+    let mut sep = dests(w, i)?;
+    for k in 0..3 {
+        if i.src[k].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        if k == 2 {
+            w.write_str("vcc")?;
+        } else {
+            src_mods(w, i, k, int && s.sext >> k & 1 != 0)?;
+        }
+    }
+    if i.mods.clamp {
+        w.write_str(" clamp")?;
+    }
+    omod(w, i.mods.omod)?;
+    if op.class() != Class::Vopc {
+        write!(w, " dst_sel:{}", SEL[s.dst_sel as usize & 7])?;
+        let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_INVALID"][s.dst_unused as usize & 3];
+        write!(w, " dst_unused:{u}")?;
+    }
+    write!(w, " src0_sel:{}", SEL[s.src0_sel as usize & 7])?;
+    if !i.src[1].is_none() {
+        write!(w, " src1_sel:{}", SEL[s.src1_sel as usize & 7])?;
+    }
+    Ok(())
+}
+
+fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let d = i.dpp().copied().unwrap_or_default();
+    let mut sep = dests(w, i)?;
+    for k in 0..3 {
+        if i.src[k].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        if k == 2 {
+            w.write_str("vcc")?;
+        } else {
+            src_mods(w, i, k, false)?;
+        }
+    }
+    let c = d.ctrl;
+    match c {
+        0..=0xFF => write!(w, " quad_perm:[{},{},{},{}]", c & 3, c >> 2 & 3, c >> 4 & 3, c >> 6 & 3)?,
+        0x101..=0x10F => write!(w, " row_shl:{}", c & 0xF)?,
+        0x111..=0x11F => write!(w, " row_shr:{}", c & 0xF)?,
+        0x121..=0x12F => write!(w, " row_ror:{}", c & 0xF)?,
+        0x130 => w.write_str(" wave_shl:1")?,
+        0x134 => w.write_str(" wave_rol:1")?,
+        0x138 => w.write_str(" wave_shr:1")?,
+        0x13C => w.write_str(" wave_ror:1")?,
+        0x140 => w.write_str(" row_mirror")?,
+        0x141 => w.write_str(" row_half_mirror")?,
+        0x142 => w.write_str(" row_bcast:15")?,
+        0x143 => w.write_str(" row_bcast:31")?,
+        0x150..=0x15F => w.write_str(" /* row_newbcast is not supported on ASICs earlier than GFX90A */")?,
+        0x160..=0x16F => w.write_str(" /* row_share is not supported on ASICs earlier than GFX10 */")?,
+        0x170..=0x17F => w.write_str(" /* row_xmask is not supported on ASICs earlier than GFX10 */")?,
+        _ => w.write_str(" /* Invalid dpp_ctrl value */")?,
+    }
+    write!(w, " row_mask:0x{:x} bank_mask:0x{:x}", d.row_mask, d.bank_mask)?;
+    if d.bound_ctrl {
+        w.write_str(" bound_ctrl:1")?;
+    }
+    Ok(())
+}
+

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `softhsa info` prints what Debian's real rocminfo prints over the same library, line for line
+# (trailing padding aside). One known difference is filtered: rocminfo shows the ISA's 64-bit
+# GRID_MAX_SIZE truncated to 32 bits; softhsa info shows the value the library returns.
+set -euo pipefail
+source "$(dirname "$0")/sandbox.sh"
+profile=${SOFTHSA_TEST_PROFILE:-release}
+target=${CARGO_TARGET_DIR:-$(cd "$here/../.." && pwd)/target}
+if [ "$profile" = release ]; then cargo build -q --release -p softhsa; else cargo build -q -p softhsa; fi
+softhsa=$target/$profile/softhsa
+
+rocminfo_run || { echo "rocminfo failed:"; cat "$tmp/out" "$tmp/err"; exit 1; }
+grep -v "ROCk module" "$tmp/out" | sed 's/[[:space:]]*$//' | grep -v "^      Grid Max Size: " >"$tmp/rocminfo.txt"
+"$softhsa" info "$lib/libhsa-runtime64.so.1" >"$tmp/info.raw"
+sed 's/[[:space:]]*$//' "$tmp/info.raw" | grep -v "^      Grid Max Size: " >"$tmp/info.txt"
+diff "$tmp/rocminfo.txt" "$tmp/info.txt"
+echo "softhsa info matches rocminfo ($(wc -l <"$tmp/info.txt") lines)"
