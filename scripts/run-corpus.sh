@@ -96,9 +96,14 @@ objlist=$OUT/objects.txt
 : >"$objlist"
 jobs_file=$OUT/compile-jobs.txt
 : >"$jobs_file"
-add_kernel() { # name src_dir tag devlib
-    local k=$1 dir=$2 devlib=$3 hash
+add_kernel() { # name src_dir devlib
+    local k=$1 dir=$2 devlib=$3 hash old
     hash=$(cat "$dir/$k.cl" "$dir/corpus.h" 2>/dev/null | sha1sum | cut -c1-12)
+    # Objects of earlier versions of the source are stale: drop them.
+    for old in "$OUT/obj/$k"-*; do
+        [ -d "$old" ] && [ "$old" != "$OUT/obj/$k-$hash" ] &&
+            [[ $(basename "$old") =~ ^$k-[0-9a-f]{12}$ ]] && rm -rf "$old"
+    done
     mkdir -p "$OUT/obj/$k-$hash"
     configs "$devlib" | while read -r cc t o v; do
         local obj=$OUT/obj/$k-$hash/clang$cc-$t-O$o-v$v.hsaco
@@ -154,12 +159,16 @@ fi
 
 # ---- 3. run every case on every code object ----
 run_one() { # kernel object bindir logdir
-    local k=$1 obj=$2 bin=$3/$1 log rc=0
+    local k=$1 obj=$2 bin=$3/$1 log rc=0 t0 ms
     log=$4/$(basename "$(dirname "$obj")")-$(basename "$obj" .hsaco).log
     [ -e "$obj" ] || { echo "FAIL $k $(basename "$obj" .hsaco): not built"; return; }
+    # The agent must be the object's processor: a gfx900 object does not load on a gfx906.
+    case $obj in *gfx900*) export SOFTHSA_GPU=gfx900 ;; *) export SOFTHSA_GPU=gfx906 ;; esac
+    t0=$(date +%s%N)
     timeout 300 "$bin" "$obj" >"$log" 2>&1 || rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
     if [ $rc = 0 ]; then
-        echo "PASS $k"
+        echo "PASS $k $(basename "$obj" .hsaco) ${ms}ms"
     else
         local why="exit $rc"
         [ $rc = 124 ] && why="timeout"

@@ -1,20 +1,12 @@
-// Allocation kinds: hipMalloc, hipHostMalloc (mapped, read and written by a kernel),
-// hipHostRegister of malloc'd memory (kernel through hipHostGetDevicePointer), hipMallocPitch.
+// Allocation kinds: hipMalloc (sizes, alignment, no overlap), hipHostMalloc (mapped, read and
+// written by a kernel), hipHostRegister of malloc'd memory (kernel through
+// hipHostGetDevicePointer) and hipHostUnregister. (hipMallocPitch: memcpy_2d_3d.hip.)
 #include <vector>
 #include "hip_check.h"
 
 __global__ void add_index(int* p, int n, int k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] += i * k;
-}
-
-__global__ void fill_pitched(float* base, size_t pitch, int w, int h) {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x < w && y < h) {
-    float* row = (float*)((char*)base + y * pitch);
-    row[x] = (float)(y * 1000 + x);
-  }
 }
 
 int main() {
@@ -37,10 +29,11 @@ int main() {
         char* b = (char*)ptrs[j];
         EXPECT(a + sizes[i] <= b || b + sizes[j] <= a, "allocations %zu and %zu overlap", i, j);
       }
+  hipPointerAttribute_t attr;
+  HIP_CHECK(hipPointerGetAttributes(&attr, ptrs[3]));
+  EXPECT(attr.memoryType == hipMemoryTypeDevice, "hipMalloc memoryType %d", attr.memoryType);
   for (void* p : ptrs) HIP_CHECK(hipFree(p));
   HIP_CHECK(hipFree(nullptr));
-
-  hipPointerAttribute_t attr;
 
   // hipHostMalloc: mapped pinned memory written by the host, updated by a kernel in place.
   int* hm = nullptr;
@@ -66,24 +59,5 @@ int main() {
   for (int i = 0; i < n; i++) EXPECT(reg[i] == 2 * i, "hipHostRegister[%d] = %d", i, reg[i]);
   HIP_CHECK(hipHostUnregister(reg.data()));
 
-  // hipMallocPitch: pitch >= row bytes, rows written by a 2-D kernel, read back with Memcpy2D.
-  const int w = 333, h = 77;
-  float* pd = nullptr;
-  size_t pitch = 0;
-  HIP_CHECK(hipMallocPitch((void**)&pd, &pitch, w * sizeof(float), h));
-  EXPECT(pitch >= w * sizeof(float), "pitch %zu < row %zu", pitch, w * sizeof(float));
-  dim3 blk(32, 8);
-  dim3 grd((w + blk.x - 1) / blk.x, (h + blk.y - 1) / blk.y);
-  fill_pitched<<<grd, blk>>>(pd, pitch, w, h);
-  std::vector<float> out(w * h, -1.0f);
-  HIP_CHECK(hipMemcpy2D(out.data(), w * sizeof(float), pd, pitch, w * sizeof(float), h,
-                        hipMemcpyDeviceToHost));
-  std::vector<float> want(w * h);
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++) want[y * w + x] = (float)(y * 1000 + x);
-  expect_equal("pitched", out.data(), want.data(), w * h);
-  HIP_CHECK(hipPointerGetAttributes(&attr, pd));
-  EXPECT(attr.memoryType == hipMemoryTypeDevice, "hipMalloc memoryType %d", attr.memoryType);
-  HIP_CHECK(hipFree(pd));
   return finish("host_memory");
 }

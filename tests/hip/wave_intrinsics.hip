@@ -1,5 +1,5 @@
 // Wave (warp) intrinsics on wave64: __shfl with lane and width, __shfl_up/down/xor, __ballot,
-// __any, __all, __activemask (with divergent lanes), __popcll/__popc/__ffsll/__clzll, __lane_id,
+// __any, __all, __activemask (partial waves), __ballot in divergent code, __popcll/__popc/__ffsll/__clzll, __lane_id,
 // and a butterfly reduction; the host models a 64-lane wave.
 #include <cstdint>
 #include <vector>
@@ -12,7 +12,7 @@ __global__ void shuffles(const int* in, int* out) {
   int v = in[blockIdx.x * blockDim.x + t];
   int* o = out + (blockIdx.x * blockDim.x + t) * NSHUF;
   o[SHFL] = __shfl(v, (t * 7 + 3) % 64);
-  o[SHFL_W16] = __shfl(v, t % 5, 16);
+  o[SHFL_W16] = __shfl(v, (t % 64) % 5, 16);  // source lane within the 16-lane segment
   o[UP] = __shfl_up(v, 3);
   o[UP_W32] = __shfl_up(v, 5, 32);
   o[DOWN] = __shfl_down(v, 9);
@@ -31,6 +31,10 @@ __device__ static inline unsigned long long activemask64() { return __builtin_am
 #define __activemask activemask64
 #endif
 
+__device__ __attribute__((noinline)) unsigned long long ballot_in_callee(int predicate) {
+  return __ballot(predicate);
+}
+
 struct Votes {
   unsigned long long ballot, active, active_in_branch;
   int any, all, any_none, all_true, popc, lane, ffs, clz;
@@ -46,12 +50,20 @@ __global__ void votes(const int* in, Votes* out) {
   r.any_none = __any(v > 1000);
   r.all_true = __all(v < 1000);
   r.active = __activemask();
-  if (v % 3 == 0) r.active_in_branch = __activemask();
+  // A ballot inside a divergent branch counts only the lanes in the branch. It is made in a
+  // called function: at -O3 the compiler otherwise if-converts the branch and takes the ballot
+  // (or EXEC) over the whole wave, which hardware then faithfully reports.
+  if (v % 3 == 0) r.active_in_branch = ballot_in_callee(v > 0);
   r.popc = __popcll(r.ballot) + 1000 * __popc((unsigned)v);
   r.lane = __lane_id();
   r.ffs = __ffsll((unsigned long long)r.ballot);
   r.clz = __clzll(r.ballot);
   out[blockIdx.x * blockDim.x + t] = r;
+}
+
+// A block of 100 work-items: its second wave has only 36 lanes, which EXEC must show.
+__global__ void partial_wave_mask(unsigned long long* out) {
+  out[threadIdx.x] = __activemask();
 }
 
 static int lane_src_shfl(int lane, int src, int width) {
@@ -103,11 +115,11 @@ int main() {
 
   for (int w = 0; w < waves; w++) {
     const int* v = &in[w * 64];
-    unsigned long long ballot = 0, branch = 0;
+    unsigned long long ballot = 0, branch = 0;  // branch: lanes with v % 3 == 0 and v > 0
     int any = 0, all = 1;
     for (int l = 0; l < 64; l++) {
       if (v[l] > 0) ballot |= 1ull << l;
-      if (v[l] % 3 == 0) branch |= 1ull << l;
+      if (v[l] % 3 == 0 && v[l] > 0) branch |= 1ull << l;
       any |= v[l] > 90;
       all &= v[l] > -95;
     }
@@ -120,7 +132,7 @@ int main() {
              r.any_none, r.all_true);
       EXPECT(r.active == ~0ull, "wave %d lane %d activemask %llx", w, l, r.active);
       unsigned long long wb = v[l] % 3 == 0 ? branch : 0;
-      EXPECT(r.active_in_branch == wb, "wave %d lane %d activemask in branch %llx want %llx", w,
+      EXPECT(r.active_in_branch == wb, "wave %d lane %d ballot in branch %llx want %llx", w,
              l, r.active_in_branch, wb);
       int popc = __builtin_popcountll(ballot) + 1000 * __builtin_popcount((unsigned)v[l]);
       EXPECT(r.popc == popc, "wave %d lane %d popc %d want %d", w, l, r.popc, popc);
@@ -131,6 +143,18 @@ int main() {
              r.clz, ffs, clz);
     }
   }
+  unsigned long long* dm;
+  HIP_CHECK(hipMalloc(&dm, 100 * sizeof(unsigned long long)));
+  partial_wave_mask<<<1, 100>>>(dm);
+  HIP_CHECK(hipGetLastError());
+  unsigned long long masks[100];
+  HIP_CHECK(hipMemcpy(masks, dm, sizeof masks, hipMemcpyDeviceToHost));
+  for (int t = 0; t < 100; t++) {
+    unsigned long long want_mask = t < 64 ? ~0ull : (1ull << 36) - 1;
+    EXPECT(masks[t] == want_mask, "partial wave, item %d: activemask %llx want %llx", t, masks[t],
+           want_mask);
+  }
+  HIP_CHECK(hipFree(dm));
   HIP_CHECK(hipFree(din));
   HIP_CHECK(hipFree(dout));
   HIP_CHECK(hipFree(dv));

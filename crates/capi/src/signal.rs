@@ -143,61 +143,31 @@ macro_rules! rmw_orders {
             $scacq_screl => AcqRel);
     };
 }
-rmw_orders!(
-    updates,
-    add,
-    hsa_signal_add_relaxed,
-    hsa_signal_add_acquire,
-    hsa_signal_add_scacquire,
-    hsa_signal_add_release,
-    hsa_signal_add_screlease,
-    hsa_signal_add_acq_rel,
-    hsa_signal_add_scacq_screl
-);
-rmw_orders!(
-    updates,
-    subtract,
-    hsa_signal_subtract_relaxed,
-    hsa_signal_subtract_acquire,
-    hsa_signal_subtract_scacquire,
-    hsa_signal_subtract_release,
-    hsa_signal_subtract_screlease,
-    hsa_signal_subtract_acq_rel,
-    hsa_signal_subtract_scacq_screl
-);
-rmw_orders!(
-    updates,
-    and,
-    hsa_signal_and_relaxed,
-    hsa_signal_and_acquire,
-    hsa_signal_and_scacquire,
-    hsa_signal_and_release,
-    hsa_signal_and_screlease,
-    hsa_signal_and_acq_rel,
-    hsa_signal_and_scacq_screl
-);
-rmw_orders!(
-    updates,
-    or,
-    hsa_signal_or_relaxed,
-    hsa_signal_or_acquire,
-    hsa_signal_or_scacquire,
-    hsa_signal_or_release,
-    hsa_signal_or_screlease,
-    hsa_signal_or_acq_rel,
-    hsa_signal_or_scacq_screl
-);
-rmw_orders!(
-    updates,
-    xor,
-    hsa_signal_xor_relaxed,
-    hsa_signal_xor_acquire,
-    hsa_signal_xor_scacquire,
-    hsa_signal_xor_release,
-    hsa_signal_xor_screlease,
-    hsa_signal_xor_acq_rel,
-    hsa_signal_xor_scacq_screl
-);
+#[rustfmt::skip]
+rmw_orders!(updates, add,
+    hsa_signal_add_relaxed, hsa_signal_add_acquire, hsa_signal_add_scacquire,
+    hsa_signal_add_release, hsa_signal_add_screlease,
+    hsa_signal_add_acq_rel, hsa_signal_add_scacq_screl);
+#[rustfmt::skip]
+rmw_orders!(updates, subtract,
+    hsa_signal_subtract_relaxed, hsa_signal_subtract_acquire, hsa_signal_subtract_scacquire,
+    hsa_signal_subtract_release, hsa_signal_subtract_screlease,
+    hsa_signal_subtract_acq_rel, hsa_signal_subtract_scacq_screl);
+#[rustfmt::skip]
+rmw_orders!(updates, and,
+    hsa_signal_and_relaxed, hsa_signal_and_acquire, hsa_signal_and_scacquire,
+    hsa_signal_and_release, hsa_signal_and_screlease,
+    hsa_signal_and_acq_rel, hsa_signal_and_scacq_screl);
+#[rustfmt::skip]
+rmw_orders!(updates, or,
+    hsa_signal_or_relaxed, hsa_signal_or_acquire, hsa_signal_or_scacquire,
+    hsa_signal_or_release, hsa_signal_or_screlease,
+    hsa_signal_or_acq_rel, hsa_signal_or_scacq_screl);
+#[rustfmt::skip]
+rmw_orders!(updates, xor,
+    hsa_signal_xor_relaxed, hsa_signal_xor_acquire, hsa_signal_xor_scacquire,
+    hsa_signal_xor_release, hsa_signal_xor_screlease,
+    hsa_signal_xor_acq_rel, hsa_signal_xor_scacq_screl);
 
 macro_rules! exchanges {
     ($method:ident: $($name:ident => $ord:ident),* $(,)?) => {$(
@@ -210,17 +180,11 @@ macro_rules! exchanges {
         }
     )*};
 }
-rmw_orders!(
-    exchanges,
-    exchange,
-    hsa_signal_exchange_relaxed,
-    hsa_signal_exchange_acquire,
-    hsa_signal_exchange_scacquire,
-    hsa_signal_exchange_release,
-    hsa_signal_exchange_screlease,
-    hsa_signal_exchange_acq_rel,
-    hsa_signal_exchange_scacq_screl
-);
+#[rustfmt::skip]
+rmw_orders!(exchanges, exchange,
+    hsa_signal_exchange_relaxed, hsa_signal_exchange_acquire, hsa_signal_exchange_scacquire,
+    hsa_signal_exchange_release, hsa_signal_exchange_screlease,
+    hsa_signal_exchange_acq_rel, hsa_signal_exchange_scacq_screl);
 
 macro_rules! cases {
     ($method:ident: $($name:ident => $ord:ident),* $(,)?) => {$(
@@ -233,17 +197,11 @@ macro_rules! cases {
         }
     )*};
 }
-rmw_orders!(
-    cases,
-    cas,
-    hsa_signal_cas_relaxed,
-    hsa_signal_cas_acquire,
-    hsa_signal_cas_scacquire,
-    hsa_signal_cas_release,
-    hsa_signal_cas_screlease,
-    hsa_signal_cas_acq_rel,
-    hsa_signal_cas_scacq_screl
-);
+#[rustfmt::skip]
+rmw_orders!(cases, cas,
+    hsa_signal_cas_relaxed, hsa_signal_cas_acquire, hsa_signal_cas_scacquire,
+    hsa_signal_cas_release, hsa_signal_cas_screlease,
+    hsa_signal_cas_acq_rel, hsa_signal_cas_scacq_screl);
 
 macro_rules! waits {
     ($($name:ident => $ord:ident),* $(,)?) => {$(
@@ -348,101 +306,49 @@ pub extern "C" fn hsa_signal_group_destroy(signal_group: hsa_signal_group_t) -> 
     })
 }
 
-/// # Safety
-/// `conditions`/`compare_values` hold one element per signal of the group; outputs writable.
-#[allow(clippy::too_many_arguments)]
-unsafe fn group_wait(
-    name: &'static str,
-    group: hsa_signal_group_t,
-    conditions: *const hsa_signal_condition_t,
-    compare_values: *const hsa_signal_value_t,
-    wait_state_hint: hsa_wait_state_t,
-    signal: *mut hsa_signal_t,
-    value: *mut hsa_signal_value_t,
-    order: MemoryOrder,
-) -> hsa_status_t {
-    with_runtime(name, |rt| {
-        let n = rt.signals.group_signals(group.handle)?.len();
-        if conditions.is_null() || compare_values.is_null() || signal.is_null() || value.is_null() {
-            return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
+/// Exports `hsa_signal_group_wait_any_*` in one memory order.
+macro_rules! group_waits {
+    ($($name:ident => $ord:ident),* $(,)?) => {$(
+        /// # Safety
+        /// `conditions`/`compare_values` hold one element per signal of the group; `signal` and
+        /// `value` are writable.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            signal_group: hsa_signal_group_t,
+            conditions: *const hsa_signal_condition_t,
+            compare_values: *const hsa_signal_value_t,
+            wait_state_hint: hsa_wait_state_t,
+            signal: *mut hsa_signal_t,
+            value: *mut hsa_signal_value_t,
+        ) -> hsa_status_t {
+            with_runtime(stringify!($name), |rt| {
+                let g = signal_group.handle;
+                let n = rt.signals.group_signals(g)?.len();
+                if conditions.is_null() || compare_values.is_null() || signal.is_null()
+                    || value.is_null() {
+                    return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
+                }
+                // SAFETY: non-null; one element per group signal by the caller's contract.
+                let (c, v) = unsafe {
+                    (std::slice::from_raw_parts(conditions, n),
+                        std::slice::from_raw_parts(compare_values, n))
+                };
+                let c = c.iter().map(|x| condition(*x)).collect::<Result<Vec<_>>>()?;
+                let h = hint(wait_state_hint);
+                let (s, seen) = rt.signals.group_wait_any(g, &c, v, h, MemoryOrder::$ord)?;
+                // SAFETY: both checked non-null and writable by contract.
+                unsafe {
+                    write_out(signal, hsa_signal_t { handle: s.0 })?;
+                    write_out(value, seen)
+                }
+            })
         }
-        // SAFETY: non-null; one element per group signal by the caller's contract.
-        let (c, v) = unsafe {
-            (
-                std::slice::from_raw_parts(conditions, n),
-                std::slice::from_raw_parts(compare_values, n),
-            )
-        };
-        let c = c
-            .iter()
-            .map(|x| condition(*x))
-            .collect::<Result<Vec<_>>>()?;
-        let (s, observed) =
-            rt.signals
-                .group_wait_any(group.handle, &c, v, hint(wait_state_hint), order)?;
-        // SAFETY: both checked non-null and writable by contract.
-        unsafe {
-            write_out(signal, hsa_signal_t { handle: s.0 })?;
-            write_out(value, observed)
-        }
-    })
+    )*};
 }
-
-/// # Safety
-/// See [`group_wait`].
-#[no_mangle]
-pub unsafe extern "C" fn hsa_signal_group_wait_any_relaxed(
-    signal_group: hsa_signal_group_t,
-    conditions: *const hsa_signal_condition_t,
-    compare_values: *const hsa_signal_value_t,
-    wait_state_hint: hsa_wait_state_t,
-    signal: *mut hsa_signal_t,
-    value: *mut hsa_signal_value_t,
-) -> hsa_status_t {
-    let name = "hsa_signal_group_wait_any_relaxed";
-    let o = MemoryOrder::Relaxed;
-    // SAFETY: forwarded caller contract.
-    unsafe {
-        group_wait(
-            name,
-            signal_group,
-            conditions,
-            compare_values,
-            wait_state_hint,
-            signal,
-            value,
-            o,
-        )
-    }
-}
-
-/// # Safety
-/// See [`group_wait`].
-#[no_mangle]
-pub unsafe extern "C" fn hsa_signal_group_wait_any_scacquire(
-    signal_group: hsa_signal_group_t,
-    conditions: *const hsa_signal_condition_t,
-    compare_values: *const hsa_signal_value_t,
-    wait_state_hint: hsa_wait_state_t,
-    signal: *mut hsa_signal_t,
-    value: *mut hsa_signal_value_t,
-) -> hsa_status_t {
-    let name = "hsa_signal_group_wait_any_scacquire";
-    let o = MemoryOrder::Acquire;
-    // SAFETY: forwarded caller contract.
-    unsafe {
-        group_wait(
-            name,
-            signal_group,
-            conditions,
-            compare_values,
-            wait_state_hint,
-            signal,
-            value,
-            o,
-        )
-    }
-}
+group_waits!(
+    hsa_signal_group_wait_any_relaxed => Relaxed,
+    hsa_signal_group_wait_any_scacquire => Acquire,
+);
 
 /// A C pointer handed back to C callbacks on another thread; the program owns what it points to.
 #[derive(Clone, Copy)]

@@ -4,6 +4,17 @@
 //! metadata (one model for v2 YAML and v3+ MessagePack) and a [`LoadPlan`] (segments,
 //! relocations, kernels with their decoded [`KernelDescriptor`], variables, undefined symbols)
 //! that the runtime's loader executes without re-parsing. Every defect is an [`Error`].
+//!
+//! Decisions:
+//! - The target comes from e_flags for every version (v2's ISA notes are kept for reference:
+//!   they spell gfx906 + xnack as "gfx907"). v2/v3 have one bit per feature (set = on).
+//! - v2 argument offsets are computed (each at its `Align`); v3+ give offsets but no alignment,
+//!   so [`KernelArg::align`] is derived from size and offset there.
+//! - Missing metadata is not an error (hand-written code objects may have none); malformed
+//!   metadata is.
+//! - Variables are every defined STT_OBJECT except `.kd` descriptors; the loader exposes the
+//!   non-local ones as HSA symbols.
+//! - Limits against forged files: segments up to 4 GiB each, addresses below 16 GiB.
 
 pub mod codeobject;
 pub mod decode;

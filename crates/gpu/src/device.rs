@@ -15,6 +15,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// Largest private segment per work-item a dispatch may ask for.
+pub const MAX_PRIVATE_SIZE: u32 = 256 * 1024;
+
 /// The GPU model this device reports and executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GfxVersion {
@@ -128,10 +131,11 @@ impl Device {
             .private_segment_size
             .max(kd.private_segment_fixed_size)
             .next_multiple_of(4);
-        if private > 1 << 20 {
+        // Scratch backing is allocated per worker: 1024 work-items x 256 KiB = 256 MiB at most.
+        if private > MAX_PRIVATE_SIZE {
             return Err(Fault::dispatch(
                 name,
-                format!("{private} bytes of scratch per work-item"),
+                format!("{private} bytes of scratch per work-item (at most {MAX_PRIVATE_SIZE})"),
             ));
         }
         let ctx = DispatchCtx {

@@ -17,9 +17,9 @@ pub enum FaultKind {
     /// The wave executed more instructions than the device's per-wave budget.
     InstructionBudget { limit: u64 },
     /// The dispatch itself is malformed (zero-sized grid, too large a work-group...).
-    InvalidDispatch(String),
+    InvalidDispatch(Box<str>),
     /// A bug in the device (a caught panic); the process keeps running.
-    Internal(String),
+    Internal(Box<str>),
 }
 
 /// A fault report: kind, where it happened, and who.
@@ -27,11 +27,11 @@ pub enum FaultKind {
 pub struct Fault {
     pub kind: FaultKind,
     /// Kernel name.
-    pub kernel: String,
+    pub kernel: Box<str>,
     /// Byte address of the faulting instruction.
     pub pc: u64,
     /// Disassembly of the faulting instruction (empty when it did not decode).
-    pub instruction: String,
+    pub instruction: Box<str>,
     /// Work-group id X/Y/Z.
     pub workgroup: [u32; 3],
     /// Wave index within the work-group.
@@ -46,10 +46,10 @@ impl Fault {
     /// A fault of the dispatch as a whole (no wave).
     pub fn dispatch(kernel: &str, why: impl Into<String>) -> Fault {
         Fault {
-            kind: FaultKind::InvalidDispatch(why.into()),
-            kernel: kernel.to_string(),
+            kind: FaultKind::InvalidDispatch(why.into().into()),
+            kernel: kernel.into(),
             pc: 0,
-            instruction: String::new(),
+            instruction: "".into(),
             workgroup: [0; 3],
             wave: 0,
             lane: None,
@@ -65,7 +65,7 @@ impl Fault {
             workgroup: wg,
             ..Fault::dispatch(kernel, "")
         }
-        .with_kind(FaultKind::Internal(why))
+        .with_kind(FaultKind::Internal(why.into()))
     }
 
     fn with_kind(mut self, kind: FaultKind) -> Fault {

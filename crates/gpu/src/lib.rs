@@ -11,10 +11,20 @@
 //! Inside: [`program`] decodes a kernel once; [`device`] splits a dispatch into work-groups on
 //! worker threads; [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
 //! (one module per instruction family); [`valu`] holds the per-lane VALU arithmetic.
-
-// A `Fault` is a full report (kernel, instruction text...); it travels only on the cold fault
-// path, so its size does not matter.
-#![allow(clippy::result_large_err)]
+//!
+//! Decisions (beyond DESIGN.md):
+//! - Scratch: each worker owns the backing of the work-group it runs; the private segment V#
+//!   (`s[0:3]`) has base = that backing, SWIZZLE_ENABLE, element size 4, index stride 64,
+//!   ADD_TID; the wave offset SGPR is `wave index * 64 * private size`; Flat Scratch Init is the
+//!   64-bit backing address (GFX9) and FLAT_SCRATCH starts at the wave's base. Flat and
+//!   `scratch_*` accesses swizzle every dword the same way, so all three views agree.
+//! - LDS out of range: reads 0, writes dropped (GFX9 hardware), not a fault.
+//! - `s_trap 3` (llvm.debugtrap) is a no-op (no debugger); other traps fault.
+//! - `s_memtime` counts nanoseconds (a 1 GHz shader clock), `s_memrealtime` 100 MHz ticks.
+//! - `SOFTHSA_TRACE=isa` + `SOFTHSA_TRACE_WAVE=x,y,z:w` ([`TraceConfig::from_env`]) trace one
+//!   wave: each instruction with the scalar registers, SCC and VGPR lanes it changed.
+//! - Faults: the lowest work-group index's fault is reported; other work-groups stop at their
+//!   next 64 Ki instructions. A panic inside the device becomes `FaultKind::Internal`.
 
 use std::ops::Range;
 

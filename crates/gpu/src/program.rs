@@ -30,8 +30,9 @@ pub struct XInst {
 #[derive(Clone, Debug)]
 pub enum Slot {
     Ok(Box<XInst>),
-    /// Bytes that do not decode (or use a reserved operand): a fault if executed.
-    Illegal,
+    /// Bytes that do not decode (or use a reserved operand): a fault if executed. Holds the
+    /// first dword, for the fault report.
+    Illegal(u32),
 }
 
 /// The decoded text range of a code object.
@@ -65,12 +66,12 @@ impl Program {
                         .fold(0u64, |a, &b| a << 8 | u64::from(b));
                     slots.push(match translate(inst, raw) {
                         Some(x) => Slot::Ok(Box::new(x)),
-                        None => Slot::Illegal,
+                        None => Slot::Illegal(first_dword(&code[off - usize::from(inst.len)..])),
                     });
                 }
                 _ => {
                     off += 4;
-                    slots.push(Slot::Illegal);
+                    slots.push(Slot::Illegal(first_dword(&code[off - 4..])));
                 }
             }
         }
@@ -90,7 +91,7 @@ impl Program {
             let pc = self.addr(i as u32);
             let t = match &self.slots[i] {
                 Slot::Ok(x) => x.inst.branch_target(pc),
-                Slot::Illegal => None,
+                Slot::Illegal(_) => None,
             };
             if let Some(t) = t {
                 let idx = self.index_of(t).unwrap_or(NO_INDEX);
@@ -122,10 +123,17 @@ impl Program {
     pub fn text(&self, i: u32) -> String {
         match self.slots.get(i as usize) {
             Some(Slot::Ok(x)) => x.inst.display(self.addr(i)).to_string(),
-            Some(Slot::Illegal) => "<illegal>".to_string(),
+            Some(Slot::Illegal(w)) => format!("<illegal: {w:#010x}>"),
             None => String::new(),
         }
     }
+}
+
+fn first_dword(b: &[u8]) -> u32 {
+    b.iter()
+        .take(4)
+        .rev()
+        .fold(0, |a, &x| a << 8 | u32::from(x))
 }
 
 fn width_of(ty: valu::Ty) -> Width {
@@ -206,7 +214,8 @@ pub struct Kernel {
     pub descriptor: KernelDescriptor,
     /// Address of the kernel descriptor (or amd_kernel_code_t).
     pub descriptor_address: u64,
-    pub program: Program,
+    /// The decoded code; shared by every kernel of a code object (see [`Kernel::from_program`]).
+    pub program: std::sync::Arc<Program>,
     /// Index of the entry instruction.
     pub entry: u32,
 }
@@ -221,8 +230,19 @@ impl Kernel {
         code: &[u8],
         code_base: u64,
     ) -> Result<Kernel, String> {
+        let program = std::sync::Arc::new(Program::new(code, code_base));
+        Kernel::from_program(name, descriptor, descriptor_address, program)
+    }
+
+    /// Builds a kernel over an already decoded program (decode a code object's text once with
+    /// [`Program::new`] and share it among its kernels).
+    pub fn from_program(
+        name: &str,
+        descriptor: KernelDescriptor,
+        descriptor_address: u64,
+        program: std::sync::Arc<Program>,
+    ) -> Result<Kernel, String> {
         let entry_pc = descriptor_address.wrapping_add(descriptor.entry_offset as u64);
-        let program = Program::new(code, code_base);
         let entry = program
             .index_of(entry_pc)
             .ok_or_else(|| format!("kernel {name}: entry {entry_pc:#x} is not in its code"))?;

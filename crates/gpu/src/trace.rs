@@ -76,7 +76,7 @@ impl Tracer {
         let mut line = format!("[{}] {:#x}: {}", self.kernel, prog.addr(i), prog.text(i));
         for r in 0..128 {
             if w.s[r] != self.s[r] {
-                let _ = write!(line, " s{r}={:#x}", w.s[r]);
+                let _ = write!(line, " {}={:#x}", sreg_name(r), w.s[r]);
             }
         }
         if w.scc != self.scc {
@@ -99,6 +99,24 @@ impl Tracer {
             }
             None => eprintln!("{line}"),
         }
+    }
+}
+
+/// Assembler name of a scalar register by operand code.
+fn sreg_name(r: usize) -> String {
+    match r {
+        0..=101 => format!("s{r}"),
+        102 => "flat_scratch_lo".into(),
+        103 => "flat_scratch_hi".into(),
+        104 => "xnack_mask_lo".into(),
+        105 => "xnack_mask_hi".into(),
+        106 => "vcc_lo".into(),
+        107 => "vcc_hi".into(),
+        108..=123 => format!("ttmp{}", r - 108),
+        124 => "m0".into(),
+        126 => "exec_lo".into(),
+        127 => "exec_hi".into(),
+        _ => format!("sreg{r}"),
     }
 }
 

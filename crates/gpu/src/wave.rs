@@ -45,7 +45,7 @@ pub struct Wave {
     pub executed: u64,
     /// Host address of this wave's scratch (private) backing.
     pub scratch_base: u64,
-    /// `s_set_gpr_idx_on` mode: VGPR operands named by M0[15:12] are offset by M0[7:0].
+    /// `s_set_gpr_idx_on` mode: VGPR operands named by `M0[15:12]` are offset by `M0[7:0]`.
     pub gpr_idx_en: bool,
 }
 
@@ -107,8 +107,8 @@ impl Default for Wave {
     }
 }
 
-/// MODE at wave start, from COMPUTE_PGM_RSRC1: FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8],
-/// IEEE [9].
+/// MODE at wave start, from COMPUTE_PGM_RSRC1: FP_ROUND (bits 3:0), FP_DENORM (7:4),
+/// DX10_CLAMP (8), IEEE (9).
 pub fn initial_mode(kd: &KernelDescriptor) -> u32 {
     ((kd.pgm_rsrc1 >> 12) & 0xff)
         | u32::from(kd.enable_dx10_clamp()) << 8

@@ -58,6 +58,14 @@ pub(crate) fn run_workgroup(
     let wave_bytes = ctx.private_size * 64;
     let words = (wave_bytes as usize * nw).div_ceil(8).max(1);
     if wk.scratch.len() < words {
+        // Host memory exhaustion is a fault of this dispatch, not an abort of the process.
+        if wk.scratch.try_reserve_exact(words - wk.scratch.len()).is_err() {
+            return Err(Fault::internal(
+                &kernel.name,
+                wg_id,
+                format!("cannot allocate {} bytes of scratch", words * 8),
+            ));
+        }
         wk.scratch.resize(words, 0);
     }
     let scratch_base = wk.scratch.as_mut_ptr() as u64;
@@ -132,9 +140,9 @@ fn report(ctx: &DispatchCtx, w: &Wave, e: ExecFault) -> Fault {
     let prog = &ctx.d.kernel.program;
     Fault {
         kind: e.kind,
-        kernel: ctx.d.kernel.name.clone(),
+        kernel: ctx.d.kernel.name.as_str().into(),
         pc: prog.addr(w.pc),
-        instruction: prog.text(w.pc),
+        instruction: prog.text(w.pc).into(),
         workgroup: w.workgroup,
         wave: w.index,
         lane: e.lane,

@@ -80,7 +80,8 @@ fn out_of_bounds_store_faults_with_address() {
 
 #[test]
 fn s_trap_and_budget_fault() {
-    let k = kernel("s_nop 0\ns_trap 2\ns_endpgm\n", descriptor());
+    // s_trap 3 (llvm.debugtrap) continues without a debugger; s_trap 2 (llvm.trap) faults.
+    let k = kernel("s_trap 3\ns_trap 2\ns_endpgm\n", descriptor());
     let f = run(&device(), &k, &Map::default(), &[], [64, 1, 1], [64, 1, 1]).unwrap_err();
     assert_eq!(f.kind, FaultKind::Trap { code: 2 });
     assert_eq!(f.pc, CODE_BASE + 4);

@@ -56,7 +56,8 @@ fn ds_swizzle_and_bpermute() {
 #[test]
 fn scalar_alu_matches_host() {
     // Each SALU result goes to lane k of v1 via v_writelane.
-    let ops: [(&str, fn(u32, u32) -> u32); 13] = [
+    type Op = (&'static str, fn(u32, u32) -> u32);
+    let ops: [Op; 13] = [
         ("s_add_u32 s10, s20, s21", |a: u32, b: u32| {
             a.wrapping_add(b)
         }),

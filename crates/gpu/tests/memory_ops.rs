@@ -106,8 +106,8 @@ fn sdwa_selects_and_places() {
         &[0],
     );
     // mov: word 1 = 0x0088, low word 0xbbbb kept → 0x0088bbbb; add: byte0 = 0xbb + 1.
-    for l in 0..64 {
-        assert_eq!(out[l], 0x0088_bbbc, "lane {l}");
+    for (l, &v) in out.iter().enumerate() {
+        assert_eq!(v, 0x0088_bbbc, "lane {l}");
     }
 }
 

@@ -2,17 +2,9 @@
 //! loaded with softhsa-codeobj and run on the device; results checked against the host.
 
 mod common;
-use common::*;
-use softhsa_gpu::{Dispatch, Kernel};
+use common::image::{dispatch, load, Image};
+use common::Map;
 use std::process::Command;
-
-/// A loaded code object image (kept alive while its kernels run).
-struct Image {
-    mem: Vec<u64>,
-    base: u64,
-    size: u64,
-    co: softhsa_codeobj::CodeObject,
-}
 
 fn compile(src: &str, opt: &str, cov: u32) -> Vec<u8> {
     let dir = std::env::temp_dir().join(format!(
@@ -44,92 +36,6 @@ fn compile(src: &str, opt: &str, cov: u32) -> Vec<u8> {
         .expect("clang-15");
     assert!(st.success());
     std::fs::read(&out).unwrap()
-}
-
-fn load(elf: &[u8]) -> Image {
-    let co = softhsa_codeobj::parse(elf).expect("parse");
-    let size = co.plan.virtual_size;
-    let align = co.plan.align.max(8);
-    let mut mem = vec![0u64; ((size + align) / 8) as usize + 1];
-    let raw = mem.as_mut_ptr() as u64;
-    let base = raw.next_multiple_of(align);
-    let off = (base - raw) as usize;
-    // SAFETY: [base, base + size) lies inside `mem` (over-allocated by `align`).
-    let image = unsafe { std::slice::from_raw_parts_mut((raw as *mut u8).add(off), size as usize) };
-    co.plan.copy_segments(image).unwrap();
-    co.plan
-        .apply_relocations(image, base, &mut |_| None)
-        .unwrap();
-    Image {
-        mem,
-        base,
-        size,
-        co,
-    }
-}
-
-impl Image {
-    fn kernel(&self, name: &str) -> (Kernel, u32) {
-        let ks = self.co.plan.kernel(name).expect("kernel");
-        // SAFETY: the image is live for as long as `self`.
-        let code =
-            unsafe { std::slice::from_raw_parts(self.base as *const u8, self.size as usize) };
-        let kernarg = ks
-            .metadata
-            .as_ref()
-            .map_or(256, |m| m.kernarg_segment_size)
-            .max(256);
-        let k = Kernel::new(
-            name,
-            ks.descriptor.clone(),
-            self.base + ks.descriptor_vaddr,
-            code,
-            self.base,
-        )
-        .unwrap();
-        (k, kernarg)
-    }
-}
-
-/// Dispatches with an AQL packet in memory (v4 reads sizes through the dispatch ptr) and a
-/// kernarg segment of `kernarg_size` bytes starting with `args`.
-fn dispatch(img: &Image, name: &str, args: &[u64], map: &Map, grid: u32, wg: u16) {
-    let (k, kernarg_size) = img.kernel(name);
-    map.add(&img.mem);
-    let mut kernarg = vec![0u64; kernarg_size as usize / 8];
-    kernarg[..args.len()].copy_from_slice(args);
-    // v5 hidden arguments follow the explicit ones: block counts (u32 x3) and group sizes
-    // (u16 x3) at the start of the implicit area, which starts at the 8-byte aligned end of
-    // the explicit arguments (our args are all 8-byte slots).
-    if img.co.version >= 5 {
-        let hidden = args.len();
-        kernarg[hidden] = u64::from(grid.div_ceil(u32::from(wg))) | 1 << 32;
-        kernarg[hidden + 1] = 1 | u64::from(wg) << 32 | 1 << 48;
-    }
-    let ka = map.add(&kernarg);
-    let mut packet = [0u32; 16];
-    packet[0] = 1 << 16; // setup: 1 dimension
-    packet[1] = u32::from(wg) | 1 << 16;
-    packet[2] = 1;
-    packet[3] = grid;
-    packet[4] = 1;
-    packet[5] = 1;
-    let pa = map.add(&packet);
-    let events = Events::default();
-    let d = Dispatch {
-        kernel: &k,
-        grid_size: [grid, 1, 1],
-        workgroup_size: [wg, 1, 1],
-        dynamic_group_segment_size: 0,
-        private_segment_size: 0,
-        kernarg_address: ka,
-        packet_address: pa,
-        queue_address: 0,
-        dispatch_id: 0,
-        memory: map,
-        events: &events,
-    };
-    device().dispatch(&d).unwrap_or_else(|f| panic!("{f}"));
 }
 
 const SRC: &str = r#"
@@ -172,10 +78,17 @@ __kernel void histo(__global const uint* in, __global uint* bins, uint n) {
 }
 "#;
 
+/// The code objects of `SRC` (compiled once per test process, shared by the tests).
 fn each_build(f: impl Fn(&Image)) {
-    for (opt, cov) in [("-O2", 4), ("-O0", 4), ("-O2", 5), ("-O0", 5)] {
-        let img = load(&compile(SRC, opt, cov));
-        f(&img);
+    static BUILDS: std::sync::OnceLock<Vec<Image>> = std::sync::OnceLock::new();
+    let builds = BUILDS.get_or_init(|| {
+        [("-O2", 4), ("-O0", 4), ("-O2", 5), ("-O0", 5)]
+            .into_iter()
+            .map(|(opt, cov)| load(&compile(SRC, opt, cov)))
+            .collect()
+    });
+    for img in builds {
+        f(img);
     }
 }
 
@@ -192,9 +105,9 @@ fn saxpy_all_builds() {
             u64::from(2.0f32.to_bits()) | 1000 << 32,
         ];
         dispatch(img, "saxpy", &args, &map, 1024, 256);
-        for i in 0..n {
+        for (i, &v) in y.iter().enumerate().take(n) {
             assert_eq!(
-                y[i],
+                v,
                 2.0 * (i as f32 * 0.5) + (1000.0 - i as f32),
                 "element {i}"
             );

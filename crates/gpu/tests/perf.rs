@@ -9,23 +9,7 @@ use softhsa_gpu::{Device, DeviceConfig};
 #[ignore]
 fn wave_instructions_per_second() {
     // Each work-item: x = id; 4096 times: x = x * 3 + 1 (mod 2^32); out[id] = x.
-    let asm = r#"
-  s_load_dwordx2 s[6:7], s[0:1], 0x0
-  s_lshl_b32 s8, s2, 8
-  v_add_u32 v1, s8, v0
-  v_mov_b32 v2, v1
-  s_movk_i32 s9, 0x1000
-L:
-  v_mul_lo_u32 v2, v2, 3
-  v_add_u32 v2, 1, v2
-  s_sub_u32 s9, s9, 1
-  s_cmp_lg_u32 s9, 0
-  s_cbranch_scc1 L
-  v_lshlrev_b32 v3, 2, v1
-  s_waitcnt lgkmcnt(0)
-  global_store_dword v3, v2, s[6:7]
-  s_endpgm
-"#;
+    let asm = include_str!("../benches/loop.s");
     let k = kernel(asm, descriptor());
     let n = 256 * 256;
     let out = vec![0u32; n];
@@ -50,4 +34,24 @@ L:
         s.elapsed_ns as f64 / 1e9,
         ips / 1e6
     );
+}
+
+#[test]
+#[ignore]
+fn dispatch_latency() {
+    // Empty kernels: the cost of splitting a dispatch and starting its workers.
+    let mut kd = descriptor();
+    kd.pgm_rsrc1 &= !63; // 4 VGPRs: the cost of zeroing registers stays out of the figure
+    let k = kernel("s_endpgm\n", kd);
+    let dev = Device::new(DeviceConfig::default());
+    let map = Map::default();
+    for (grid, label) in [(64u32, "1 work-group"), (64 * 1024, "1024 work-groups")] {
+        let t = std::time::Instant::now();
+        let n = 200;
+        for _ in 0..n {
+            let s = run(&dev, &k, &map, &[], [grid, 1, 1], [64, 1, 1]).unwrap();
+            assert_eq!(s.workgroups, u64::from(grid / 64));
+        }
+        println!("{label}: {:.1} us per dispatch", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+    }
 }

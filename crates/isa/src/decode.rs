@@ -117,20 +117,38 @@ fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
     }
 }
 
-/// Decode one instruction from the start of `bytes`.
+/// The GFX9 processors this decoder knows: they differ only in gfx906's extra instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Gfx {
+    Gfx900,
+    #[default]
+    Gfx906,
+}
+
+/// Decode one gfx906 instruction from the start of `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Inst, DecodeError> {
+    decode_for(bytes, Gfx::Gfx906)
+}
+
+/// Decode one instruction of processor `gfx` from the start of `bytes`.
+pub fn decode_for(bytes: &[u8], gfx: Gfx) -> Result<Inst, DecodeError> {
     let w0 = word(bytes, 0)?;
     let mut d = Dec { bytes, w0, x: w0 as u64 };
-    d.run()
+    let mut i = d.run()?;
+    crate::operand_check::check(&mut i)?;
+    if gfx == Gfx::Gfx900 && !i.op.on_gfx900() {
+        return Err(DecodeError::UnknownOpcode { format: "gfx900", opcode: i.op.opcode() });
+    }
+    Ok(i)
 }
 
 /// Decode a whole code range: `(byte offset, instruction or error)` pairs. After an error the
 /// decoder skips one dword, as llvm-objdump does.
-pub fn decode_all(code: &[u8]) -> Vec<(usize, Result<Inst, DecodeError>)> {
+pub fn decode_all(code: &[u8], gfx: Gfx) -> Vec<(usize, Result<Inst, DecodeError>)> {
     let mut out = Vec::new();
     let mut off = 0;
     while off + 4 <= code.len() {
-        let r = decode(&code[off..]);
+        let r = decode_for(&code[off..], gfx);
         let len = r.as_ref().map(|i| i.len as usize).unwrap_or(4);
         out.push((off, r));
         off += len;
@@ -209,12 +227,22 @@ impl Dec<'_> {
         let op = lookup(class, opc)?;
         match bits(w0, 0, 9) {
             0xF9 | 0xFA => {
-                let w1 = self.dword(1)?;
-                self.x = w0 | (w1 as u64) << 32;
                 let sdwa = bits(w0, 0, 9) == 0xF9;
                 let form = if sdwa { Form::Sdwa } else { Form::Dpp };
-                check_form(op, form, self.x)?;
-                crate::decode_fields::vop_ext(self, op, class, sdwa)
+                let ext = self.dword(1).and_then(|w1| {
+                    self.x = w0 | (w1 as u64) << 32;
+                    check_form(op, form, self.x)
+                });
+                match ext {
+                    Ok(()) => crate::decode_fields::vop_ext(self, op, class, sdwa),
+                    // Like LLVM, fall back to the 32-bit form (valid when src0 is unused).
+                    Err(e) if op.src_dwords(0) != 0 => Err(e),
+                    Err(_) => {
+                        self.x = w0;
+                        check_form(op, Form::Native, w0)?;
+                        crate::decode_fields::vop32(self, op, class)
+                    }
+                }
             }
             _ => {
                 check_form(op, Form::Native, w0)?;
@@ -228,7 +256,13 @@ impl Dec<'_> {
         let w1 = self.dword(1)?;
         self.x = self.w0 as u64 | (w1 as u64) << 32;
         let form = if class == Class::Vop3 && op.class() != Class::Vop3 { Form::E64 } else { Form::Native };
-        check_form(op, form, self.x)?;
+        if class == Class::Smem {
+            // SMEM's second dword holds an offset or an SGPR depending on imm/soe; LLVM ignores
+            // the bits the chosen form does not use, so only the first dword is checked.
+            check_form(op, form, self.x & 0xFFFF_FFFF)?;
+        } else {
+            check_form(op, form, self.x)?;
+        }
         crate::decode_fields::wide(self, op, class)
     }
 }

@@ -105,7 +105,10 @@ fn vop_common(i: &mut Inst, op: Op, class: Class, src0: u32, vsrc1: u32, vdst: u
     } else if op.dst_dwords() != 0 {
         i.dst = reg8(op.dst().scalar, vdst);
     }
-    if op.src_dwords(0) != 0 {
+    if op == Op::V_SWAP_B32 {
+        // VGPR-only source: the field is a VGPR number.
+        i.src[0] = vgpr(src0);
+    } else if op.src_dwords(0) != 0 {
         i.src[0] = Operand(src0 as u16);
     }
     if class != Class::Vop1 && op.src_dwords(1) != 0 {
@@ -142,9 +145,6 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
         } else {
             i.mods.clamp = bits(w1, 13, 1) != 0;
             i.mods.omod = bits(w1, 14, 2) as u8;
-        }
-        if class == Class::Vopc {
-            i.mods.clamp = bits(w1, 13, 1) != 0;
         }
         i.mods.neg = (bits(w1, 20, 1) | bits(w1, 28, 1) << 1) as u8;
         i.mods.abs = (bits(w1, 21, 1) | bits(w1, 29, 1) << 1) as u8;
@@ -244,10 +244,11 @@ fn smem(op: Op, x: u64) -> Inst {
     let imm = bits(x, 17, 1) != 0;
     let soe = bits(x, 14, 1) != 0;
     if imm {
-        i.imm = bits(x, 32, 21) as i32;
+        // GFX9: 21-bit signed byte offset.
+        i.imm = ((bits(x, 32, 21) << 11) as i32) >> 11;
     }
     if soe || !imm {
-        i.src[1] = sop(if imm { bits(x, 57, 7) } else { bits(x, 32, 8) });
+        i.src[1] = sop(if soe { bits(x, 57, 7) } else { bits(x, 32, 7) });
     }
     let flags = flag(x, 16, MemFlags::GLC) | flag(x, 15, MemFlags::NV) | flag(x, 17, MemFlags::IMM) | flag(x, 14, MemFlags::SOE);
     i.ext = Ext::Mem(Mem { flags: MemFlags(flags), ..Mem::default() });
@@ -278,6 +279,9 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
     }
     if op.src_dwords(1) != 0 {
         i.src[1] = vdata;
+        if op.flags().has(OpFlags::ATOMIC) && bits(x, 14, 1) != 0 {
+            i.dst = vdata;
+        }
     }
     let offen = bits(x, 12, 1) != 0;
     let idxen = bits(x, 13, 1) != 0;
@@ -317,7 +321,11 @@ fn flat(op: Op, class: Class, x: u64) -> Inst {
     if class != Class::Flat && saddr != 0x7F {
         i.src[2] = sop(saddr);
     }
-    i.imm = if class == Class::Flat { bits(x, 0, 12) as i32 } else { ((bits(x, 0, 13) << 19) as i32) >> 19 };
+    i.imm = if class == Class::Flat { bits(x, 0, 13) as i32 } else { ((bits(x, 0, 13) << 19) as i32) >> 19 };
+    if op.flags().has(OpFlags::ATOMIC) && bits(x, 16, 1) != 0 {
+        // GLC atomics return the pre-op value (the low half of cmpswap's data).
+        i.dst = vgpr(bits(x, 56, 8));
+    }
     let f = flag(x, 13, MemFlags::LDS) | flag(x, 16, MemFlags::GLC) | flag(x, 17, MemFlags::SLC) | flag(x, 55, MemFlags::NV);
     i.ext = Ext::Mem(Mem { flags: MemFlags(f), ..Mem::default() });
     i

@@ -59,6 +59,10 @@ pub(crate) fn src_ty(op: Op, s: usize) -> Ty {
     if op.src_dwords(s) >= 2 {
         return Ty::B64;
     }
+    // VOP3-only ops take 16-bit operands only when they have op_sel (v_sad_u16 is 32-bit).
+    if op.class() == Class::Vop3 && !op.flags().has(crate::OpFlags::OPSEL) {
+        return Ty::B32;
+    }
     let name = op.name();
     let last = name.rsplit('_').next().unwrap_or("");
     // The source type is the last type suffix (v_cvt_f32_f16: f16 source).
@@ -102,6 +106,7 @@ pub(crate) fn sreg(w: &mut impl Write, c: u16, n: u8) -> fmt::Result {
         }
         108..=123 => range(w, "ttmp", c - 108),
         124 => w.write_str("m0"),
+        125 => w.write_str("null"),
         _ => w.write_str("/*invalid register*/"),
     }
 }
@@ -147,7 +152,10 @@ pub(crate) fn src(w: &mut impl Write, i: &Inst, o: Operand, n: u8, ty: Ty) -> fm
 fn float_const(w: &mut impl Write, c: u16, ty: Ty) -> fmt::Result {
     const NAMES: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
     match (c, ty) {
-        (248, Ty::I16) => w.write_str("0x3118"),
+        (_, Ty::I16) => {
+            let bits = Operand(c).inline_bits(16).unwrap_or(0);
+            write!(w, "0x{bits:x}")
+        }
         (248, Ty::B64) => w.write_str("0.15915494309189532"),
         (248, _) => w.write_str("0.15915494"),
         _ => w.write_str(NAMES[(c - 240) as usize]),
@@ -156,11 +164,24 @@ fn float_const(w: &mut impl Write, c: u16, ty: Ty) -> fmt::Result {
 
 /// A 32-bit literal as LLVM prints it: values that are inline constants print as such.
 pub(crate) fn literal(w: &mut impl Write, v: u32, ty: Ty) -> fmt::Result {
-    let int = v as i32;
+    // 16-bit operands use the literal's low half.
+    let v = if matches!(ty, Ty::I16 | Ty::F16) { v & 0xFFFF } else { v };
+    let int = if matches!(ty, Ty::I16 | Ty::F16) { v as u16 as i16 as i32 } else { v as i32 };
     if (-16..=64).contains(&int) {
         return write!(w, "{int}");
     }
     let floats: &[(u32, &str)] = match ty {
+        Ty::F16 => &[
+            (0x3800, "0.5"),
+            (0xB800, "-0.5"),
+            (0x3C00, "1.0"),
+            (0xBC00, "-1.0"),
+            (0x4000, "2.0"),
+            (0xC000, "-2.0"),
+            (0x4400, "4.0"),
+            (0xC400, "-4.0"),
+            (0x3118, "0.15915494"),
+        ],
         Ty::B32 => &[
             (0x3F00_0000, "0.5"),
             (0xBF00_0000, "-0.5"),
@@ -183,10 +204,14 @@ pub(crate) fn literal(w: &mut impl Write, v: u32, ty: Ty) -> fmt::Result {
 /// `mnemonic` plus the encoding suffix LLVM adds for VOP1/VOP2/VOPC ops.
 pub(crate) fn mnemonic(w: &mut impl Write, i: &Inst) -> fmt::Result {
     w.write_str(i.op.name())?;
-    let vop = matches!(i.op.class(), Class::Vop1 | Class::Vop2 | Class::Vopc);
+    // LLVM adds `_e32` only to ops that also have a VOP3 form and print operands.
+    let has_operands = !i.dst.is_none() || !i.src[0].is_none();
+    let vop = matches!(i.op.class(), Class::Vop1 | Class::Vop2 | Class::Vopc)
+        && i.op.flags().has(crate::OpFlags::E64)
+        && has_operands;
     let suffix = match i.enc {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc if vop => "_e32",
-        Encoding::Vop3 if vop => "_e64",
+        Encoding::Vop3 if matches!(i.op.class(), Class::Vop1 | Class::Vop2 | Class::Vopc) && has_operands => "_e64",
         Encoding::Sdwa => "_sdwa",
         Encoding::Dpp => "_dpp",
         _ => "",

@@ -2,6 +2,7 @@
 
 use crate::disasm::{reg, sreg, src, vreg, Ty};
 use crate::inst::MemFlags;
+use crate::op::OpFlags;
 use crate::{Encoding, Inst, Op};
 use std::fmt::{self, Write};
 
@@ -45,16 +46,29 @@ fn smem(w: &mut impl Write, i: &Inst) -> fmt::Result {
         sreg(w, i.src[0].raw(), op.src_dwords(0))?;
         sep = ", ";
         if f.has(MemFlags::IMM) && !f.has(MemFlags::SOE) {
-            write!(w, ", 0x{:x}", i.imm)?;
+            w.write_str(sep)?;
+            signed_hex(w, i.imm)?;
         } else {
             w.write_str(sep)?;
             src(w, i, i.src[1], 1, Ty::B32)?;
             if f.has(MemFlags::SOE) && f.has(MemFlags::IMM) {
-                write!(w, " offset:0x{:x}", i.imm)?;
+                w.write_str(" offset:")?;
+                signed_hex(w, i.imm)?;
             }
         }
     }
-    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::NV, "nv")])
+    if !matches!(op, Op::S_DCACHE_DISCARD | Op::S_DCACHE_DISCARD_X2 | Op::S_ATC_PROBE | Op::S_ATC_PROBE_BUFFER) {
+        flags(w, f, &[(MemFlags::GLC, "glc")])?;
+    }
+    Ok(())
+}
+
+fn signed_hex(w: &mut impl Write, v: i32) -> fmt::Result {
+    if v < 0 {
+        write!(w, "-0x{:x}", v.unsigned_abs())
+    } else {
+        write!(w, "0x{v:x}")
+    }
 }
 
 fn ds(w: &mut impl Write, i: &Inst) -> fmt::Result {
@@ -73,7 +87,8 @@ fn ds(w: &mut impl Write, i: &Inst) -> fmt::Result {
         }
     }
     let m = i.mem().copied().unwrap_or_default();
-    let two = op.name().contains("2_") || op.name().contains("2st64");
+    let n = op.name();
+    let two = n.contains("read2") || n.contains("write2") || n.contains("wrxchg2");
     if two {
         if i.imm != 0 {
             write!(w, " offset0:{}", i.imm)?;
@@ -82,12 +97,48 @@ fn ds(w: &mut impl Write, i: &Inst) -> fmt::Result {
             write!(w, " offset1:{}", m.offset1)?;
         }
     } else {
-        let off = i.imm as u32 | (m.offset1 as u32) << 8;
-        if off != 0 {
+        let off = i.imm as u16 | (m.offset1 as u16) << 8;
+        if op == Op::DS_SWIZZLE_B32 && off != 0 {
+            w.write_str(" offset:")?;
+            swizzle(w, off)?;
+        } else if off != 0 {
             write!(w, " offset:{off}")?;
         }
     }
     flags(w, m.flags, &[(MemFlags::GDS, "gds")])
+}
+
+/// ds_swizzle_b32's offset in LLVM's symbolic `swizzle(...)` form.
+fn swizzle(w: &mut impl Write, imm: u16) -> fmt::Result {
+    if imm & 0xFF00 == 0x8000 {
+        let l = |k: u16| imm >> (2 * k) & 3;
+        return write!(w, "swizzle(QUAD_PERM,{},{},{},{})", l(0), l(1), l(2), l(3));
+    }
+    if imm & 0x8000 != 0 {
+        return write!(w, "{imm}");
+    }
+    let (and, or, xor) = (imm & 0x1F, imm >> 5 & 0x1F, imm >> 10 & 0x1F);
+    if and == 0x1F && or == 0 && xor.count_ones() == 1 {
+        return write!(w, "swizzle(SWAP,{xor})");
+    }
+    if and == 0x1F && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return write!(w, "swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x1F - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 && and & (group - 1) == 0 {
+        return write!(w, "swizzle(BROADCAST,{group},{or})");
+    }
+    w.write_str("swizzle(BITMASK_PERM,\"")?;
+    for b in (0..5).rev() {
+        let bit = |m: u16| m >> b & 1 != 0;
+        let c = match (bit(and), bit(or), bit(xor)) {
+            (_, true, x) => if x { '0' } else { '1' },
+            (true, false, x) => if x { 'i' } else { 'p' },
+            (false, false, x) => if x { '1' } else { '0' },
+        };
+        w.write_char(c)?;
+    }
+    w.write_str("\")")
 }
 
 const DFMT: [&str; 16] = [
@@ -100,7 +151,7 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
     let m = i.mem().copied().unwrap_or_default();
     let f = m.flags;
-    let data = if !i.dst.is_none() { i.dst } else { i.src[1] };
+    let data = if !i.src[1].is_none() { i.src[1] } else { i.dst };
     if data.is_none() {
         return Ok(());
     }
@@ -136,7 +187,12 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
     }
-    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds"), (MemFlags::TFE, "tfe")])
+    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds")])?;
+    // LDS-direct and atomic forms have no TFE operand: LLVM ignores the bit.
+    if f.has(MemFlags::TFE) && !f.has(MemFlags::LDS) && !op.flags().has(OpFlags::ATOMIC) {
+        w.write_str(" tfe")?;
+    }
+    Ok(())
 }
 
 fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
@@ -146,7 +202,8 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let lds = f.has(MemFlags::LDS);
     if !i.dst.is_none() && !lds {
         w.write_str(sep)?;
-        vreg(w, i.dst.vgpr_index().unwrap_or(0), op.dst_dwords())?;
+        let n = if op.flags().has(OpFlags::ATOMIC) { op.atomic_return_dwords() } else { op.dst_dwords() };
+        vreg(w, i.dst.vgpr_index().unwrap_or(0), n)?;
         sep = ", ";
     }
     let saddr = !i.src[2].is_none();
@@ -175,7 +232,7 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
     }
-    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds"), (MemFlags::NV, "nv")])
+    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds")])
 }
 
 fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {

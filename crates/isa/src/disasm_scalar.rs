@@ -71,6 +71,10 @@ fn hwreg(w: &mut impl Write, imm: u16) -> fmt::Result {
         6 => "HW_REG_LDS_ALLOC",
         7 => "HW_REG_IB_STS",
         15 => "HW_REG_SH_MEM_BASES",
+        16 => "HW_REG_TBA_LO",
+        17 => "HW_REG_TBA_HI",
+        18 => "HW_REG_TMA_LO",
+        19 => "HW_REG_TMA_HI",
         _ => "",
     };
     w.write_str("hwreg(")?;

@@ -42,6 +42,15 @@ fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
     Ok(sep)
 }
 
+/// Integer sources of ops with float modifiers elsewhere: their NEG bit means `sext()`.
+fn int_mods(op: Op, s: usize) -> bool {
+    matches!(
+        (op, s),
+        (Op::V_LDEXP_F32 | Op::V_LDEXP_F64 | Op::V_LDEXP_F16 | Op::V_TRIG_PREOP_F64 | Op::V_CVT_PKACCUM_U8_F32, 1)
+            | (Op::V_CVT_PK_U8_F32, 1 | 2)
+    )
+}
+
 /// Source `s` with float input modifiers (`-`, `neg()`, `|..|`) or SDWA `sext()`.
 fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
     let o = i.src[s];
@@ -49,7 +58,13 @@ fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
     let ty = src_ty(i.op, s);
     let neg = i.mods.neg >> s & 1 != 0;
     let abs = i.mods.abs >> s & 1 != 0;
-    if sext {
+    if int_mods(i.op, s) && i.enc != Encoding::Sdwa && !sext {
+        // Integer source: only SEXT (in the NEG bit) applies.
+        if !neg {
+            return src(w, i, o, n, ty);
+        }
+    }
+    if sext || (neg && int_mods(i.op, s) && i.enc != Encoding::Sdwa) {
         w.write_str("sext(")?;
         src(w, i, o, n, ty)?;
         return w.write_str(")");
@@ -115,15 +130,19 @@ fn vop32(w: &mut impl Write, i: &Inst) -> fmt::Result {
 
 /// VOP3 ops that print `op_sel` (16-bit operand VOP3-only ops).
 fn has_op_sel(op: Op) -> bool {
-    op.class() == Class::Vop3 && {
-        let (_, free) = op.form(Form::Native);
-        free & (0xF << 11) != 0
-    }
+    op.flags().has(OpFlags::OPSEL)
 }
 
 fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
     let mut sep = dests(w, i)?;
+    let mut m = *i;
+    if !op.flags().has(OpFlags::FPMODS) {
+        // Integer ops: LLVM ignores the abs/neg bits (except int-modifier sources: sext).
+        m.mods.abs = 0;
+        m.mods.neg &= (0..3).filter(|&s| int_mods(op, s)).fold(0, |a, s| a | 1 << s);
+    }
+    let i = &m;
     let nsrc = (0..3).filter(|&s| !i.src[s].is_none()).count();
     for s in 0..3 {
         if i.src[s].is_none() {
@@ -209,7 +228,9 @@ const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_
 fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
     let s = i.sdwa().copied().unwrap_or_default();
-    let int = op.form(Form::Sdwa).1 >> 51 & 1 != 0;
+    let free = op.form(Form::Sdwa).1;
+    // Integer sources carry a SEXT bit; LLVM's decoder only lets it vary for those.
+    let int = [free >> 51 & 1 != 0, free >> 59 & 1 != 0];
     let mut sep = dests(w, i)?;
     for k in 0..3 {
         if i.src[k].is_none() {
@@ -220,7 +241,7 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
         if k == 2 {
             w.write_str("vcc")?;
         } else {
-            src_mods(w, i, k, int && s.sext >> k & 1 != 0)?;
+            src_mods(w, i, k, int[k] && s.sext >> k & 1 != 0)?;
         }
     }
     if i.mods.clamp {
@@ -229,7 +250,7 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     omod(w, i.mods.omod)?;
     if op.class() != Class::Vopc {
         write!(w, " dst_sel:{}", SEL[s.dst_sel as usize & 7])?;
-        let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_INVALID"][s.dst_unused as usize & 3];
+        let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"][s.dst_unused as usize & 3];
         write!(w, " dst_unused:{u}")?;
     }
     write!(w, " src0_sel:{}", SEL[s.src0_sel as usize & 7])?;
@@ -268,9 +289,10 @@ fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
         0x141 => w.write_str(" row_half_mirror")?,
         0x142 => w.write_str(" row_bcast:15")?,
         0x143 => w.write_str(" row_bcast:31")?,
-        0x150..=0x15F => w.write_str(" /* row_newbcast is not supported on ASICs earlier than GFX90A */")?,
-        0x160..=0x16F => w.write_str(" /* row_share is not supported on ASICs earlier than GFX10 */")?,
-        0x170..=0x17F => w.write_str(" /* row_xmask is not supported on ASICs earlier than GFX10 */")?,
+        0x150..=0x15F => {
+            w.write_str("  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */")?
+        }
+        0x160..=0x16F => w.write_str(" /* row_xmask is not supported on ASICs earlier than GFX10 */")?,
         _ => w.write_str(" /* Invalid dpp_ctrl value */")?,
     }
     write!(w, " row_mask:0x{:x} bank_mask:0x{:x}", d.row_mask, d.bank_mask)?;

@@ -14,15 +14,17 @@
 mod decode;
 mod decode_fields;
 mod disasm;
+pub mod elf;
 mod disasm_memory;
 mod disasm_scalar;
 mod disasm_vector;
 mod inst;
 mod op;
 mod operand;
+mod operand_check;
 mod table;
 
-pub use decode::{decode, decode_all, DecodeError};
+pub use decode::{decode, decode_all, decode_for, DecodeError, Gfx};
 pub use disasm::Display;
 pub use inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
 pub use op::{Class, Op, OpFlags, Shape};

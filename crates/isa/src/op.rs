@@ -73,6 +73,10 @@ impl OpFlags {
     pub const SDWA: u32 = 1 << 8;
     /// Has a DPP form.
     pub const DPP: u32 = 1 << 9;
+    /// VOP3 op with op_sel (16-bit operand halves; printed as `op_sel:[...]`).
+    pub const OPSEL: u32 = 1 << 10;
+    /// VOP3 form takes float input modifiers (abs/neg) on its sources.
+    pub const FPMODS: u32 = 1 << 11;
 
     /// Whether `bit` (one of the constants above) is set.
     pub const fn has(self, bit: u32) -> bool {
@@ -224,6 +228,18 @@ impl Op {
     /// Has a DPP form.
     pub fn has_dpp(self) -> bool {
         self.flags().has(OpFlags::DPP)
+    }
+    /// Dwords an atomic returns when GLC is set (cmpswap returns half its data).
+    pub fn atomic_return_dwords(self) -> u8 {
+        if !self.flags().has(OpFlags::ATOMIC) {
+            return 0;
+        }
+        let d = self.src_dwords(1);
+        if self.name().contains("cmpswap") {
+            d / 2
+        } else {
+            d
+        }
     }
     /// Available on gfx900 (false for the gfx906-only additions).
     pub fn on_gfx900(self) -> bool {

@@ -65,6 +65,31 @@ pub struct TraceConfig {
     pub timeline: Option<PathBuf>,
 }
 
+impl TraceConfig {
+    /// Reads `SOFTHSA_TRACE`, `SOFTHSA_TRACE_FILE` and `SOFTHSA_TIMELINE` alone (tracing is set up
+    /// from these even when another variable is malformed).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<TraceConfig> {
+        let var = |name: &str| {
+            get(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        let mut t = TraceConfig::default();
+        if let Some(v) = var("SOFTHSA_TRACE") {
+            t.categories = crate::system::trace::parse_categories(&v).ok_or_else(|| {
+                bad(
+                    "SOFTHSA_TRACE",
+                    &v,
+                    "a list of api, packet, dispatch, fault, isa, all",
+                )
+            })?;
+        }
+        t.file = var("SOFTHSA_TRACE_FILE").map(PathBuf::from);
+        t.timeline = var("SOFTHSA_TIMELINE").map(PathBuf::from);
+        Ok(t)
+    }
+}
+
 /// The runtime configuration. Fields are resolved (no "auto" values left).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -161,17 +186,7 @@ impl Config {
             c.instruction_budget = parse_int(&v, 0, u64::MAX)
                 .ok_or_else(|| bad("SOFTHSA_INSTRUCTION_BUDGET", &v, "a count, 0 = unlimited"))?;
         }
-        if let Some(v) = var("SOFTHSA_TRACE") {
-            c.trace.categories = crate::system::trace::parse_categories(&v).ok_or_else(|| {
-                bad(
-                    "SOFTHSA_TRACE",
-                    &v,
-                    "a list of api, packet, dispatch, fault, isa, all",
-                )
-            })?;
-        }
-        c.trace.file = var("SOFTHSA_TRACE_FILE").map(PathBuf::from);
-        c.trace.timeline = var("SOFTHSA_TIMELINE").map(PathBuf::from);
+        c.trace = TraceConfig::from_lookup(&get)?;
         Ok(c)
     }
 }

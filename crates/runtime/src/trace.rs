@@ -83,9 +83,7 @@ static SINKS: Mutex<Sinks> = Mutex::new(Sinks {
 
 fn mask() -> u32 {
     INIT.call_once(|| {
-        let cfg = crate::config::Config::from_lookup(|n| std::env::var(n).ok())
-            .map(|c| c.trace)
-            .unwrap_or_default();
+        let cfg = TraceConfig::from_lookup(|n| std::env::var(n).ok()).unwrap_or_default();
         install(&cfg);
     });
     MASK.load(Ordering::Relaxed)

@@ -29,6 +29,7 @@ for cfg in "16 gfx906 2 5" "15 gfx906 0 4" "14 gfx906 2 2" "19 gfx900 3 5" "15 g
         echo "FAIL dispatch $name: kernels.cl does not build: $(head -c 200 "$OUT/$name.build.log")"
         continue
     fi
+    export SOFTHSA_GPU=$t # the agent must be the object's processor
     for test in fault barrier_gate; do
         log=$OUT/$test-$name.log
         if timeout 120 "$OUT/$test" "$obj" >"$log" 2>&1; then

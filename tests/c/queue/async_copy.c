@@ -77,7 +77,12 @@ int main(void) {
   hsa_signal_t gone = {0x40};
   CHECK(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 64, 1, &gone, down) == HSA_STATUS_ERROR_INVALID_SIGNAL);
 
-  CHECK(hsa_amd_memory_pool_free(src) == 0 && hsa_amd_memory_pool_free(dst) == 0 && hsa_amd_memory_pool_free(dev) == 0);
+  /* A copy whose dependency never resolves does not hold up hsa_shut_down. */
+  hsa_signal_t stuck;
+  CHECK(hsa_signal_create(1, 0, NULL, &stuck) == HSA_STATUS_SUCCESS);
+  hsa_signal_store_relaxed(down, 1);
+  CHECK(hsa_amd_memory_async_copy(dst, cpu, src, cpu, 64, 1, &stuck, down) == HSA_STATUS_SUCCESS);
+  CHECK(aql_wait_eq(down, 0, 10000000) == 1);
   CHECK(hsa_shut_down() == HSA_STATUS_SUCCESS);
   printf("async_copy: ok\n");
   return 0;

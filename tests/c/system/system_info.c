@@ -125,15 +125,29 @@ int main(void) {
   char table[64];
   CHECK_STATUS(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof table, table),
                HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  /* The loader table is offered exactly when the extension says it is supported. */
+  /* The AMD loader extension (v1.00-1.03) and its tables. */
   supported = false;
+  ver_minor = 0;
   CHECK_OK(hsa_system_major_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, &ver_minor, &supported));
+  CHECK(supported && ver_minor == 3);
+  CHECK(ext[HSA_EXTENSION_AMD_LOADER / 8] & (1 << HSA_EXTENSION_AMD_LOADER % 8));
+  CHECK_OK(hsa_system_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, 2, &supported));
+  CHECK(supported);
+  CHECK_OK(hsa_system_extension_supported(HSA_EXTENSION_AMD_LOADER, 1, 4, &supported));
+  CHECK(!supported);
+  CHECK_OK(hsa_system_extension_supported(HSA_EXTENSION_AMD_LOADER, 2, 0, &supported));
+  CHECK(!supported);
   hsa_ven_amd_loader_1_01_pfn_t loader;
   memset(&loader, 0, sizeof loader);
-  hsa_status_t s = hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader);
-  CHECK(supported ? (s == HSA_STATUS_SUCCESS && loader.hsa_ven_amd_loader_query_host_address != NULL)
-                  : s == HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  if (!supported) printf("note: the AMD loader extension is not available yet\n");
+  CHECK_OK(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader));
+  CHECK(loader.hsa_ven_amd_loader_query_host_address && loader.hsa_ven_amd_loader_loaded_code_object_get_info);
+  /* The deprecated form copies exactly the 1.00 table (3 functions) when asked for 1.0. */
+  void *fns[8];
+  memset(fns, 0, sizeof fns);
+  CHECK_OK(hsa_system_get_extension_table(HSA_EXTENSION_AMD_LOADER, 1, 0, fns));
+  CHECK(fns[0] && fns[1] && fns[2] && !fns[3]);
+  CHECK_STATUS(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 2, sizeof loader, &loader),
+               HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
   /* Unsupported features say so with their specific status. */
   hsa_ext_image_format_t fmt = {HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8, HSA_EXT_IMAGE_CHANNEL_ORDER_RGBA};

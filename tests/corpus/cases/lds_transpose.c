@@ -11,9 +11,9 @@ void corpus_case(corpus_t *c) {
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++)
             want[x * h + y] = src[y * w + x];
-    /* The grid covers the source: w x h work-items (the kernel's tile indices come from the
-     * work-group ids, so the last row and column of groups are partial). */
-    RUN3(c, "lds_transpose", 2, ((size_t[3]){ w, h, 1 }), ((size_t[3]){ 16, 16, 1 }),
+    /* Whole 16x16 groups over the source: a work-item writes the transposed element of another
+     * one, so every group needs all its work-items; the kernel bound-checks the edge tiles. */
+    RUN3(c, "lds_transpose", 2, ((size_t[3]){ (w + 15) / 16 * 16, (h + 15) / 16 * 16, 1 }), ((size_t[3]){ 16, 16, 1 }),
          A_BUF(dst), A_BUF(src), A_VAL(uint32_t, w), A_VAL(uint32_t, h));
     corpus_check_u32(c, "dst", dst, want, w * h);
     free(want);

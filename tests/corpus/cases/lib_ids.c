@@ -23,7 +23,9 @@ void corpus_case(corpus_t *c) {
                 o[6] = gx | gy << 10 | gz << 20;
                 o[7] = nx | ny << 10 | nz << 20;
                 o[8] = 0;
-                o[9] = ((z % wz) * sy + (y % wy)) * sx + (x % wx);
+                /* ROCm's device library (ockl) computes the local linear id from the enqueued
+                 * group sizes (packet / hidden_group_size), not the partial ones. */
+                o[9] = ((z % wz) * wy + (y % wy)) * wx + (x % wx);
                 o[10] = lin;
             }
     RUN3(c, "lib_ids", 3, ((size_t[3]){ nx, ny, nz }), ((size_t[3]){ wx, wy, wz }), A_BUF(out),

@@ -17,7 +17,8 @@ void corpus_case(corpus_t *c) {
                 acc += (int64_t)A[r * K + k] * (int64_t)B[k * N + col];
             want[r * N + col] = (float)acc;
         }
-    RUN3(c, "matmul", 2, ((size_t[3]){ N, M, 1 }), ((size_t[3]){ 16, 16, 1 }), A_BUF(C),
+    /* Whole 16x16 groups: every work-item loads one element of each LDS tile. */
+    RUN3(c, "matmul", 2, ((size_t[3]){ (N + 15) / 16 * 16, (M + 15) / 16 * 16, 1 }), ((size_t[3]){ 16, 16, 1 }), A_BUF(C),
          A_BUF(A), A_BUF(B), A_VAL(uint32_t, M), A_VAL(uint32_t, N), A_VAL(uint32_t, K));
     corpus_check_f32(c, "C", C, want, M * N, 0);
     free(want);

@@ -1,5 +1,5 @@
 // Tiled matrix transpose through LDS on a 2-D grid: 16x16 work-groups, a padded tile against bank
-// conflicts, partial tiles at the right and bottom edges.
+// conflicts, edge tiles partly outside the matrix (launched as whole work-groups).
 #include "corpus.h"
 
 #define TILE 16

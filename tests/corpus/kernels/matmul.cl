@@ -1,5 +1,5 @@
 // Tiled single-precision matrix multiply (C = A * B) with two 16x16 LDS tiles per step, partial
-// tiles at the edges. Inputs are small integers, so every partial sum is exact in float and the
+// tiles at the edges (zero-padded; the grid is whole work-groups). Inputs are small integers, so every partial sum is exact in float and the
 // result does not depend on the order of the additions or on fma contraction.
 #include "corpus.h"
 

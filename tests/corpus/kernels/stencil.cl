@@ -1,5 +1,6 @@
 // A 1-D 5-point integer stencil with an LDS tile plus halo cells loaded by the edge work-items,
-// a barrier, and clamping at the ends of the array.
+// a barrier, and clamping at the ends of the array. Launched as whole work-groups (the tile
+// needs every work-item of its group); the items past the end only load.
 #include "corpus.h"
 
 #define WG 64

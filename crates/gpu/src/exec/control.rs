@@ -117,7 +117,11 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
             let idx = w.read32(x.src[0]) & 0xff;
             // The 4-bit mode is the SOPC src1 field (raw, not an operand).
             let m = &x.inst;
-            let mode = if m.imm != 0 { m.imm as u32 } else { u32::from(m.src[1].raw()) } & 15;
+            let mode = if m.imm != 0 {
+                m.imm as u32
+            } else {
+                u32::from(m.src[1].raw())
+            } & 15;
             w.s[M0] = (w.s[M0] & !0xf0ff) | idx | mode << 12;
             w.gpr_idx_en = true;
             Flow::Next
@@ -183,6 +187,9 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 Flow::Next
             }
         }
+        // llvm.debugtrap (s_trap 3) is a no-op without a debugger (the trap handler ABI);
+        // every other trap terminates the dispatch.
+        S_TRAP if x.inst.imm & 0xff == 3 => Flow::Next,
         S_TRAP => fault(FaultKind::Trap {
             code: (x.inst.imm & 0xff) as u16,
         }),

@@ -10,7 +10,9 @@ pub mod lanes;
 pub mod mubuf;
 pub mod operand;
 pub mod salu;
+pub mod scalar_bits;
 pub mod smem;
+pub mod sopk;
 pub mod vector;
 pub mod vmem;
 

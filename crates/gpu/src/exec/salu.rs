@@ -1,78 +1,10 @@
 //! Scalar ALU: SOP2, SOP1, SOPC and the arithmetic SOPK ops.
 
+use super::scalar_bits::{bfe_u64, ff1, flbit, flbit_signed, quadmask, sext, wqm};
 use super::Flow;
 use crate::program::XInst;
 use crate::wave::Wave;
 use softhsa_isa::Op;
-
-#[inline]
-fn bfe_u64(v: u64, off: u32, width: u32) -> u64 {
-    if width == 0 {
-        return 0;
-    }
-    let x = v >> (off & 63);
-    if width >= 64 {
-        x
-    } else {
-        x & ((1u64 << width) - 1)
-    }
-}
-
-#[inline]
-fn sext(v: u64, width: u32) -> u64 {
-    if width == 0 || width >= 64 {
-        return v;
-    }
-    let s = 64 - width;
-    (((v << s) as i64) >> s) as u64
-}
-
-/// First set bit from the LSB, or -1.
-fn ff1(v: u64) -> u32 {
-    if v == 0 {
-        u32::MAX
-    } else {
-        v.trailing_zeros()
-    }
-}
-
-/// First set bit from the MSB of a `bits`-wide value, or -1.
-fn flbit(v: u64, bits: u32) -> u32 {
-    if v == 0 {
-        u32::MAX
-    } else {
-        v.leading_zeros() - (64 - bits)
-    }
-}
-
-/// Leading bits equal to the sign bit (-1 for 0 and all-ones), `bits`-wide value.
-fn flbit_signed(v: u64, bits: u32) -> u32 {
-    let neg = v >> (bits - 1) & 1 != 0;
-    let m = if bits == 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    flbit(if neg { !v & m } else { v }, bits)
-}
-
-/// Per 4-bit group: all ones if any bit is set.
-fn wqm(v: u64) -> u64 {
-    let mut r = 0;
-    for i in (0..64).step_by(4) {
-        if v >> i & 0xf != 0 {
-            r |= 0xf << i;
-        }
-    }
-    r
-}
-
-/// Per 4-bit group: one result bit.
-fn quadmask(v: u64) -> u64 {
-    (0..16)
-        .filter(|&i| v >> (4 * i) & 0xf != 0)
-        .fold(0, |r, i| r | 1 << i)
-}
 
 fn saveexec(w: &mut Wave, x: &XInst, f: impl Fn(u64, u64) -> u64, write_new: bool) {
     let s = w.read64(x.src[0]);
@@ -84,7 +16,7 @@ fn saveexec(w: &mut Wave, x: &XInst, f: impl Fn(u64, u64) -> u64, write_new: boo
 }
 
 #[inline]
-fn dst(x: &XInst) -> u8 {
+pub(super) fn dst(x: &XInst) -> u8 {
     (x.inst.dst.raw() & 127) as u8
 }
 
@@ -406,68 +338,7 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         S_BITCMP1_B32 => w.scc = a32() >> (w.read32(x.src[1]) & 31) & 1 == 1,
         S_BITCMP0_B64 => w.scc = w.read64(x.src[0]) >> (w.read32(x.src[1]) & 63) & 1 == 0,
         S_BITCMP1_B64 => w.scc = w.read64(x.src[0]) >> (w.read32(x.src[1]) & 63) & 1 == 1,
-        _ => return sopk(w, x),
+        _ => return super::sopk::exec(w, x),
     }
     Some(Flow::Next)
-}
-
-/// SOPK arithmetic and compares (simm16 in `imm`, sign-extended by the decoder).
-fn sopk(w: &mut Wave, x: &XInst) -> Option<Flow> {
-    use Op::*;
-    let simm = x.inst.imm;
-    let zimm = simm as u32 & 0xffff;
-    // s_cmpk_* name their SGPR as dst or src[0] depending on the decoder; take whichever is set.
-    let reg = if x.inst.dst.is_none() {
-        x.src[0]
-    } else {
-        crate::exec::operand::Src::S(dst(x))
-    };
-    let r = w.read32(reg);
-    let d = dst(x);
-    match x.inst.op {
-        S_MOVK_I32 => w.write_s32(d, simm as u32),
-        S_CMOVK_I32 => {
-            if w.scc {
-                w.write_s32(d, simm as u32);
-            }
-        }
-        S_CMPK_EQ_I32 => w.scc = r as i32 == simm,
-        S_CMPK_LG_I32 => w.scc = r as i32 != simm,
-        S_CMPK_GT_I32 => w.scc = r as i32 > simm,
-        S_CMPK_GE_I32 => w.scc = r as i32 >= simm,
-        S_CMPK_LT_I32 => w.scc = (r as i32) < simm,
-        S_CMPK_LE_I32 => w.scc = r as i32 <= simm,
-        S_CMPK_EQ_U32 => w.scc = r == zimm,
-        S_CMPK_LG_U32 => w.scc = r != zimm,
-        S_CMPK_GT_U32 => w.scc = r > zimm,
-        S_CMPK_GE_U32 => w.scc = r >= zimm,
-        S_CMPK_LT_U32 => w.scc = r < zimm,
-        S_CMPK_LE_U32 => w.scc = r <= zimm,
-        S_ADDK_I32 => {
-            let (v, o) = (r as i32).overflowing_add(simm);
-            w.write_s32(d, v as u32);
-            w.scc = o;
-        }
-        S_MULK_I32 => w.write_s32(d, (r as i32).wrapping_mul(simm) as u32),
-        _ => return None,
-    }
-    Some(Flow::Next)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bit_helpers_match_definitions() {
-        assert_eq!(bfe_u64(0xabcd, 4, 8), 0xbc);
-        assert_eq!(sext(0x80, 8), u64::MAX - 0x7f);
-        assert_eq!(ff1(0), u32::MAX);
-        assert_eq!(ff1(0x50), 4);
-        assert_eq!(flbit(1, 32), 31);
-        assert_eq!(flbit_signed(0xffff_fff0, 32), 28);
-        assert_eq!(flbit_signed(0xffff_ffff, 32), u32::MAX);
-        assert_eq!(wqm(0x0102), 0x0f0f);
-        assert_eq!(quadmask(0xf00f_0010), 0b1001_0010);
-    }
 }

@@ -2,7 +2,8 @@
 //! the three formats, dispatched once per instruction to a lane loop.
 
 use super::farith::{add, fma, mad, mad_legacy, mul, mul_legacy};
-use super::float_env::{fmt_of, output_mods, Env, Fmt, SrcMods, F16, F32, F64};
+use super::fast32;
+use super::float_env::{fmt_of, output_mods, Env, Fmt, Round, SrcMods, F16, F32, F64};
 use super::fmisc::{cube, fract, frexp_exp, frexp_mant, max, med3, min, round_int, Cube, IntRound};
 use super::lanes::{map1, map2, map3};
 use super::round::ldexp_bits;
@@ -131,6 +132,28 @@ impl Reader {
 fn run<const W: u32>(op: FOp, inp: &VopInputs, out: &mut VopOutputs) {
     let fmt = fmt_of::<W>();
     let env: Env = inp.mode.env(fmt);
+    if W == 32
+        && env.round == Round::NearestEven
+        && fast32::run(
+            op,
+            inp,
+            &mut out.dst,
+            !env.denorm.keep_in,
+            !env.denorm.keep_out,
+        )
+    {
+        if inp.clamp || inp.omod != 0 {
+            output_mods(
+                &mut out.dst,
+                fmt,
+                inp.omod,
+                inp.clamp,
+                inp.mode.dx10_clamp,
+                &env,
+            );
+        }
+        return;
+    }
     let r = Reader::new(fmt, inp);
     let s = &inp.src;
     let d: &mut LaneArray = &mut out.dst;

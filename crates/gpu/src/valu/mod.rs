@@ -16,12 +16,27 @@
 //! applied here, because only the op knows the type they act on. Lanes outside EXEC are computed
 //! too (cheaper than masking a vectorized loop) but their results are meaningless; mask bits of
 //! inactive lanes are returned as 0.
+//!
+//! Behaviour decided here (where the ISA text is silent or wrong):
+//! - Float results are correctly rounded in all four MODE rounding modes (f16/f32 exactly; f64
+//!   add/mul exactly, f64 fma by the sign of an error estimate). Transcendentals (rcp, rsq,
+//!   sqrt, log, exp, sin, cos) are computed in f64 and rounded to nearest: within the hardware's
+//!   1-ulp class, f32 sqrt/rcp correctly rounded.
+//! - NaN results: a NaN input propagates quieted (the first NaN operand, in operand order;
+//!   `v_sub` negates its subtrahend first); an invalid operation gives the positive default NaN.
+//!   min/max follow the ISA's IEEE-mode rules (sNaN → quieted sNaN; qNaN → the other operand).
+//! - Denormals are flushed per MODE (inputs and outputs separately, f32 vs f16/f64);
+//!   `v_mad_f32`/`v_mac_f32`/`v_mad_f16` always flush, as the hardware's mad does.
+//! - omod is ignored in IEEE mode and when output denormals are on (as LLVM documents).
+//! - `v_div_fmas` undoes div_scale's 2^64 (f32) / 2^128 (f64) scaling, upward when its
+//!   accumulator is at least 2 and downward otherwise (the ISA text's "2^32" is wrong).
 
 mod bits;
 mod compare;
 mod convert;
 mod divide;
 mod farith;
+mod fast32;
 mod float_env;
 mod fmisc;
 mod fops;

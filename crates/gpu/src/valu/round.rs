@@ -84,7 +84,57 @@ pub fn round_to(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
             return (f64::from_bits(odd) as f32).to_bits() as u64;
         }
     }
+    if fmt.width == 16 && round == Round::NearestEven {
+        if let Some(h) = round_f16_nearest(s, t) {
+            return h;
+        }
+    }
     round_slow(fmt, s, t, round)
+}
+
+/// Nearest-even rounding of `s + t` to f16 through f32: first round-to-odd at f32 precision
+/// (exact information kept in the sticky last bit), then a bit-level f32 → f16 rounding;
+/// correct because f32 has more than 11 + 2 bits. `None` for zero, NaN and |s| >= 65504
+/// (left to the general path).
+#[inline]
+fn round_f16_nearest(s: f64, t: f64) -> Option<u64> {
+    let a = s.abs();
+    if !(a < 65504.0) || s == 0.0 {
+        return None;
+    }
+    let r = s as f32;
+    if r == 0.0 {
+        // Far below half the smallest f16 denormal.
+        return Some(if s < 0.0 { 0x8000 } else { 0 });
+    }
+    let rd = r as f64;
+    let bits = if rd == s && t == 0.0 {
+        r.to_bits()
+    } else {
+        // Magnitude of r above the exact value: step one f32 ulp toward zero (truncation).
+        let above = if rd == s {
+            (t > 0.0) != (s > 0.0)
+        } else {
+            rd.abs() > a
+        };
+        (r.to_bits() - above as u32) | 1
+    };
+    Some(f32_to_f16_nearest(bits) as u64)
+}
+
+/// f32 bits (finite, |x| < 65520) to f16 bits, nearest-even.
+#[inline]
+fn f32_to_f16_nearest(x: u32) -> u16 {
+    let sign = (x >> 16) as u16 & 0x8000;
+    let a = x & 0x7fff_ffff;
+    if a >= 0x3880_0000 {
+        // Normal half: rebias the exponent (127 - 15 = 112) and round the 13 dropped bits.
+        let v = a - (112 << 23);
+        return sign | ((v + 0xfff + ((v >> 13) & 1)) >> 13) as u16;
+    }
+    // Denormal half: count units of 2^-24 (exact scaling), ties to even.
+    let n = (f32::from_bits(a) * 16_777_216.0).round_ties_even() as u16;
+    sign | n
 }
 
 /// The general path of [`round_to`]: integer rounding of the f64 significand.

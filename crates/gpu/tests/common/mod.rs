@@ -2,6 +2,8 @@
 //! buffers registered in a test `MemoryMap`.
 #![allow(dead_code)]
 
+pub mod image;
+
 use softhsa_codeobj::KernelDescriptor;
 use softhsa_gpu::{
     Device, DeviceConfig, DeviceEvents, Dispatch, DispatchStats, Fault, Kernel, MemoryMap,

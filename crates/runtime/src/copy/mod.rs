@@ -10,6 +10,7 @@ use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
 use crate::system::trace;
 use crate::{Error, Result, Runtime};
 use softhsa_abi::{HSA_STATUS_ERROR_INVALID_ARGUMENT, HSA_STATUS_ERROR_OUT_OF_RESOURCES};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -34,6 +35,8 @@ pub struct CopyJob {
 #[derive(Default)]
 pub struct Copies {
     worker: Mutex<Option<(Sender<CopyJob>, JoinHandle<()>)>>,
+    /// Set at shut-down: copies still waiting for dependencies are abandoned.
+    stop: Arc<AtomicBool>,
 }
 
 impl Copies {
@@ -54,12 +57,16 @@ impl Copies {
                 _ => return Err(Error::new(softhsa_abi::HSA_STATUS_ERROR_NOT_INITIALIZED)),
             };
             let (tx, rx) = channel::<CopyJob>();
+            let stop = self.stop.clone();
             let h = std::thread::Builder::new()
                 .name("softhsa-copy".into())
                 .spawn(move || {
                     while let Ok(job) = rx.recv() {
                         let Some(rt) = weak.upgrade() else { return };
-                        run(&rt, &job);
+                        if stop.load(Ordering::Acquire) {
+                            return;
+                        }
+                        run(&rt, &job, &stop);
                     }
                 })
                 .map_err(|_| Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))?;
@@ -71,8 +78,10 @@ impl Copies {
             .ok_or(Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))
     }
 
-    /// Stops the worker after the copies already queued.
+    /// Stops the worker; queued copies whose dependencies are not yet satisfied are abandoned.
     pub fn shut_down(&self) {
+        self.stop.store(true, Ordering::Release);
+        crate::signal::notify::wake_all();
         let w = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some((tx, h)) = w {
             drop(tx);
@@ -97,7 +106,7 @@ fn check_range(rt: &Runtime, addr: u64, len: u64) -> Result<()> {
     Ok(())
 }
 
-fn run(rt: &Runtime, job: &CopyJob) {
+fn run(rt: &Runtime, job: &CopyJob, stop: &AtomicBool) {
     // Each dependency must be observed at 0 at least once.
     let sleeper = Sleeper::any();
     let mut seen = vec![false; job.deps.len()];
@@ -113,10 +122,25 @@ fn run(rt: &Runtime, job: &CopyJob) {
         if seen.iter().all(|s| *s) {
             break;
         }
+        if stop.load(Ordering::Acquire) {
+            return;
+        }
         sleeper.sleep(epoch, Some(Duration::from_millis(1)));
     }
     let start = crate::profiling::now();
-    for s in &job.spans {
+    // The program may have freed a buffer since submission (its bug): copying then could crash
+    // the process, so such a copy is skipped, reported, and still completed.
+    let gone = job
+        .spans
+        .iter()
+        .find(|s| check_range(rt, s.src, s.len).is_err() || check_range(rt, s.dst, s.len).is_err());
+    if let Some(s) = gone {
+        eprintln!(
+            "softhsa: async copy {:#x} -> {:#x} ({} bytes) skipped: memory freed before the copy ran",
+            s.src, s.dst, s.len
+        );
+    }
+    for s in job.spans.iter().filter(|_| gone.is_none()) {
         // SAFETY: both ranges were checked against the allocation registry at submission; the
         // program keeps them allocated until the completion signal is decremented (HSA's
         // contract for asynchronous copies). `copy` tolerates overlap.

@@ -7,6 +7,16 @@
 //! [`SegmentRegistry`]), relocates, and indexes every kernel by its kernel object so that
 //! [`Loader::kernel`] is one hash lookup for the dispatcher. The AMD loader extension table is
 //! [`extension_table`].
+//!
+//! Decisions:
+//! - Target check: same processor; v4+ xnack/sramecc as written (explicit on/off must equal the
+//!   agent's); v2/v3 features are ignored (they cannot say "any"; the software GPU runs both).
+//!   gfx900 code does not load on a gfx906 agent (as in ROCm): pick the model with SOFTHSA_GPU.
+//! - Profiles are not checked at load (HIP loads FULL executables on BASE agents).
+//! - Undefined symbols resolve at load against variables already defined in the executable
+//!   (program-wide or for the same agent) and symbols of its other code objects.
+//! - HSA symbols: every kernel (`name.kd`, v2 `name`) and every non-local variable.
+//! - A code object may span at most 1 GiB; its block is one page-aligned host allocation.
 
 mod code_object;
 mod executable;

@@ -325,3 +325,85 @@ fn undefined_symbols_resolve_against_defined_variables() {
         &[(l.load_base, l.load_size, 1)]
     );
 }
+
+#[test]
+fn concurrent_loads_lookups_and_destroys() {
+    let loader = Arc::new(Loader::new());
+    let reg = Arc::new(FakeRegistry::default());
+    let bytes: Arc<[u8]> = corpus("base-v5.hsaco").into();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = Arc::new(Mutex::new(Vec::<u64>::new()));
+    let watcher = {
+        let (loader, stop, seen) = (loader.clone(), stop.clone(), seen.clone());
+        std::thread::spawn(move || {
+            let mut found = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for &k in seen.lock().unwrap().iter() {
+                    // Either the live kernel or nothing (destroyed): never a wrong one.
+                    if let Some(lk) = loader.kernel(k) {
+                        assert_eq!(lk.kernel_object, k);
+                        found += 1;
+                    }
+                }
+            }
+            found
+        })
+    };
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let (loader, reg, bytes, seen) =
+                (loader.clone(), reg.clone(), bytes.clone(), seen.clone());
+            std::thread::spawn(move || {
+                for _ in 0..25 {
+                    let exec = loader.create_executable(HSA_PROFILE_FULL, 0).unwrap();
+                    let reader = Reader::from_memory(&bytes, 0).unwrap();
+                    loader
+                        .load_code_object(exec, Some(GPU), 0, &reader, &*reg)
+                        .unwrap();
+                    let e = loader.executable(exec).unwrap();
+                    let s = e.symbol(e.find_symbol("lds.kd", Some(1)).unwrap()).unwrap();
+                    seen.lock().unwrap().push(s.address());
+                    assert_eq!(loader.kernel(s.address()).unwrap().name, "lds");
+                    loader.destroy_executable(exec, &*reg).unwrap();
+                    assert!(loader.kernel(s.address()).is_none());
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    watcher.join().unwrap();
+    assert!(reg.ranges.lock().unwrap().is_empty());
+    assert!(loader.kernels_for_test().is_empty());
+    assert!(loader.executables().is_empty());
+}
+
+#[test]
+fn every_loaded_kernel_builds_for_the_gpu() {
+    // The code range handed to the GPU must let it find each entry, including v2 code objects
+    // whose text interleaves 256-byte amd_kernel_code_t headers with code.
+    for file in ["base-v2.hsaco", "base-v5.hsaco"] {
+        let (loader, reg) = (Loader::new(), FakeRegistry::default());
+        load(&loader, &reg, file);
+        let kernels = loader.kernels_for_test();
+        assert_eq!(kernels.len(), 4, "{file}");
+        for k in kernels {
+            let built = k.device_kernel(|k| {
+                crate::dispatch::build_kernel(
+                    &k.name,
+                    k.descriptor.clone(),
+                    k.kernel_object,
+                    &k.code,
+                    k.code_base,
+                )
+            });
+            let built = built.unwrap_or_else(|e| panic!("{file}: {}: {e}", k.name));
+            let entry = k
+                .kernel_object
+                .wrapping_add(k.descriptor.entry_offset as u64);
+            assert_eq!(built.entry_address(), entry, "{file}: {}", k.name);
+        }
+    }
+}

@@ -7,9 +7,11 @@
 //! and the GPU caches the last range per wave, so lookups are rare on the hot path.
 
 use crate::{Error, Result};
+use arc_swap::ArcSwap;
 use softhsa_abi::*;
 use std::collections::BTreeMap;
-use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// What a range is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,16 +76,47 @@ impl Range {
 /// See the module documentation.
 #[derive(Default)]
 pub struct Registry {
-    map: RwLock<BTreeMap<u64, Range>>,
+    map: Mutex<BTreeMap<u64, Range>>,
+    /// Sorted, non-overlapping `(start, end)` of every range: what lookups search.
+    spans: ArcSwap<Vec<(u64, u64)>>,
+}
+
+/// Exclusive access to the records; republishes the lookup snapshot when dropped.
+pub(crate) struct RegistryWrite<'a> {
+    map: MutexGuard<'a, BTreeMap<u64, Range>>,
+    spans: &'a ArcSwap<Vec<(u64, u64)>>,
+}
+
+impl Deref for RegistryWrite<'_> {
+    type Target = BTreeMap<u64, Range>;
+    fn deref(&self) -> &Self::Target {
+        &self.map
+    }
+}
+
+impl DerefMut for RegistryWrite<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.map
+    }
+}
+
+impl Drop for RegistryWrite<'_> {
+    fn drop(&mut self) {
+        let spans: Vec<(u64, u64)> = self.map.values().map(|r| (r.start, r.end())).collect();
+        self.spans.store(Arc::new(spans));
+    }
 }
 
 impl Registry {
-    fn read(&self) -> RwLockReadGuard<'_, BTreeMap<u64, Range>> {
-        self.map.read().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<u64, Range>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn write(&self) -> RwLockWriteGuard<'_, BTreeMap<u64, Range>> {
-        self.map.write().unwrap_or_else(|e| e.into_inner())
+    pub(crate) fn write(&self) -> RegistryWrite<'_> {
+        RegistryWrite {
+            map: self.lock(),
+            spans: &self.spans,
+        }
     }
 
     /// Adds a range; one that overlaps a known range is refused (INVALID_ARGUMENT).
@@ -121,12 +154,12 @@ impl Registry {
 
     /// The range containing `addr`, if any (a copy).
     pub fn find(&self, addr: u64) -> Option<Range> {
-        containing(&self.read(), addr, 1).cloned()
+        containing(&self.lock(), addr, 1).cloned()
     }
 
     /// The range containing all of `[addr, addr + len)`, if any.
     pub fn find_span(&self, addr: u64, len: u64) -> Option<Range> {
-        containing(&self.read(), addr, len.max(1)).cloned()
+        containing(&self.lock(), addr, len.max(1)).cloned()
     }
 
     /// Applies `f` to the range containing `addr`; INVALID_ARGUMENT if none.
@@ -144,7 +177,7 @@ impl Registry {
 
     /// Number of ranges (for tests and `softhsa info`).
     pub fn len(&self) -> usize {
-        self.read().len()
+        self.lock().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -174,7 +207,13 @@ fn overlapping(map: &BTreeMap<u64, Range>, start: u64, len: u64) -> Option<&Rang
 
 impl softhsa_gpu::MemoryMap for Registry {
     fn lookup(&self, addr: u64, len: u64) -> Option<std::ops::Range<u64>> {
-        containing(&self.read(), addr, len.max(1)).map(|r| r.start..r.end())
+        let end = addr.checked_add(len.max(1))?;
+        let spans = self.spans.load();
+        let i = spans
+            .partition_point(|&(start, _)| start <= addr)
+            .checked_sub(1)?;
+        let (start, span_end) = spans[i];
+        (end <= span_end).then_some(start..span_end)
     }
 }
 
@@ -258,5 +297,31 @@ mod tests {
             })
             .collect();
         threads.into_iter().for_each(|t| t.join().unwrap());
+    }
+
+    #[test]
+    fn lookups_stay_exact_while_ranges_change() {
+        let reg = Registry::default();
+        reg.insert(Range::new(0x10_0000, 0x1000, RangeKind::Allocation, 1))
+            .unwrap();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for _ in 0..2000 {
+                    reg.insert(Range::new(0x20_0000, 0x1000, RangeKind::Locked, 0))
+                        .unwrap();
+                    assert!(reg.remove_if(0x20_0000, |_| true).is_some());
+                }
+            });
+            for _ in 0..2 {
+                s.spawn(|| {
+                    for _ in 0..20_000 {
+                        assert_eq!(reg.lookup(0x10_0800, 8), Some(0x10_0000..0x10_1000));
+                        let r = reg.lookup(0x20_0010, 8);
+                        assert!(r.is_none() || r == Some(0x20_0000..0x20_1000));
+                    }
+                });
+            }
+        });
+        assert_eq!(reg.lookup(0x20_0010, 8), None);
     }
 }

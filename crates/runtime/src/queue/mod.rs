@@ -1,16 +1,17 @@
 //! AQL queues and their packet processors.
 //!
 //! A queue is a [`QueueMemory`] (the `amd_queue_t` whose head is the `hsa_queue_t` programs see,
-//! and the packet ring) plus, for queues the runtime processes, a packet processor thread
-//! ([`processor`]). The `hsa_queue_t*` handed out is the `amd_queue_t` address; the table of
-//! live queues validates it. Read and write indexes live in `read_dispatch_id` and
-//! `write_dispatch_id`, as on ROCm, so device code and HIP find them where they expect.
+//! and the packet ring) plus, for queues the runtime processes, a packet processor thread (the
+//! `processor` module: packets in order, fences, completion, errors). The `hsa_queue_t*` handed
+//! out is the `amd_queue_t` address; the table of live queues validates it. Read and write
+//! indexes live in `read_dispatch_id` and `write_dispatch_id`, as on ROCm, so device code and
+//! HIP find them where they expect.
 //!
 //! ```no_run
 //! use softhsa_runtime::queue::QueueType;
 //! softhsa_runtime::init().unwrap();
 //! let rt = softhsa_runtime::runtime().unwrap();
-//! # let gpu = 0u64;
+//! let gpu = rt.topology.gpu_agents().next().unwrap().handle;
 //! let q = rt.queues.create(&rt, gpu, 64, QueueType::Multi, None, u32::MAX, u32::MAX).unwrap();
 //! rt.queues.destroy(&rt, q.addr()).unwrap();
 //! ```

@@ -47,3 +47,32 @@ impl SystemEvents {
         ran
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    static SEEN: AtomicU64 = AtomicU64::new(0);
+
+    unsafe extern "C" fn handler(event: *const hsa_amd_event_t, data: *mut c_void) -> hsa_status_t {
+        // SAFETY: raise_memory_fault passes a live event.
+        let e = unsafe { &*event };
+        assert_eq!(e.event_type, HSA_AMD_GPU_MEMORY_FAULT_EVENT);
+        let f = e.memory_fault;
+        SEEN.store(
+            f.virtual_address ^ f.agent.handle ^ u64::from(f.fault_reason_mask) ^ data as u64,
+            Ordering::SeqCst,
+        );
+        HSA_STATUS_SUCCESS
+    }
+
+    #[test]
+    fn memory_faults_reach_registered_handlers() {
+        let events = SystemEvents::default();
+        assert_eq!(events.raise_memory_fault(1, 2, 4), 0);
+        events.register(Some(handler), 0x100 as *mut c_void);
+        assert_eq!(events.raise_memory_fault(0x10, 0xdead_0000, 1), 1);
+        assert_eq!(SEEN.load(Ordering::SeqCst), 0xdead_0000 ^ 0x10 ^ 1 ^ 0x100);
+    }
+}

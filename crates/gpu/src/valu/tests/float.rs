@@ -133,8 +133,18 @@ fn f16_add_mul_fma_round_to_nearest() {
 
 #[test]
 fn min_max_follow_ieee_mode_nan_rules() {
+    // Round-to-zero runs the general code, nearest-even the vectorized one: same rules.
+    for round in [crate::valu::Round::NearestEven, crate::valu::Round::Zero] {
+        min_max_rules(Mode {
+            round_f32: round,
+            round_f16_f64: round,
+            ..keep_all()
+        });
+    }
+}
+
+fn min_max_rules(ieee: Mode) {
     let (q, s, one_, two) = (0x7fc0_0000u64, 0x7fa0_0000u64, f(1.0), f(2.0));
-    let ieee = keep_all();
     let non = Mode {
         ieee: false,
         ..ieee
@@ -257,6 +267,30 @@ fn legacy_multiply_and_modifiers() {
         0x7fc0_0000
     );
     assert_eq!(one("v_add_f32", &[0x7fa0_0001, f(1.0)]), 0x7fe0_0001);
+    // Subtraction adds the negated operand, so a NaN subtrahend comes back with its sign
+    // flipped, in the vectorized (nearest-even) and the general (round-to-zero) code alike.
+    let rz = Mode {
+        round_f32: crate::valu::Round::Zero,
+        ..keep_all()
+    };
+    for m in [keep_all(), rz] {
+        let flush = Mode {
+            denorm_f32: crate::valu::Denorm::FLUSH,
+            ..m
+        };
+        assert_eq!(
+            super::one_mode("v_sub_f32", &[f(1.0), 0x7fc0_0001], m),
+            0xffc0_0001
+        );
+        assert_eq!(
+            super::one_mode("v_subrev_f32", &[0x7fc0_0001, f(1.0)], m),
+            0xffc0_0001
+        );
+        let fma = super::one_mode("v_fma_f32", &[f(1.0), 0x7f80_0001, 0xffc0_0000], m);
+        assert_eq!(fma, 0x7fc0_0001);
+        assert_eq!(super::one_mode("v_add_f32", &[1, 0], flush), 0);
+        assert_eq!(super::one_mode("v_max_f32", &[0x8000_0001, 0], flush), 0);
+    }
 }
 
 #[test]

@@ -306,3 +306,40 @@ fn mode_register_layout() {
     );
     assert!(m.dx10_clamp && !m.ieee);
 }
+
+#[test]
+fn f16_rounding_matches_the_general_path_exhaustively() {
+    // Every f32 whose top 16 bits vary (all halves' neighbourhoods): the f32 -> f16
+    // conversion must be the nearest half, ties to even, checked with exact f64 arithmetic.
+    for hi in 0..0x8000u32 {
+        for lo in [0u32, 0x0fff, 0x1000, 0x1001, 0x2000, 0x3000, 0xffff] {
+            let x = hi << 16 | lo;
+            let v = f32::from_bits(x) as f64;
+            if !(v.abs() < 65520.0) {
+                continue;
+            }
+            let h = one_mode("v_cvt_f16_f32", &[x as u64], keep_all());
+            let val = |b: u64| {
+                let e = (b >> 10 & 31) as i32;
+                let m = (b & 1023) as f64;
+                if e == 0 {
+                    m * 2f64.powi(-24)
+                } else {
+                    (1.0 + m / 1024.0) * 2f64.powi(e - 15)
+                }
+            };
+            let here = (val(h) - v).abs();
+            let up = (val(h + 1) - v).abs();
+            let down = if h == 0 {
+                f64::INFINITY
+            } else {
+                (val(h - 1) - v).abs()
+            };
+            assert!(here <= up && here <= down, "{v:e} -> {h:#x}");
+            assert!(
+                here < up.min(down) || h & 1 == 0 || here == 0.0,
+                "{v:e} tie -> {h:#x}"
+            );
+        }
+    }
+}

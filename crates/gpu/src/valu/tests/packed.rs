@@ -160,3 +160,21 @@ fn dot_products_match_sums() {
         f(13.5)
     );
 }
+
+#[test]
+fn vop3_op_sel_on_16_bit_float_ops() {
+    // src0 high half 2.0, src1 low half 3.0: 2 + 3 = 5 into the high half of the destination.
+    let o = run("v_add_f16_e64", &[&[0x4000_0000], &[0x0000_4200]], |i| {
+        i.op_sel = 0b1001
+    });
+    assert_eq!((o.dst[0], o.dst_half), (0x4500, DstHalf::HiKeepLo));
+    // Without op_sel the low halves are used and the result is zero-extended.
+    let o = run("v_add_f16_e64", &[&[0x4000_3c00], &[0x0000_4200]], |_| {});
+    assert_eq!((o.dst[0], o.dst_half), (0x4400, DstHalf::Full));
+    let o = run(
+        "v_fma_f16",
+        &[&[0x3c00_0000], &[0x4000], &[0x4400_0000]],
+        |i| i.op_sel = 0b1101,
+    );
+    assert_eq!((o.dst[0], o.dst_half), (0x4600, DstHalf::HiKeepLo));
+}

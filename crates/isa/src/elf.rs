@@ -1,0 +1,124 @@
+//! `llvm-objdump -d`-style listing of an AMDGPU code object (what `softhsa disasm` prints).
+
+use crate::{decode_all, Gfx};
+use object::{Object, ObjectSection, ObjectSymbol, SectionKind, SymbolKind};
+use std::fmt::Write;
+
+/// Why a code object cannot be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum ElfError {
+    #[error("not a readable ELF file: {0}")]
+    Parse(#[from] object::Error),
+}
+
+/// One decoded line of a listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Address (the ELF virtual address).
+    pub addr: u64,
+    /// The instruction's dwords as stored.
+    pub words: Vec<u32>,
+    /// llvm-objdump's instruction text (`.long 0x...` for undecodable dwords).
+    pub text: String,
+    /// Branch target, if a branch.
+    pub target: Option<u64>,
+}
+
+/// A symbol (kernel or function) and its instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub section: String,
+    pub name: String,
+    pub addr: u64,
+    pub lines: Vec<Line>,
+}
+
+/// Decode every executable section of `elf`, split at its function/kernel symbols.
+pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
+    let file = object::File::parse(elf)?;
+    let gfx = gfx_of(&file);
+    let mut out = Vec::new();
+    for sec in file.sections().filter(|s| s.kind() == SectionKind::Text) {
+        let data = sec.data()?;
+        let base = sec.address();
+        let mut syms: Vec<(u64, String)> = file
+            .symbols()
+            .filter(|s| s.section_index() == Some(sec.index()) && s.kind() != SymbolKind::Section)
+            .filter(|s| matches!(s.kind(), SymbolKind::Text | SymbolKind::Label | SymbolKind::Unknown))
+            .filter_map(|s| Some((s.address(), s.name().ok()?.to_string())))
+            .collect();
+        syms.sort();
+        syms.dedup_by_key(|s| s.0);
+        if syms.first().is_none_or(|s| s.0 != base) {
+            syms.insert(0, (base, sec.name().unwrap_or("").to_string()));
+        }
+        for (k, (addr, name)) in syms.iter().enumerate() {
+            let end = syms.get(k + 1).map(|s| s.0).unwrap_or(base + data.len() as u64);
+            let lo = (addr - base) as usize;
+            let hi = ((end - base) as usize).min(data.len());
+            let Some(code) = data.get(lo..hi) else { continue };
+            let lines = decode_all(code, gfx)
+                .into_iter()
+                .map(|(off, r)| {
+                    let pc = addr + off as u64;
+                    let (len, text, target) = match r {
+                        Ok(i) => (i.len as usize, i.display(pc).to_string(), i.branch_target(pc)),
+                        Err(_) => (4, format!(".long 0x{:x}", word(code, off)), None),
+                    };
+                    let words = (0..len / 4).map(|j| word(code, off + 4 * j)).collect();
+                    Line { addr: pc, words, text, target }
+                })
+                .collect();
+            out.push(Block { section: sec.name().unwrap_or("").to_string(), name: name.clone(), addr: *addr, lines });
+        }
+    }
+    Ok(out)
+}
+
+/// The processor from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f gfx906).
+fn gfx_of(file: &object::File) -> Gfx {
+    match file.flags() {
+        object::FileFlags::Elf { e_flags, .. } if e_flags & 0xFF == 0x2C => Gfx::Gfx900,
+        _ => Gfx::Gfx906,
+    }
+}
+
+fn word(code: &[u8], off: usize) -> u32 {
+    let mut b = [0u8; 4];
+    for (j, x) in b.iter_mut().enumerate() {
+        *x = code.get(off + j).copied().unwrap_or(0);
+    }
+    u32::from_le_bytes(b)
+}
+
+/// The whole listing in llvm-objdump's layout.
+pub fn listing(elf: &[u8], file_name: &str) -> Result<String, ElfError> {
+    let blocks = blocks(elf)?;
+    let mut s = String::new();
+    let _ = write!(s, "\n{file_name}:\tfile format elf64-amdgpu\n");
+    let mut section = "";
+    for b in &blocks {
+        if b.section != section {
+            let _ = write!(s, "\nDisassembly of section {}:\n", b.section);
+            section = &b.section;
+        }
+        let _ = write!(s, "\n{:016x} <{}>:\n", b.addr, b.name);
+        for l in &b.lines {
+            let hex: Vec<String> = l.words.iter().map(|w| format!("{w:08X}")).collect();
+            let _ = write!(s, "\t{:<58} // {:012X}: {}", l.text, l.addr, hex.join(" "));
+            if let Some(t) = l.target {
+                let _ = write!(s, " <{}>", symbolize(&blocks, t));
+            }
+            s.push('\n');
+        }
+    }
+    Ok(s)
+}
+
+fn symbolize(blocks: &[Block], addr: u64) -> String {
+    match blocks.iter().rev().find(|b| b.addr <= addr) {
+        Some(b) if b.addr == addr => b.name.clone(),
+        Some(b) => format!("{}+0x{:x}", b.name, addr - b.addr),
+        None => format!("0x{addr:x}"),
+    }
+}

@@ -1,0 +1,90 @@
+//! Operand validity as LLVM's decoder defines it: reserved codes are rejected, scalar register
+//! tuples are aligned down (s[2k:2k+1], s[4k:4k+3], ...) and must fit the register file, and
+//! special registers exist only at the widths they have.
+
+use crate::decode::DecodeError;
+use crate::{Encoding, Inst, Operand};
+
+/// Number of SGPRs addressable by operands (s0..s101).
+const NUM_SGPRS: u16 = 102;
+const NUM_TTMPS: u16 = 16;
+
+fn align(c: u16, n: u8) -> u16 {
+    match n {
+        0 | 1 => c,
+        2 => c & !1,
+        _ => c & !3,
+    }
+}
+
+/// The canonical code of a scalar-or-constant operand `n` dwords wide, or `None` if LLVM
+/// rejects it. The literal marker is accepted here (the caller reads the literal).
+pub(crate) fn scalar(c: u16, n: u8) -> Option<u16> {
+    let n16 = n.max(1) as u16;
+    match c {
+        0..=101 => {
+            let a = align(c, n);
+            (a + n16 <= NUM_SGPRS).then_some(a)
+        }
+        108..=123 => {
+            let a = align(c - 108, n);
+            (a + n16 <= NUM_TTMPS).then_some(a + 108)
+        }
+        102..=107 | 124..=127 => match n {
+            0 | 1 => Some(c),
+            2 => matches!(c, 102 | 104 | 106 | 125 | 126).then_some(c),
+            _ => None,
+        },
+        128..=208 | 240..=248 | 255 => Some(c),
+        235..=239 | 251..=253 => (n <= 2).then_some(c),
+        254 => (n <= 1).then_some(c),
+        _ => None,
+    }
+}
+
+/// A source operand of any kind (VGPR or scalar/constant), `n` dwords.
+pub(crate) fn any(o: Operand, n: u8) -> Option<Operand> {
+    if o.is_none() {
+        return Some(o);
+    }
+    match o.vgpr_index() {
+        Some(v) => (v as u16 + n.max(1) as u16 <= 256).then_some(o),
+        None => scalar(o.raw(), n).map(Operand),
+    }
+}
+
+/// Validate and canonicalize every operand of a decoded instruction.
+pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
+    let op = i.op;
+    let bad = || DecodeError::InvalidFields { op: op.name() };
+    let vop3 = i.enc == Encoding::Vop3 || i.enc == Encoding::Vop3p;
+    for s in 0..3 {
+        let n = match (i.enc, s) {
+            (Encoding::Smem, 0) => op.src_dwords(0),
+            (Encoding::Smem, 1) => 1,
+            (Encoding::Smem, 2) => op.src_dwords(2),
+            (Encoding::Mubuf | Encoding::Mtbuf, 2) | (Encoding::Mimg, 2) => continue,
+            (Encoding::Global, 2) => 2,
+            (Encoding::Scratch, 2) => 1,
+            (Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg | Encoding::Flat | Encoding::Global | Encoding::Scratch, _) => {
+                continue
+            }
+            (Encoding::Ds, _) => op.src_dwords(s),
+            _ => op.src_dwords(s),
+        };
+        if vop3 && i.src[s].is_literal() {
+            return Err(bad());
+        }
+        i.src[s] = any(i.src[s], n).ok_or_else(bad)?;
+    }
+    if !i.dst.is_none() && !i.dst.is_vgpr() {
+        let n = if op.class() == crate::Class::Vopc { 2 } else { op.dst_dwords() };
+        i.dst = Operand(scalar(i.dst.raw(), n).ok_or_else(bad)?);
+    } else {
+        i.dst = any(i.dst, op.dst_dwords()).ok_or_else(bad)?;
+    }
+    if !i.sdst.is_none() {
+        i.sdst = Operand(scalar(i.sdst.raw(), 2).ok_or_else(bad)?);
+    }
+    Ok(())
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Builds the HIP test programs (tests/hip/*.hip) with Debian's hipcc and runs each, unmodified,
+# through `softhsa run --` (softhsa's libhsa-runtime64.so.1 in front of Debian's libamdhip64).
+#
+# Every program checks its results against a host computation and prints PASS (exit 0), except
+# the ones listed in EXPECT_ABORT below, which must end the way HIP ends on hardware: aborted by
+# HIP's queue error callback, with the named text on stdout/stderr.
+# Programs in O0_TESTS are built and run a second time at -O0 (scratch, hidden hostcall buffer).
+# tests/hip/*.genco.hip are code objects built with --genco, loaded by module_load at run time.
+#
+# Usage: scripts/run-hip-tests.sh [NAME-FILTER]
+#   NAME-FILTER  run only tests whose name contains it (e.g. "memcpy", "-O0")
+# Environment:
+#   SOFTHSA_BIN          the softhsa command (default target/release/softhsa; built if missing)
+#   SOFTHSA_LIB_DIR      directory of libhsa-runtime64.so.1 (default: beside SOFTHSA_BIN;
+#                        scripts/build-lib.sh is run if it is missing there)
+#   SOFTHSA_HIP_BUILD    where the programs are built (default target/hip-tests)
+#   SOFTHSA_HIP_TIMEOUT  seconds each program may run (default 180)
+#   HIPCC                the compiler (default hipcc)
+# Logs: $SOFTHSA_HIP_BUILD/logs/NAME.log. The last line is "N passed, N failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+filter=${1:-}
+src_dir=tests/hip
+build=${SOFTHSA_HIP_BUILD:-$top/target/hip-tests}
+timeout_s=${SOFTHSA_HIP_TIMEOUT:-180}
+hipcc=${HIPCC:-hipcc}
+arch=gfx906
+bin=${SOFTHSA_BIN:-$top/target/release/softhsa}
+
+O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid3d_private
+  wave_intrinsics block_sync printf dynamic_shared"
+
+# name -> text that must appear in the output of a program expected to abort. HIP's queue
+# callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
+declare -A EXPECT_ABORT=(
+  [assert]="Device-side assertion"
+  [bad_pointer]="GPU fault in kernel \`_Z9bad_writePii\`: memory violation: write at 0xdead0000"
+)
+
+# Arguments some programs need.
+declare -A ARGS=(
+  [module_load]="$build/module_kernels.co"
+  [bench_launch]="200"
+)
+
+mkdir -p "$build/logs"
+
+if ! command -v "$hipcc" >/dev/null; then
+  echo "run-hip-tests.sh: $hipcc not found (apt-get install hipcc libamdhip64-dev)" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if [ ! -x "$bin" ] && [ -z "${SOFTHSA_BIN:-}" ]; then
+  echo "run-hip-tests.sh: building the softhsa command" >&2
+  cargo build --release -p softhsa >&2 || { echo "0 passed, 1 failed"; exit 1; }
+  cargo_out=${CARGO_TARGET_DIR:-$top/target}/release/softhsa
+  [ "$cargo_out" -ef "$bin" ] || cp -f "$cargo_out" "$bin"
+fi
+lib_dir=${SOFTHSA_LIB_DIR:-$(dirname "$bin")}
+if [ ! -e "$lib_dir/libhsa-runtime64.so.1" ]; then
+  echo "run-hip-tests.sh: building the library" >&2
+  SOFTHSA_LIB_OUT="$lib_dir" scripts/build-lib.sh >&2 || { echo "0 passed, 1 failed"; exit 1; }
+fi
+export SOFTHSA_LIB_DIR=$lib_dir
+
+passed=0
+failed=0
+
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL $1: $2"
+}
+
+# build OUT SRC FLAGS...: compiles unless OUT is newer than SRC and the shared header.
+build() {
+  local out=$1 src=$2
+  shift 2
+  if [ "$out" -nt "$src" ] && [ "$out" -nt "$src_dir/hip_check.h" ]; then
+    return 0
+  fi
+  "$hipcc" --offload-arch=$arch -I"$src_dir" "$@" -o "$out" "$src" >"$out.build.log" 2>&1
+}
+
+# Code objects for hipModuleLoad.
+for src in "$src_dir"/*.genco.hip; do
+  [ -e "$src" ] || continue
+  name=$(basename "$src" .genco.hip)
+  if ! build "$build/$name.co" "$src" --genco -O3; then
+    fail "$name.co" "hipcc --genco failed: $(head -c 300 "$build/$name.co.build.log")"
+  fi
+done
+
+# run_one NAME BINARY: runs it and checks the expected outcome.
+run_one() {
+  local name=$1 exe=$2 base=${1%-O0}
+  local log="$build/logs/$name.log"
+  local args=${ARGS[$base]:-}
+  # shellcheck disable=SC2086 # ARGS entries are word lists
+  timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args >"$log" 2>&1
+  local rc=$?
+  local expect=${EXPECT_ABORT[$base]:-}
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    fail "$name" "timed out after ${timeout_s}s (log $log)"
+  elif [ -n "$expect" ]; then
+    if [ "$rc" -ne 134 ]; then
+      fail "$name" "expected an abort (exit 134), got exit $rc; $(tail -n 1 "$log")"
+    elif ! grep -qF -- "$expect" "$log"; then
+      fail "$name" "aborted, but without '$expect'; $(grep -m1 -E 'fault|error' "$log")"
+    elif ! grep -q "callbackQueue aborting" "$log"; then
+      fail "$name" "aborted, but not through HIP's queue error callback (log $log)"
+    else
+      passed=$((passed + 1))
+      echo "ok   $name (aborted as expected)"
+    fi
+  elif [ "$rc" -ne 0 ] || ! grep -q "^PASS $base" "$log"; then
+    local why
+    why=$(grep -m3 -E 'FAIL|expected|failed|fault|differ|abort|Error|error' "$log" | tr '\n' ' ')
+    fail "$name" "exit $rc: ${why:-$(tail -n 2 "$log" | tr '\n' ' ')} (log $log)"
+  else
+    passed=$((passed + 1))
+    echo "ok   $name"
+  fi
+}
+
+for src in "$src_dir"/*.hip; do
+  case "$src" in *.genco.hip) continue ;; esac
+  name=$(basename "$src" .hip)
+  variants=("$name")
+  case " $(echo $O0_TESTS) " in *" $name "*) variants+=("$name-O0") ;; esac
+  for v in "${variants[@]}"; do
+    [ -z "$filter" ] || [[ "$v" == *"$filter"* ]] || continue
+    opt=-O3
+    [[ "$v" == *-O0 ]] && opt=-O0
+    if ! build "$build/$v" "$src" "$opt"; then
+      fail "$v" "hipcc $opt failed: $(grep -m2 error "$build/$v.build.log" | tr '\n' ' ')"
+      continue
+    fi
+    run_one "$v" "$build/$v"
+  done
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
