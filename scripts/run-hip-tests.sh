@@ -30,8 +30,10 @@ hipcc=${HIPCC:-hipcc}
 arch=gfx906
 bin=${SOFTHSA_BIN:-$top/target/release/softhsa}
 
+# (Not block_sync: at -O0, HIP 5.2's cooperative-groups header leaves a gfx10-only
+# llvm.amdgcn.permlanex16 call that clang-15 cannot select for gfx906.)
 O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid3d_private
-  wave_intrinsics block_sync printf dynamic_shared"
+  wave_intrinsics printf dynamic_shared"
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
@@ -99,7 +101,8 @@ run_one() {
   local log="$build/logs/$name.log"
   local args=${ARGS[$base]:-}
   # shellcheck disable=SC2086 # ARGS entries are word lists
-  timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args >"$log" 2>&1
+  # The subshell (not exec'd: it has a second command) reports a killed child into the log.
+  (timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args; exit $?) >"$log" 2>&1
   local rc=$?
   local expect=${EXPECT_ABORT[$base]:-}
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -11,7 +11,7 @@ softhsa=$target/$profile/softhsa
 
 rocminfo_run || { echo "rocminfo failed:"; cat "$tmp/out" "$tmp/err"; exit 1; }
 grep -v "ROCk module" "$tmp/out" | sed 's/[[:space:]]*$//' | grep -v "^      Grid Max Size: " >"$tmp/rocminfo.txt"
-"$softhsa" info "$lib/libhsa-runtime64.so.1" >"$tmp/info.raw"
+"$softhsa" info --library "$lib/libhsa-runtime64.so.1" >"$tmp/info.raw"
 sed 's/[[:space:]]*$//' "$tmp/info.raw" | grep -v "^      Grid Max Size: " >"$tmp/info.txt"
 diff "$tmp/rocminfo.txt" "$tmp/info.txt"
 echo "softhsa info matches rocminfo ($(wc -l <"$tmp/info.txt") lines)"

@@ -1,8 +1,11 @@
 //! The device: configuration, dispatches, and the worker threads that run work-groups.
 //!
-//! Each dispatch spawns scoped worker threads (at most one per configured worker, never more
-//! than there are work-groups) that take work-group indices from a shared counter. Several
-//! dispatches may run at once (one per calling queue thread); each has its own workers.
+//! Work-groups run on a process-wide pool of worker threads (one pool per worker count, shared
+//! by every device and queue): a dispatch starts at most one task per worker (never more than
+//! it has work-groups), and each task takes work-group indices from a shared counter. A
+//! dispatch of one work-group runs on the calling thread. Several dispatches may run at once;
+//! their tasks interleave on the pool. Each worker thread keeps its [`Worker`] (waves, LDS,
+//! scratch) across dispatches.
 
 use crate::fault::Fault;
 use crate::grid::Grid;
@@ -10,10 +13,37 @@ use crate::program::Kernel;
 use crate::trace::TraceConfig;
 use crate::workgroup::{run_workgroup, Worker};
 use crate::{DeviceEvents, MemoryMap};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
+
+thread_local! {
+    /// The reusable state of the work-groups run on this thread.
+    static WORKER: RefCell<Worker> = RefCell::new(Worker::new());
+}
+
+/// The shared pool with `threads` workers (created on first use).
+fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.get(&threads) {
+        return Some(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("softhsa-gpu-{i}"))
+        .build()
+        .ok()
+        .map(Arc::new)?;
+    pools.insert(threads, p.clone());
+    Some(p)
+}
 
 /// Largest private segment per work-item a dispatch may ask for.
 pub const MAX_PRIVATE_SIZE: u32 = 256 * 1024;
@@ -95,6 +125,8 @@ pub(crate) struct DispatchCtx<'a> {
 pub struct Device {
     config: DeviceConfig,
     threads: usize,
+    /// `None` if the pool could not be created: dispatches then run on the calling thread.
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Device {
@@ -106,7 +138,12 @@ impl Device {
         } else {
             config.worker_threads
         };
-        Device { config, threads }
+        let pool = if threads > 1 { pool(threads) } else { None };
+        Device {
+            config,
+            threads,
+            pool,
+        }
     }
 
     pub fn config(&self) -> &DeviceConfig {
@@ -152,49 +189,58 @@ impl Device {
         let insts = AtomicU64::new(0);
         // The fault of the lowest work-group index wins, so reports are deterministic.
         let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
-        let work = || {
-            let mut worker = Worker::new();
-            loop {
-                if ctx.stop.load(Ordering::Relaxed) {
-                    break;
+        let work_loop = |worker: &mut Worker| loop {
+            if ctx.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= total {
+                break;
+            }
+            let r = catch_unwind(AssertUnwindSafe(|| run_workgroup(&ctx, worker, i)));
+            let r = r.unwrap_or_else(|p| {
+                let msg = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                *worker = Worker::new();
+                Err(Fault::internal(name, grid.workgroup_id(i), msg))
+            });
+            match r {
+                Ok((w, n)) => {
+                    waves.fetch_add(w, Ordering::Relaxed);
+                    insts.fetch_add(n, Ordering::Relaxed);
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= total {
+                Err(f) => {
+                    ctx.stop.store(true, Ordering::Relaxed);
+                    let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
+                    if g.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *g = Some((i, f));
+                    }
                     break;
-                }
-                let r = catch_unwind(AssertUnwindSafe(|| run_workgroup(&ctx, &mut worker, i)));
-                let r = r.unwrap_or_else(|p| {
-                    let msg = p
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| p.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    worker = Worker::new();
-                    Err(Fault::internal(name, grid.workgroup_id(i), msg))
-                });
-                match r {
-                    Ok((w, n)) => {
-                        waves.fetch_add(w, Ordering::Relaxed);
-                        insts.fetch_add(n, Ordering::Relaxed);
-                    }
-                    Err(f) => {
-                        ctx.stop.store(true, Ordering::Relaxed);
-                        let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
-                        if g.as_ref().is_none_or(|(j, _)| i < *j) {
-                            *g = Some((i, f));
-                        }
-                        break;
-                    }
                 }
             }
         };
+        let work = || {
+            WORKER.with(|cell| {
+                // A task never runs inside another on the same thread, so the cell is free.
+                let Ok(mut worker) = cell.try_borrow_mut() else {
+                    return;
+                };
+                worker.begin_dispatch(self.config.trace.as_ref(), name);
+                work_loop(&mut worker);
+            })
+        };
         let workers = (self.threads as u64).min(total).max(1) as usize;
-        std::thread::scope(|s| {
-            for _ in 1..workers {
-                s.spawn(work);
-            }
-            work();
-        });
+        match (&self.pool, workers) {
+            (Some(pool), 2..) => pool.scope(|s| {
+                for _ in 0..workers {
+                    s.spawn(|_| work());
+                }
+            }),
+            _ => work(),
+        }
         if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(f);
         }

@@ -18,7 +18,8 @@
 //!   ADD_TID; the wave offset SGPR is `wave index * 64 * private size`; Flat Scratch Init is the
 //!   64-bit backing address (GFX9) and FLAT_SCRATCH starts at the wave's base. Flat and
 //!   `scratch_*` accesses swizzle every dword the same way, so all three views agree.
-//! - LDS out of range: reads 0, writes dropped (GFX9 hardware), not a fault.
+//! - LDS out of range: reads 0, writes dropped (GFX9 hardware), not a fault. VGPRs are not
+//!   cleared between waves (as on hardware); only the work-item id VGPRs are initialised.
 //! - `s_trap 3` (llvm.debugtrap) is a no-op (no debugger); other traps fault.
 //! - `s_memtime` counts nanoseconds (a 1 GHz shader clock), `s_memrealtime` 100 MHz ticks.
 //! - `SOFTHSA_TRACE=isa` + `SOFTHSA_TRACE_WAVE=x,y,z:w` ([`TraceConfig::from_env`]) trace one

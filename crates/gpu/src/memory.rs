@@ -34,6 +34,20 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Starts from a range that satisfied an earlier check of the same dispatch (the runtime's
+    /// ranges cannot go away while a dispatch that uses them runs).
+    pub fn with_cache(mut self, cache: Range<u64>) -> Self {
+        if cache.start >= self.scratch.end || cache.end <= self.scratch.start {
+            self.cache = cache;
+        }
+        self
+    }
+
+    /// The last range that satisfied a check.
+    pub fn cache(&self) -> Range<u64> {
+        self.cache.clone()
+    }
+
     /// Proves `[lo, end)` is accessible; `end > lo`.
     #[inline]
     pub fn span(&mut self, lo: u64, end: u64, write: bool) -> Result<(), MemErr> {

@@ -24,6 +24,8 @@ pub struct XInst {
     pub vinfo: Option<valu::OpInfo>,
     /// What a buffer/flat/global/scratch op moves.
     pub vmem: Option<VmemKind>,
+    /// Exists on gfx906 only (dot products, fmac...): illegal on a gfx900 device.
+    pub gfx906_only: bool,
 }
 
 /// What occupies an instruction slot.
@@ -205,6 +207,7 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
         valu,
         vinfo: info,
         vmem,
+        gfx906_only: !op.on_gfx900(),
     })
 }
 

@@ -144,6 +144,33 @@ pub fn private_vsharp(base: u64) -> [u32; 4] {
     [base as u32, w1, u32::MAX, w3]
 }
 
+/// A short list of initial SGPR values (no allocation per wave).
+#[derive(Default)]
+struct Regs {
+    v: [u32; 24],
+    n: usize,
+}
+
+impl Regs {
+    fn push(&mut self, x: u32) {
+        if let Some(slot) = self.v.get_mut(self.n) {
+            *slot = x;
+            self.n += 1;
+        }
+    }
+    fn extend(&mut self, xs: impl IntoIterator<Item = u32>) {
+        for x in xs {
+            self.push(x);
+        }
+    }
+    fn len(&self) -> usize {
+        self.n
+    }
+    fn as_slice(&self) -> &[u32] {
+        &self.v[..self.n]
+    }
+}
+
 /// Sets a wave to its initial state: SGPRs and VGPRs per the ABI, EXEC, MODE, pc.
 pub fn init_wave(
     w: &mut Wave,
@@ -155,10 +182,8 @@ pub fn init_wave(
     lv: &LaunchValues,
 ) {
     w.s = [0; 128];
-    let nv = kd.vgpr_count().min(256) as usize;
-    for r in w.v.iter_mut().take(nv.max(3)) {
-        *r = [0; 64];
-    }
+    // VGPRs other than the work-item ids keep what the previous wave on this worker left, as on
+    // hardware: zeroing up to 64 KiB per wave would dominate short kernels.
     w.scc = false;
     w.pc = lv.entry;
     w.mode = initial_mode(kd);
@@ -171,7 +196,7 @@ pub fn init_wave(
     w.scratch_base = lv.scratch_base + u64::from(index) * u64::from(lv.scratch_wave_bytes);
     w.set_exec(shape.exec(index));
 
-    let mut user: Vec<u32> = Vec::with_capacity(16);
+    let mut user = Regs::default();
     let pair = |v: u64| [v as u32, (v >> 32) as u32];
     if kd.enable_sgpr_private_segment_buffer {
         user.extend(lv.private_vsharp);
@@ -201,7 +226,7 @@ pub fn init_wave(
         }
     }
     // System SGPRs follow the USER_SGPR_COUNT user SGPRs the hardware loads.
-    let mut sys: Vec<u32> = Vec::with_capacity(5);
+    let mut sys = Regs::default();
     let ids = kd.enable_sgpr_workgroup_id();
     for d in 0..3 {
         if ids[d] {
@@ -216,10 +241,10 @@ pub fn init_wave(
         sys.push(index * lv.scratch_wave_bytes);
     }
     let first_sys = (kd.user_sgpr_count() as usize).max(user.len());
-    for (i, v) in user.into_iter().enumerate() {
+    for (i, &v) in user.as_slice().iter().enumerate() {
         w.s[i.min(SGPR_COUNT - 1)] = v;
     }
-    for (i, v) in sys.into_iter().enumerate() {
+    for (i, &v) in sys.as_slice().iter().enumerate() {
         w.s[(first_sys + i).min(SGPR_COUNT - 1)] = v;
     }
     // Hardware leaves FLAT_SCRATCH to the prolog; starting it at the wave's base is harmless and
@@ -227,11 +252,22 @@ pub fn init_wave(
     let base = w.scratch_base;
     w.set_s64(FLAT_SCRATCH_LO, base);
 
+    // Work-item ids by counting (X fastest) from lane 0's id: no division per lane.
     let dims = kd.enable_vgpr_workitem_id().min(2) as usize + 1;
-    for lane in 0..64u32 {
-        let id = shape.workitem_id(index, lane);
+    let [ex, ey, _] = shape.extent;
+    let mut id = shape.workitem_id(index, 0);
+    for lane in 0..64usize {
         for (d, &v) in id.iter().enumerate().take(dims) {
-            w.v[d][lane as usize] = v;
+            w.v[d][lane] = v;
+        }
+        id[0] += 1;
+        if id[0] == ex {
+            id[0] = 0;
+            id[1] += 1;
+            if id[1] == ey {
+                id[1] = 0;
+                id[2] += 1;
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::fault::Fault;
 use crate::grid::WorkGroupShape;
 use crate::lds::Lds;
 use crate::memory::Checker;
-use crate::trace::Tracer;
+use crate::trace::{TraceConfig, Tracer};
 use crate::valu::{VopInputs, VopOutputs};
 use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveState};
 
@@ -19,6 +19,9 @@ pub struct Worker {
     vin: Box<VopInputs>,
     vout: Box<VopOutputs>,
     tracer: Option<Tracer>,
+    /// The memory range of the last successful check, carried across this dispatch's
+    /// work-groups (never across dispatches).
+    mem_cache: std::ops::Range<u64>,
 }
 
 impl Worker {
@@ -30,7 +33,16 @@ impl Worker {
             vin: Box::default(),
             vout: Box::default(),
             tracer: None,
+            mem_cache: 0..0,
         }
+    }
+}
+
+impl Worker {
+    /// Prepares for a new dispatch: sets (or clears) the ISA trace, forgets cached ranges.
+    pub fn begin_dispatch(&mut self, trace: Option<&TraceConfig>, kernel: &str) {
+        self.tracer = trace.map(|c| Tracer::new(c.clone(), kernel));
+        self.mem_cache = 0..0;
     }
 }
 
@@ -59,7 +71,11 @@ pub(crate) fn run_workgroup(
     let words = (wave_bytes as usize * nw).div_ceil(8).max(1);
     if wk.scratch.len() < words {
         // Host memory exhaustion is a fault of this dispatch, not an abort of the process.
-        if wk.scratch.try_reserve_exact(words - wk.scratch.len()).is_err() {
+        if wk
+            .scratch
+            .try_reserve_exact(words - wk.scratch.len())
+            .is_err()
+        {
             return Err(Fault::internal(
                 &kernel.name,
                 wg_id,
@@ -91,15 +107,11 @@ pub(crate) fn run_workgroup(
             &lv,
         );
     }
-    if wk.tracer.is_none() {
-        if let Some(t) = &ctx.config.trace {
-            wk.tracer = Some(Tracer::new(t.clone(), &kernel.name));
-        }
-    }
     let mut cx = ExecCtx {
         prog: &kernel.program,
         lds: &mut wk.lds,
-        mem: Checker::new(d.memory, scratch_base..scratch_base + 8 * words as u64),
+        mem: Checker::new(d.memory, scratch_base..scratch_base + 8 * words as u64)
+            .with_cache(wk.mem_cache.clone()),
         events: d.events,
         vin: &mut wk.vin,
         vout: &mut wk.vout,
@@ -108,6 +120,7 @@ pub(crate) fn run_workgroup(
         stop: &ctx.stop,
         tracer: wk.tracer.as_mut(),
         waves: shape.waves,
+        gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
     };
     let waves = &mut wk.waves[..nw];
     loop {
@@ -132,6 +145,7 @@ pub(crate) fn run_workgroup(
             break;
         }
     }
+    wk.mem_cache = cx.mem.cache();
     let insts = waves.iter().map(|w| w.executed).sum();
     Ok((nw as u64, insts))
 }

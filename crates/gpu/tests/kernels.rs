@@ -212,3 +212,22 @@ fn scratch_buffer_and_flat_scratch_agree() {
         assert_eq!(out[2 * t as usize + 1], 3 * t, "flat load lane {t}");
     }
 }
+
+#[test]
+fn gfx906_only_instructions_are_illegal_on_gfx900() {
+    use softhsa_gpu::{Device, DeviceConfig, GfxVersion};
+    let k = kernel("v_fmac_f32 v1, v2, v3\ns_endpgm\n", descriptor());
+    let map = Map::default();
+    let on = |gfx| {
+        let dev = Device::new(DeviceConfig {
+            gfx,
+            worker_threads: 1,
+            ..Default::default()
+        });
+        run(&dev, &k, &map, &[], [64, 1, 1], [64, 1, 1])
+    };
+    assert!(on(GfxVersion::Gfx906).is_ok());
+    let f = on(GfxVersion::Gfx900).unwrap_err();
+    assert_eq!(f.kind, FaultKind::IllegalInstruction);
+    assert!(f.instruction.contains("v_fmac_f32"), "{}", f.instruction);
+}

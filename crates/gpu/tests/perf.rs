@@ -52,6 +52,9 @@ fn dispatch_latency() {
             let s = run(&dev, &k, &map, &[], [grid, 1, 1], [64, 1, 1]).unwrap();
             assert_eq!(s.workgroups, u64::from(grid / 64));
         }
-        println!("{label}: {:.1} us per dispatch", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+        println!(
+            "{label}: {:.1} us per dispatch",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
     }
 }

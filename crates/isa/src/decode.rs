@@ -33,9 +33,10 @@ pub(crate) enum Form {
     Dpp = 3,
 }
 
-/// Opcode maps: `(map key, opcode) → op`; key = one per native encoding, plus VOP3.
+/// Opcode maps per processor: `(map key, opcode) → op`; key = one per native encoding (the VOP3
+/// space is shared by VOP3-only ops and the `_e64` forms).
 struct Maps {
-    ops: Vec<u16>,
+    ops: [Vec<u16>; 2],
 }
 
 const MAP_SIZE: usize = 1024;
@@ -49,9 +50,20 @@ const VOP3_KEY: usize = Class::Vop3 as usize;
 
 fn maps() -> &'static Maps {
     static MAPS: OnceLock<Maps> = OnceLock::new();
-    MAPS.get_or_init(|| {
+    MAPS.get_or_init(|| Maps { ops: [build_map(Gfx::Gfx900), build_map(Gfx::Gfx906)] })
+}
+
+fn build_map(gfx: Gfx) -> Vec<u16> {
+    {
         let mut ops = vec![NO_OP; (Class::Mimg as usize + 1) * MAP_SIZE];
         for &op in ALL {
+            let here = match gfx {
+                Gfx::Gfx900 => op.on_gfx900(),
+                Gfx::Gfx906 => op.on_gfx906(),
+            };
+            if !here {
+                continue;
+            }
             ops[class_key(op.class()) * MAP_SIZE + op.opcode() as usize] = op as u16;
             if op.class() != Class::Vop3 {
                 if let Some(o) = op.vop3_opcode() {
@@ -59,13 +71,13 @@ fn maps() -> &'static Maps {
                 }
             }
         }
-        Maps { ops }
-    })
+        ops
+    }
 }
 
-fn lookup(key: Class, opcode: u32) -> Result<Op, DecodeError> {
+fn lookup(gfx: Gfx, key: Class, opcode: u32) -> Result<Op, DecodeError> {
     let i = class_key(key) * MAP_SIZE + opcode as usize;
-    match maps().ops.get(i) {
+    match maps().ops[gfx as usize].get(i) {
         Some(&o) if o != NO_OP => Ok(ALL[o as usize]),
         _ => Err(DecodeError::UnknownOpcode { format: class_name(key), opcode: opcode as u16 }),
     }
@@ -107,9 +119,53 @@ pub(crate) fn bits(x: u64, lo: u32, n: u32) -> u32 {
     ((x >> lo) & ((1u64 << n) - 1)) as u32
 }
 
+/// Bits of `class`'s operand fields that `op` uses. The table's free masks come from toggling
+/// single bits of one canonical encoding, which can wrongly pin a register field (a toggle that
+/// overflows the register file is invalid); used register fields are checked by
+/// `operand_check` instead. Unused fields stay pinned (LLVM requires them to be zero).
+fn operand_bits(op: Op, class: Class, form: Form) -> u64 {
+    let f = |lo: u32, n: u32| ((1u64 << n) - 1) << lo;
+    let has_dst = op.dst_dwords() != 0;
+    let src = |s: usize| op.src_dwords(s) != 0;
+    let pick = |c: bool, m: u64| if c { m } else { 0 };
+    match (class, form) {
+        (Class::Vop1 | Class::Vop2 | Class::Vopc, Form::Sdwa | Form::Dpp) => {
+            pick(has_dst, f(17, 8)) | pick(src(1), f(9, 8)) | pick(src(0), f(32, 8))
+        }
+        (Class::Sop2, _) => pick(has_dst, f(16, 7)) | pick(src(0), f(0, 8)) | pick(src(1), f(8, 8)),
+        (Class::Sop1, _) => pick(has_dst, f(16, 7)) | pick(src(0), f(0, 8)),
+        (Class::Sopc, _) => pick(src(0), f(0, 8)) | pick(src(1), f(8, 8)),
+        (Class::Sopk, _) => pick(has_dst || src(0), f(16, 7)),
+        (Class::Smem, _) => f(0, 13),
+        (Class::Vop1, Form::Native) => pick(has_dst, f(17, 8)) | pick(src(0), f(0, 9)),
+        (Class::Vop2, Form::Native) => pick(has_dst, f(17, 8)) | pick(src(0), f(0, 9)) | pick(src(1), f(9, 8)),
+        (Class::Vopc, Form::Native) => pick(src(0), f(0, 9)) | pick(src(1), f(9, 8)),
+        (_, Form::E64) | (Class::Vop3 | Class::Vop3p, _) => {
+            pick(has_dst, f(0, 8)) | pick(src(0), f(32, 9)) | pick(src(1), f(41, 9)) | pick(src(2), f(50, 9))
+        }
+        (Class::Ds, _) => {
+            pick(has_dst, f(56, 8)) | pick(src(0), f(32, 8)) | pick(src(1), f(40, 8)) | pick(src(2), f(48, 8))
+        }
+        // Cache maintenance (buffer_wbinvl1*): LLVM ignores the whole second dword.
+        (Class::Mubuf, _) if matches!(op, Op::BUFFER_WBINVL1 | Op::BUFFER_WBINVL1_VOL) => f(32, 32),
+        (Class::Mubuf | Class::Mtbuf, _) => {
+            pick(src(0), f(32, 8)) | pick(has_dst || src(1), f(40, 8)) | f(48, 5) | f(56, 8)
+        }
+        (Class::Flat | Class::Global | Class::Scratch, _) => {
+            pick(has_dst, f(56, 8)) | pick(src(0), f(32, 8)) | pick(src(1), f(40, 8))
+        }
+        _ => 0,
+    }
+}
+
 /// Check `x` against the op's canonical form: every non-free bit must match.
 fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
     let (base, free) = op.form(form);
+    let class = match (op.class(), form) {
+        (Class::Vop1 | Class::Vop2 | Class::Vopc, Form::E64) => Class::Vop3,
+        (c, _) => c,
+    };
+    let free = free | operand_bits(op, if class == Class::Vop3 { op.class() } else { class }, form);
     if base != 0 && (x & !free) == (base & !free) {
         Ok(())
     } else {
@@ -133,12 +189,9 @@ pub fn decode(bytes: &[u8]) -> Result<Inst, DecodeError> {
 /// Decode one instruction of processor `gfx` from the start of `bytes`.
 pub fn decode_for(bytes: &[u8], gfx: Gfx) -> Result<Inst, DecodeError> {
     let w0 = word(bytes, 0)?;
-    let mut d = Dec { bytes, w0, x: w0 as u64 };
+    let mut d = Dec { bytes, w0, x: w0 as u64, gfx };
     let mut i = d.run()?;
     crate::operand_check::check(&mut i)?;
-    if gfx == Gfx::Gfx900 && !i.op.on_gfx900() {
-        return Err(DecodeError::UnknownOpcode { format: "gfx900", opcode: i.op.opcode() });
-    }
     Ok(i)
 }
 
@@ -161,6 +214,7 @@ pub(crate) struct Dec<'a> {
     pub w0: u32,
     /// The instruction's first one or two dwords.
     pub x: u64,
+    pub gfx: Gfx,
 }
 
 impl Dec<'_> {
@@ -212,7 +266,7 @@ impl Dec<'_> {
             _ if bits(w0, 28, 4) == 0b1011 => (Class::Sopk, bits(w0, 23, 5)),
             _ => (Class::Sop2, bits(w0, 23, 7)),
         };
-        let op = lookup(class, opc)?;
+        let op = lookup(self.gfx, class, opc)?;
         check_form(op, Form::Native, w0)?;
         crate::decode_fields::scalar(self, op, class)
     }
@@ -224,7 +278,7 @@ impl Dec<'_> {
             0x3F => (Class::Vop1, bits(w0, 9, 8)),
             o => (Class::Vop2, o),
         };
-        let op = lookup(class, opc)?;
+        let op = lookup(self.gfx, class, opc)?;
         match bits(w0, 0, 9) {
             0xF9 | 0xFA => {
                 let sdwa = bits(w0, 0, 9) == 0xF9;
@@ -252,7 +306,7 @@ impl Dec<'_> {
     }
 
     fn wide(&mut self, class: Class, opc: u32) -> Result<Inst, DecodeError> {
-        let op = lookup(class, opc)?;
+        let op = lookup(self.gfx, class, opc)?;
         let w1 = self.dword(1)?;
         self.x = self.w0 as u64 | (w1 as u64) << 32;
         let form = if class == Class::Vop3 && op.class() != Class::Vop3 { Form::E64 } else { Form::Native };

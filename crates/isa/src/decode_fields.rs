@@ -63,7 +63,10 @@ pub(crate) fn scalar(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError>
     if op.src_dwords(0) != 0 {
         i.src[0] = sop(src0);
     }
-    if op.src_dwords(1) != 0 || (class == Class::Sopc && op == Op::S_SET_GPR_IDX_ON) {
+    if op == Op::S_SET_GPR_IDX_ON {
+        // The second field is the gpr_idx mode immediate, not an operand.
+        i.imm = src1 as i32;
+    } else if op.src_dwords(1) != 0 {
         i.src[1] = sop(src1);
     }
     take_literal(d, &mut i, 1)?;
@@ -180,7 +183,7 @@ pub(crate) fn wide(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> {
         Class::Smem => Ok(smem(op, x)),
         Class::Ds => Ok(ds(op, x)),
         Class::Mubuf | Class::Mtbuf => Ok(buffer(op, class, x)),
-        Class::Flat | Class::Global | Class::Scratch => Ok(flat(op, class, x)),
+        Class::Flat | Class::Global | Class::Scratch => flat(op, class, x),
         _ => Ok(mimg(op, x)),
     }
 }
@@ -283,6 +286,9 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
             i.dst = vdata;
         }
     }
+    if matches!(op, Op::BUFFER_WBINVL1 | Op::BUFFER_WBINVL1_VOL) {
+        return i;
+    }
     let offen = bits(x, 12, 1) != 0;
     let idxen = bits(x, 13, 1) != 0;
     i.src[0] = if offen || idxen { vgpr(bits(x, 32, 8)) } else { Operand::NONE };
@@ -301,7 +307,7 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
     i
 }
 
-fn flat(op: Op, class: Class, x: u64) -> Inst {
+fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
     let enc = match class {
         Class::Flat => Encoding::Flat,
         Class::Global => Encoding::Global,
@@ -326,9 +332,13 @@ fn flat(op: Op, class: Class, x: u64) -> Inst {
         // GLC atomics return the pre-op value (the low half of cmpswap's data).
         i.dst = vgpr(bits(x, 56, 8));
     }
+    if bits(x, 13, 1) != 0 && bits(x, 55, 1) != 0 {
+        // LLVM has no LDS-direct form with the NV bit.
+        return Err(DecodeError::InvalidFields { op: op.name() });
+    }
     let f = flag(x, 13, MemFlags::LDS) | flag(x, 16, MemFlags::GLC) | flag(x, 17, MemFlags::SLC) | flag(x, 55, MemFlags::NV);
     i.ext = Ext::Mem(Mem { flags: MemFlags(f), ..Mem::default() });
-    i
+    Ok(i)
 }
 
 fn mimg(op: Op, x: u64) -> Inst {

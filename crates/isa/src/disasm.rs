@@ -59,8 +59,12 @@ pub(crate) fn src_ty(op: Op, s: usize) -> Ty {
     if op.src_dwords(s) >= 2 {
         return Ty::B64;
     }
-    // VOP3-only ops take 16-bit operands only when they have op_sel (v_sad_u16 is 32-bit).
-    if op.class() == Class::Vop3 && !op.flags().has(crate::OpFlags::OPSEL) {
+    // The 32-bit addend of the 16x16+32 multiply-adds.
+    if matches!(op, Op::V_MAD_U32_U16 | Op::V_MAD_I32_I16) && s == 2 {
+        return Ty::B32;
+    }
+    // v_sad_u16 takes its operands as 32-bit values.
+    if op == Op::V_SAD_U16 {
         return Ty::B32;
     }
     let name = op.name();
@@ -96,7 +100,7 @@ pub(crate) fn sreg(w: &mut impl Write, c: u16, n: u8) -> fmt::Result {
                 106 | 107 => ("vcc", 106),
                 _ => ("exec", 126),
             };
-            if n == 2 && c == lo {
+            if n >= 2 && c == lo {
                 w.write_str(name)
             } else if n == 1 {
                 write!(w, "{name}_{}", if c == lo { "lo" } else { "hi" })
@@ -160,6 +164,33 @@ fn float_const(w: &mut impl Write, c: u16, ty: Ty) -> fmt::Result {
         (248, _) => w.write_str("0.15915494"),
         _ => w.write_str(NAMES[(c - 240) as usize]),
     }
+}
+
+/// Operand slots whose LLVM register class admits no constants: a constant code there decodes
+/// but prints as `/*invalid immediate*/`. Slot 0..3 are sources; `DST` is the destination.
+pub(crate) const DST: usize = 9;
+pub(crate) fn reg_only(op: Op, enc: Encoding, slot: usize) -> bool {
+    match (op, slot) {
+        (_, DST) => op.class() == Class::Vopc || op.dst().scalar && op.class() != Class::Sop1,
+        (Op::V_READLANE_B32 | Op::V_READFIRSTLANE_B32, 0) => true,
+        (Op::V_CNDMASK_B32 | Op::V_ADDC_CO_U32 | Op::V_SUBB_CO_U32 | Op::V_SUBBREV_CO_U32, 2) => enc == Encoding::Vop3,
+        (Op::V_MQSAD_U32_U8, 2) => true,
+        (Op::S_MOVRELS_B32 | Op::S_MOVRELS_B64 | Op::S_SETPC_B64 | Op::S_RFE_B64 | Op::S_CBRANCH_JOIN, 0) => true,
+        _ => false,
+    }
+}
+
+/// A constant (inline or literal) rather than a register.
+pub(crate) fn is_imm(o: Operand) -> bool {
+    o.inline_int().is_some() || o.is_inline_float() || o.is_literal()
+}
+
+/// [`src`] for slot `slot` of `i`, honouring register-only slots.
+pub(crate) fn slot(w: &mut impl Write, i: &Inst, slot: usize, o: Operand, n: u8, ty: Ty) -> fmt::Result {
+    if is_imm(o) && reg_only(i.op, i.enc, slot) {
+        return w.write_str("/*invalid immediate*/");
+    }
+    src(w, i, o, n, ty)
 }
 
 /// A 32-bit literal as LLVM prints it: values that are inline constants print as such.

@@ -33,8 +33,8 @@ fn smem(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let data = if !i.dst.is_none() { i.dst } else { i.src[2] };
     if matches!(op, Op::S_ATC_PROBE | Op::S_ATC_PROBE_BUFFER) {
         // The sdata field is an immediate here.
-        let d = i.src[2].raw();
-        write!(w, "{sep}{d}")?;
+        w.write_str(sep)?;
+        crate::disasm::literal(w, i.src[2].raw() as u32, Ty::B32)?;
         sep = ", ";
     } else if !data.is_none() {
         w.write_str(sep)?;
@@ -57,7 +57,9 @@ fn smem(w: &mut impl Write, i: &Inst) -> fmt::Result {
             }
         }
     }
-    if !matches!(op, Op::S_DCACHE_DISCARD | Op::S_DCACHE_DISCARD_X2 | Op::S_ATC_PROBE | Op::S_ATC_PROBE_BUFFER) {
+    // Only ops with data print GLC (cache maintenance and probes ignore the bit).
+    let has_data = op.src_dwords(0) != 0 && (op.dst_dwords() != 0 || op.src_dwords(2) != 0);
+    if has_data && !matches!(op, Op::S_ATC_PROBE | Op::S_ATC_PROBE_BUFFER) {
         flags(w, f, &[(MemFlags::GLC, "glc")])?;
     }
     Ok(())
@@ -152,21 +154,24 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let m = i.mem().copied().unwrap_or_default();
     let f = m.flags;
     let data = if !i.src[1].is_none() { i.src[1] } else { i.dst };
-    if data.is_none() {
+    let lds_store = op == Op::BUFFER_STORE_LDS_DWORD;
+    if data.is_none() && !lds_store {
         return Ok(());
     }
     w.write_char(' ')?;
-    if !f.has(MemFlags::LDS) {
-        vreg(w, data.vgpr_index().unwrap_or(0), op.mem_dwords())?;
+    if !lds_store {
+        if !f.has(MemFlags::LDS) {
+            vreg(w, data.vgpr_index().unwrap_or(0), op.mem_dwords())?;
+            w.write_str(", ")?;
+        }
+        let both = f.has(MemFlags::OFFEN) && f.has(MemFlags::IDXEN);
+        if i.src[0].is_none() {
+            w.write_str("off")?;
+        } else {
+            vreg(w, i.src[0].vgpr_index().unwrap_or(0), if both { 2 } else { 1 })?;
+        }
         w.write_str(", ")?;
     }
-    let both = f.has(MemFlags::OFFEN) && f.has(MemFlags::IDXEN);
-    if i.src[0].is_none() {
-        w.write_str("off")?;
-    } else {
-        vreg(w, i.src[0].vgpr_index().unwrap_or(0), if both { 2 } else { 1 })?;
-    }
-    w.write_str(", ")?;
     sreg(w, i.src[2].raw(), 4)?;
     w.write_str(", ")?;
     src(w, i, i.src[3], 1, Ty::B32)?;
@@ -186,6 +191,11 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     flags(w, f, &[(MemFlags::IDXEN, "idxen"), (MemFlags::OFFEN, "offen")])?;
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
+    }
+    if lds_store {
+        // Its `lds` is part of the mnemonic's syntax and comes first.
+        w.write_str(" lds")?;
+        return flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc")]);
     }
     flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds")])?;
     // LDS-direct and atomic forms have no TFE operand: LLVM ignores the bit.
@@ -235,29 +245,55 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds")])
 }
 
+/// VGPRs of MIMG vdata: one per dmask bit (halved for packed D16) plus one for TFE. LLVM then
+/// looks up the op's variant of that size; when none exists the decoded default stays.
+fn mimg_data_dwords(op: Op, dmask: u8, f: MemFlags) -> u8 {
+    let tfe = f.has(MemFlags::TFE) as u8;
+    let d16 = f.has(MemFlags::D16);
+    let name = op.name();
+    if op.flags().has(OpFlags::ATOMIC) {
+        let n = (dmask.count_ones() as u8).max(1) + tfe;
+        let cmpswap = name.contains("cmpswap");
+        let ok = if cmpswap { n == 2 || n == 4 } else { n == 1 || n == 2 };
+        return if ok { n } else { op.src_dwords(1) };
+    }
+    if name.contains("gather4") {
+        return match (d16, tfe) {
+            (true, 1) => 4,
+            (true, _) => 2,
+            (false, t) => 4 + t,
+        };
+    }
+    let mut n = (dmask.count_ones() as u8).max(1);
+    if d16 {
+        n = n.div_ceil(2);
+    }
+    n + tfe
+}
+
 fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
     let m = i.mem().copied().unwrap_or_default();
     let f = m.flags;
     let data = if !i.dst.is_none() { i.dst } else { i.src[1] };
-    let mut n = (m.dfmt.count_ones() as u8).max(1);
-    if f.has(MemFlags::D16) {
-        n = n.div_ceil(2);
-    }
-    if f.has(MemFlags::TFE) {
-        n += 1;
+    let mut n = mimg_data_dwords(op, m.dfmt, f);
+    if data.vgpr_index().unwrap_or(0) as u16 + n as u16 > 256 {
+        // No such register tuple: LLVM keeps the opcode's default size.
+        n = op.dst_dwords().max(op.src_dwords(1));
     }
     w.write_char(' ')?;
     vreg(w, data.vgpr_index().unwrap_or(0), n)?;
     w.write_str(", ")?;
     vreg(w, i.src[0].vgpr_index().unwrap_or(0), op.src_dwords(0))?;
     w.write_str(", ")?;
-    sreg(w, i.src[2].raw(), if f.has(MemFlags::R128) { 4 } else { 8 })?;
-    if op.name().contains("sample") || op.name().contains("gather") {
+    sreg(w, i.src[2].raw(), 8)?;
+    if mimg_has_sampler(op) {
         w.write_str(", ")?;
         sreg(w, i.src[3].raw(), 4)?;
     }
-    write!(w, " dmask:0x{:x}", m.dfmt)?;
+    if m.dfmt != 0 {
+        write!(w, " dmask:0x{:x}", m.dfmt)?;
+    }
     flags(
         w,
         f,
@@ -272,4 +308,10 @@ fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
             (MemFlags::D16, "d16"),
         ],
     )
+}
+
+/// Sampling MIMG ops take a sampler descriptor (ssamp).
+pub(crate) fn mimg_has_sampler(op: Op) -> bool {
+    let n = op.name();
+    n.contains("sample") || n.contains("gather") || n.contains("get_lod")
 }

@@ -1,7 +1,7 @@
 //! Scalar ALU and program-control text: SOP2, SOP1, SOPC, SOPK, SOPP, with LLVM's symbolic
 //! forms of hwreg(), sendmsg(), s_waitcnt counters and gpr_idx().
 
-use crate::disasm::{literal, sreg, src, Ty};
+use crate::disasm::{literal, slot, sreg, Ty};
 use crate::{Encoding, Inst, Op};
 use std::fmt::{self, Write};
 
@@ -33,12 +33,12 @@ pub(crate) fn print(w: &mut impl Write, i: &Inst) -> fmt::Result {
         }
         w.write_str(sep)?;
         sep = ", ";
-        if op == Op::S_SET_GPR_IDX_ON && s == 1 {
-            gpr_idx(w, i.src[1].raw())?;
-        } else {
-            let n = op.src_dwords(s);
-            src(w, i, i.src[s], n, ty(n))?;
-        }
+        let n = op.src_dwords(s);
+        slot(w, i, s, i.src[s], n, ty(n))?;
+    }
+    if op == Op::S_SET_GPR_IDX_ON {
+        w.write_str(sep)?;
+        gpr_idx(w, i.imm as u16)?;
     }
     Ok(())
 }
@@ -178,7 +178,6 @@ fn sendmsg(w: &mut impl Write, imm: u16) -> fmt::Result {
     let id = imm & 0xF;
     let opv = (imm >> 4) & 7;
     let stream = (imm >> 8) & 3;
-    let rest = imm >> 10;
     let name = match id {
         1 => "MSG_INTERRUPT",
         2 => "MSG_GS",
@@ -196,7 +195,6 @@ fn sendmsg(w: &mut impl Write, imm: u16) -> fmt::Result {
     let gs = id == 2 || id == 3;
     let sys = id == 15;
     let valid = !name.is_empty()
-        && rest == 0
         && if gs {
             (opv != 0 || id == 3) && (opv == 0 && stream == 0 || opv != 0) && opv <= 3
         } else if sys {

@@ -1,7 +1,7 @@
 //! Vector ALU text: VOP1/VOP2/VOPC (`_e32`), VOP3 (`_e64` and VOP3-only), VOP3P, SDWA, DPP.
 
 use crate::decode::Form;
-use crate::disasm::{mnemonic, reg, sreg, src, src_ty};
+use crate::disasm::{is_imm, mnemonic, reg, reg_only, slot, sreg, src, src_ty, DST};
 use crate::op::{Class, OpFlags};
 use crate::{Encoding, Inst, Op, Operand};
 use std::fmt::{self, Write};
@@ -28,8 +28,10 @@ fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
             if i.dst.raw() == Operand::VCC_LO && i.enc != Encoding::Vop3 && i.enc != Encoding::Sdwa {
                 w.write_str("vcc")?;
             } else {
-                sreg(w, i.dst.raw(), 2)?;
+                slot(w, i, DST, i.dst, 2, crate::disasm::Ty::B64)?;
             }
+        } else if op.dst().scalar {
+            slot(w, i, DST, i.dst, op.dst_dwords(), crate::disasm::Ty::B32)?;
         } else {
             reg(w, i.dst, op.dst_dwords())?;
         }
@@ -69,7 +71,10 @@ fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
         src(w, i, o, n, ty)?;
         return w.write_str(")");
     }
-    let imm = !(o.raw() < 128 || o.is_vgpr() || (235..=239).contains(&o.raw()) || o.raw() >= 251 && o.raw() != 255);
+    if is_imm(o) && reg_only(i.op, i.enc, s) {
+        return w.write_str("/*invalid immediate*/");
+    }
+    let imm = is_imm(o);
     let neg_mnemo = neg && !abs && imm;
     if neg_mnemo {
         w.write_str("neg(")?;
@@ -122,7 +127,7 @@ fn vop32(w: &mut impl Write, i: &Inst) -> fmt::Result {
         if i.src[s].raw() == Operand::VCC_LO && s == 2 {
             w.write_str("vcc")?;
         } else {
-            src(w, i, i.src[s], op.src_dwords(s), src_ty(op, s))?;
+            slot(w, i, s, i.src[s], op.src_dwords(s), src_ty(op, s))?;
         }
     }
     Ok(())
@@ -178,7 +183,15 @@ fn bit_list(w: &mut impl Write, name: &str, v: u8, n: usize) -> fmt::Result {
 
 fn vop3p(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
-    let mix = matches!(op, Op::V_FMA_MIX_F32 | Op::V_FMA_MIXLO_F16 | Op::V_FMA_MIXHI_F16);
+    let mix = matches!(
+        op,
+        Op::V_FMA_MIX_F32
+            | Op::V_FMA_MIXLO_F16
+            | Op::V_FMA_MIXHI_F16
+            | Op::V_MAD_MIX_F32
+            | Op::V_MAD_MIXLO_F16
+            | Op::V_MAD_MIXHI_F16
+    );
     let mut sep = dests(w, i)?;
     let n = (0..3).filter(|&s| !i.src[s].is_none()).count();
     let mut m = *i;
@@ -262,6 +275,13 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
 
 fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let d = i.dpp().copied().unwrap_or_default();
+    let mut m = *i;
+    if i.op == Op::V_CNDMASK_B32 {
+        // LLVM's v_cndmask_b32_dpp has no input modifiers on GFX9.
+        m.mods.abs = 0;
+        m.mods.neg = 0;
+    }
+    let i = &m;
     let mut sep = dests(w, i)?;
     for k in 0..3 {
         if i.src[k].is_none() {

@@ -77,6 +77,8 @@ impl OpFlags {
     pub const OPSEL: u32 = 1 << 10;
     /// VOP3 form takes float input modifiers (abs/neg) on its sources.
     pub const FPMODS: u32 = 1 << 11;
+    /// Exists on gfx900 only (v_mad_mix*: gfx906 reuses the opcodes for v_fma_mix*).
+    pub const GFX900: u32 = 1 << 12;
 
     /// Whether `bit` (one of the constants above) is set.
     pub const fn has(self, bit: u32) -> bool {
@@ -244,6 +246,10 @@ impl Op {
     /// Available on gfx900 (false for the gfx906-only additions).
     pub fn on_gfx900(self) -> bool {
         !self.flags().has(OpFlags::GFX906)
+    }
+    /// Available on gfx906 (false for gfx900's v_mad_mix*).
+    pub fn on_gfx906(self) -> bool {
+        !self.flags().has(OpFlags::GFX900)
     }
 }
 

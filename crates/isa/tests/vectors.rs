@@ -4,8 +4,12 @@
 
 use std::path::PathBuf;
 
+/// `tests/isa`, or `$ISA_VECTOR_DIR` (to replay a freshly generated set).
 fn vector_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/isa")
+    match std::env::var_os("ISA_VECTOR_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/isa"),
+    }
 }
 
 fn parse(line: &str) -> Option<(Vec<u8>, &str)> {

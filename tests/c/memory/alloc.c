@@ -112,6 +112,17 @@ int main(void) {
   CHECK_OK(hsa_amd_memory_fill(src, 7, 4)); /* locked memory is known memory */
   CHECK(src[3] == 7);
   CHECK_STATUS(hsa_amd_memory_lock_to_pool(src, 4096, &gpu, 1, dev_pool, 0, &agent_ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  /* Pins may overlap (ROCclr keeps a page-rounded pin of a staging buffer, then hipHostRegister
+   * pins the unaligned buffer inside it); each is released by its own start. */
+  char *page = (char *)((uintptr_t)src & ~(uintptr_t)4095);
+  void *inner = NULL;
+  CHECK_OK(hsa_amd_memory_lock(page, (1 << 20) + 4096, &gpu, 1, &agent_ptr));
+  CHECK_OK(hsa_amd_memory_lock((char *)src + 16, 64, &gpu, 1, &inner));
+  CHECK(inner == (char *)src + 16);
+  CHECK_OK(hsa_amd_pointer_info((char *)src + 20, &info, NULL, NULL, NULL));
+  CHECK(info.hostBaseAddress == (char *)src + 16 && info.sizeInBytes == 64);
+  CHECK_OK(hsa_amd_memory_unlock((char *)src + 16));
+  if (page != (char *)src) CHECK_OK(hsa_amd_memory_unlock(page));
   CHECK_OK(hsa_amd_memory_unlock(src));
   CHECK_OK(hsa_amd_memory_unlock(src));
   CHECK_OK(hsa_amd_pointer_info(src, &info, NULL, NULL, NULL));

@@ -1,7 +1,8 @@
 /* Debian's HIP runtime (libamdhip64.so.5, loaded with dlopen) brings its device up on softhsa's
  * topology and memory, as hip-bringup.md describes: one gfx906 device with the configured CU
  * count and memory size, and hipMalloc/hipFree served by the GPU's coarse-grained pool (the
- * allocation shows in hsa_amd_pointer_info). Needs packages libamdhip64-5 and libamdhip64-dev. */
+ * allocation shows in hsa_amd_pointer_info), and a hipMemcpy round trip through it.
+ * Needs packages libamdhip64-5 and libamdhip64-dev. */
 #define __HIP_PLATFORM_AMD__
 #include "check.h"
 #include <dlfcn.h>
@@ -19,8 +20,10 @@ int main(void) {
   hipError_t (*get_props)(hipDeviceProp_t *, int) = (hipError_t(*)(hipDeviceProp_t *, int))dlsym(hip, "hipGetDeviceProperties");
   hipError_t (*hip_malloc)(void **, size_t) = (hipError_t(*)(void **, size_t))dlsym(hip, "hipMalloc");
   hipError_t (*hip_free)(void *) = (hipError_t(*)(void *))dlsym(hip, "hipFree");
-  CHECK(get_count && get_props && hip_malloc && hip_free);
-  if (!get_count || !get_props || !hip_malloc || !hip_free) TEST_DONE();
+  hipError_t (*hip_memcpy)(void *, const void *, size_t, hipMemcpyKind) =
+      (hipError_t(*)(void *, const void *, size_t, hipMemcpyKind))dlsym(hip, "hipMemcpy");
+  CHECK(get_count && get_props && hip_malloc && hip_free && hip_memcpy);
+  if (!get_count || !get_props || !hip_malloc || !hip_free || !hip_memcpy) TEST_DONE();
 
   int n = -1;
   CHECK(get_count(&n) == hipSuccess);
@@ -47,6 +50,16 @@ int main(void) {
   CHECK(info.type == HSA_EXT_POINTER_TYPE_HSA && info.sizeInBytes >= (3u << 20));
   CHECK(info.agentOwner.handle == find_agent(HSA_DEVICE_TYPE_GPU, 0).handle);
   CHECK(info.global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+  /* A round trip through device memory: ROCclr pins the pageable buffers (page-rounded) with
+   * hsa_amd_memory_lock_to_pool and copies through the runtime. */
+  size_t n = 3 << 20;
+  unsigned char *in = malloc(n), *out = calloc(1, n);
+  for (size_t i = 0; i < n; i++) in[i] = (unsigned char)(i * 131 + 7);
+  CHECK(hip_memcpy(d, in, n, hipMemcpyHostToDevice) == hipSuccess);
+  CHECK(hip_memcpy(out, d, n, hipMemcpyDeviceToHost) == hipSuccess);
+  CHECK(memcmp(in, out, n) == 0);
+  free(in);
+  free(out);
   CHECK(hip_free(d) == hipSuccess);
   CHECK_OK(hsa_amd_pointer_info(d, &info, NULL, NULL, NULL));
   CHECK(info.type == HSA_EXT_POINTER_TYPE_UNKNOWN);

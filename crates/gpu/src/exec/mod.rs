@@ -90,6 +90,8 @@ pub struct ExecCtx<'a> {
     pub tracer: Option<&'a mut Tracer>,
     /// Work-group size in waves (for getreg HW_ID and the trace).
     pub waves: u32,
+    /// The device is a gfx900: gfx906-only instructions are illegal.
+    pub gfx900: bool,
 }
 
 fn fault(kind: FaultKind) -> Flow {
@@ -147,7 +149,11 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                 t.before(w);
             }
         }
-        let flow = step(w, x, cx);
+        let flow = if x.gfx906_only && cx.gfx900 {
+            Flow::Fault(Box::new(ExecFault::new(FaultKind::IllegalInstruction)))
+        } else {
+            step(w, x, cx)
+        };
         if let Some(t) = cx.tracer.as_deref_mut() {
             if t.wants(w) {
                 t.after(w, cx.prog, i);

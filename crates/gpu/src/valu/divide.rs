@@ -7,7 +7,7 @@ use super::float_env::{output_mods, Denorm, Env, Fmt, SrcMods, F16, F32, F64};
 use super::fops::FTy;
 use super::lanes::{map3, map3_mask};
 use super::round::{ldexp_bits, next_down, next_up, round_to, to_f64, two_prod, two_sum};
-use super::{DstHalf, VopInputs, VopOutputs};
+use super::{VopInputs, VopOutputs};
 
 /// Division helper ops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +18,8 @@ pub enum DivOp {
     /// `v_div_fmas_*`: reads VCC as [`VopInputs::mask_in`].
     Fmas,
     Fixup,
+    /// gfx9 `v_div_fixup_f16` (op_sel form): keeps the other 16 bits of the dst.
+    FixupKeep16,
     /// `v_trig_preop_f64` (f64 only; src1 is the segment index).
     TrigPreop,
 }
@@ -225,7 +227,7 @@ pub fn exec(op: DivOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
                 (div_fmas(fmt, g(0, a), g(1, b), g(2, c), v, &env), false)
             });
         }
-        DivOp::Fixup => map3(d, &inp.src, |a, b, c| {
+        DivOp::Fixup | DivOp::FixupKeep16 => map3(d, &inp.src, |a, b, c| {
             div_fixup(fmt, g(0, a), g(1, b), g(2, c), &env)
         }),
         DivOp::TrigPreop => {
@@ -238,8 +240,6 @@ pub fn exec(op: DivOp, ty: FTy, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     if op != DivOp::Scale && (inp.clamp || inp.omod != 0) {
         output_mods(d, fmt, inp.omod, inp.clamp, inp.mode.dx10_clamp, &env);
     }
-    if fmt.width == 16 && inp.op_sel & 8 != 0 {
-        out.dst_half = DstHalf::HiKeepLo;
-    }
+    out.dst_half = super::fops::half16(fmt, inp, op == DivOp::FixupKeep16);
     true
 }

@@ -52,6 +52,10 @@ pub enum FOp {
     Fma,
     Mad,
     MadLegacy,
+    /// gfx9 `v_fma_f16` (op_sel form): like `Fma`, but keeps the other 16 bits of the dst.
+    FmaKeep16,
+    /// gfx9 `v_mad_f16`/`v_mac_f16`/`v_madak_f16`/`v_madmk_f16`: `Mad`, other 16 bits kept.
+    MadKeep16,
     Min,
     Max,
     Min3,
@@ -79,7 +83,7 @@ impl FOp {
         use FOp::*;
         match self {
             Fract | Trunc | Ceil | Floor | Rndne | FrexpMant | FrexpExp => 1,
-            Fma | Mad | MadLegacy | Min3 | Max3 | Med3 => 3,
+            Fma | Mad | MadLegacy | FmaKeep16 | MadKeep16 | Min3 | Max3 | Med3 => 3,
             CubeId | CubeSc | CubeTc | CubeMa => 3,
             _ => 2,
         }
@@ -174,10 +178,10 @@ fn run<const W: u32>(op: FOp, inp: &VopInputs, out: &mut VopOutputs) {
         FOp::MulLegacy => map2(d, &s[0], &s[1], |x, y| {
             mul_legacy(fmt, r.get(0, x), r.get(1, y), e)
         }),
-        FOp::Fma => map3(d, s, |x, y, z| {
+        FOp::Fma | FOp::FmaKeep16 => map3(d, s, |x, y, z| {
             fma(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
         }),
-        FOp::Mad => map3(d, s, |x, y, z| {
+        FOp::Mad | FOp::MadKeep16 => map3(d, s, |x, y, z| {
             mad(fmt, r.get(0, x), r.get(1, y), r.get(2, z), e)
         }),
         FOp::MadLegacy => map3(d, s, |x, y, z| {
@@ -239,7 +243,15 @@ fn run<const W: u32>(op: FOp, inp: &VopInputs, out: &mut VopOutputs) {
     if inp.clamp || inp.omod != 0 {
         output_mods(d, fmt, inp.omod, inp.clamp, inp.mode.dx10_clamp, e);
     }
-    if fmt.width == 16 && inp.op_sel & 8 != 0 {
-        out.dst_half = DstHalf::HiKeepLo;
+    out.dst_half = half16(fmt, inp, matches!(op, FOp::FmaKeep16 | FOp::MadKeep16));
+}
+
+/// Which half a 16-bit result writes: op_sel bit 3 selects the high half; the gfx9 forms that
+/// have op_sel keep the other half, the rest (VOP1/VOP2 ops, `*_legacy` VOP3 forms) zero it.
+pub fn half16(fmt: Fmt, inp: &VopInputs, keeps: bool) -> DstHalf {
+    match (fmt.width == 16, inp.op_sel & 8 != 0, keeps) {
+        (true, true, _) => DstHalf::HiKeepLo,
+        (true, false, true) => DstHalf::LoKeepHi,
+        _ => DstHalf::Full,
     }
 }

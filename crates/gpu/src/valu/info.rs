@@ -45,6 +45,7 @@ fn int_info(op: IntOp) -> OpInfo {
             ..OpInfo::new(3, [U32, U32, U64], U64)
         },
         LshlrevB64 | LshrrevB64 | AshrrevI64 => OpInfo::new(2, [U32, U64, U64], U64),
+        QsadPk | MqsadPk => OpInfo::new(3, [U64, U32, U64], U64),
         MadU24 | MadI24 | MadU32U16 | MadI32I16 | Add3 | Xad | LshlAdd | AddLshl | Min3U32
         | Max3U32 | Min3I32 | Max3I32 | Med3U32 | Med3I32 | SadU8 | SadHiU8 | SadU16 | SadU32
         | MsadU8 | LerpU8 => OpInfo::uniform(3, U32),
@@ -101,7 +102,7 @@ impl ValuOp {
                         reads_mask: true,
                         ..base
                     },
-                    DivOp::Fixup => base,
+                    DivOp::Fixup | DivOp::FixupKeep16 => base,
                     DivOp::TrigPreop => OpInfo::new(2, [Ty::F64, Ty::U32, Ty::U32], Ty::F64),
                 }
             }

@@ -53,6 +53,11 @@ pub enum IntOp {
     SadU16,
     SadU32,
     MsadU8,
+    /// `v_qsad_pk_u16_u8`: four SADs of sliding 4-byte windows of the 64-bit src0 against
+    /// src1, each accumulated into a 16-bit field of the 64-bit src2.
+    QsadPk,
+    /// `v_mqsad_pk_u16_u8`: [`IntOp::QsadPk`] with masked SADs (src1 bytes of 0 skipped).
+    MqsadPk,
     LerpU8,
     MbcntLo,
     MbcntHi,
@@ -209,6 +214,12 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
             w(lo + hi + u(c))
         }),
         SadU32 => map3(d, s, |a, b, c| w(u(a).abs_diff(u(b)) + u(c))),
+        QsadPk | MqsadPk => map3(d, s, |a, b, c| {
+            (0..4).fold(0u64, |acc, k| {
+                let sad = sad_bytes(a >> (8 * k), b, op == MqsadPk) + ((c >> (16 * k)) & 0xffff);
+                acc | (sad & 0xffff) << (16 * k)
+            })
+        }),
         LerpU8 => map3(d, s, |a, b, c| {
             (0..4).fold(0, |acc, k| {
                 let f = |v: u64| (v >> (8 * k)) & 0xff;

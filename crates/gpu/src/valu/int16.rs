@@ -30,6 +30,10 @@ pub enum I16Op {
     Med3I16,
     MadU16,
     MadI16,
+    /// gfx9 `v_mad_u16` (op_sel form): keeps the other 16 bits of the dst.
+    MadU16Keep,
+    /// gfx9 `v_mad_i16` (op_sel form): keeps the other 16 bits of the dst.
+    MadI16Keep,
 }
 
 impl I16Op {
@@ -37,7 +41,8 @@ impl I16Op {
     pub fn num_src(self) -> u8 {
         use I16Op::*;
         match self {
-            Max3U16 | Max3I16 | Min3U16 | Min3I16 | Med3U16 | Med3I16 | MadU16 | MadI16 => 3,
+            Max3U16 | Max3I16 | Min3U16 | Min3I16 | Med3U16 | Med3I16 => 3,
+            MadU16 | MadI16 | MadU16Keep | MadI16Keep => 3,
             _ => 2,
         }
     }
@@ -103,11 +108,13 @@ pub fn exec(op: I16Op, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         Med3I16 => map3(d, s, |a, b, c| {
             med3(i(a, s0), i(b, s1), i(c, s2)) as u64 & 0xffff
         }),
-        MadU16 => map3(d, s, |a, b, c| fin(u(a, s0) * u(b, s1) + u(c, s2), false)),
-        MadI16 => map3(d, s, |a, b, c| fin(i(a, s0) * i(b, s1) + i(c, s2), true)),
+        MadU16 | MadU16Keep => map3(d, s, |a, b, c| fin(u(a, s0) * u(b, s1) + u(c, s2), false)),
+        MadI16 | MadI16Keep => map3(d, s, |a, b, c| fin(i(a, s0) * i(b, s1) + i(c, s2), true)),
     }
-    if inp.op_sel & 8 != 0 {
-        out.dst_half = DstHalf::HiKeepLo;
-    }
+    out.dst_half = match (inp.op_sel & 8 != 0, matches!(op, MadU16Keep | MadI16Keep)) {
+        (true, _) => DstHalf::HiKeepLo,
+        (false, true) => DstHalf::LoKeepHi,
+        _ => DstHalf::Full,
+    };
     true
 }

@@ -45,7 +45,6 @@ const FLOAT_STEMS: &[(&str, FOp)] = &[
     ("mul_legacy", FOp::MulLegacy),
     ("fma", FOp::Fma),
     ("fmac", FOp::Fma),
-    ("fma_legacy", FOp::Fma),
     ("mad", FOp::Mad),
     ("mac", FOp::Mad),
     ("madmk", FOp::Mad),
@@ -88,7 +87,6 @@ const DIV_STEMS: &[(&str, DivOp)] = &[
     ("div_scale", DivOp::Scale),
     ("div_fmas", DivOp::Fmas),
     ("div_fixup", DivOp::Fixup),
-    ("div_fixup_legacy", DivOp::Fixup),
     ("trig_preop", DivOp::TrigPreop),
 ];
 
@@ -99,7 +97,7 @@ const TABLE: &[(&str, ValuOp)] = &{
     use I16Op as H;
     use IntOp as I;
     use PkOp as P;
-    use ValuOp::{Bits, Cvt, Int, Int16, Pk};
+    use ValuOp::{Bits, Cvt, Float, Int, Int16, Pk};
     [
         ("v_mov_b32", Bits(B::Mov)),
         ("v_and_b32", Bits(B::And)),
@@ -168,6 +166,8 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_sad_u32", Int(I::SadU32)),
         ("v_msad_u8", Int(I::MsadU8)),
         ("v_lerp_u8", Int(I::LerpU8)),
+        ("v_qsad_pk_u16_u8", Int(I::QsadPk)),
+        ("v_mqsad_pk_u16_u8", Int(I::MqsadPk)),
         ("v_mbcnt_lo_u32_b32", Int(I::MbcntLo)),
         ("v_mbcnt_hi_u32_b32", Int(I::MbcntHi)),
         ("v_bcnt_u32_b32", Int(I::Bcnt)),
@@ -194,10 +194,24 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_min3_i16", Int16(H::Min3I16)),
         ("v_med3_u16", Int16(H::Med3U16)),
         ("v_med3_i16", Int16(H::Med3I16)),
-        ("v_mad_u16", Int16(H::MadU16)),
-        ("v_mad_i16", Int16(H::MadI16)),
+        ("v_mad_u16", Int16(H::MadU16Keep)),
+        ("v_mad_i16", Int16(H::MadI16Keep)),
         ("v_mad_legacy_u16", Int16(H::MadU16)),
         ("v_mad_legacy_i16", Int16(H::MadI16)),
+        // gfx9's op_sel forms of the 16-bit mads keep the other half of the destination; their
+        // `_legacy` (gfx8) forms zero it.
+        ("v_mad_f16", Float(FOp::MadKeep16, FTy::F16)),
+        ("v_mac_f16", Float(FOp::MadKeep16, FTy::F16)),
+        ("v_madak_f16", Float(FOp::MadKeep16, FTy::F16)),
+        ("v_madmk_f16", Float(FOp::MadKeep16, FTy::F16)),
+        ("v_fma_f16", Float(FOp::FmaKeep16, FTy::F16)),
+        ("v_mad_legacy_f16", Float(FOp::Mad, FTy::F16)),
+        ("v_fma_legacy_f16", Float(FOp::Fma, FTy::F16)),
+        ("v_div_fixup_f16", ValuOp::Div(DivOp::FixupKeep16, FTy::F16)),
+        (
+            "v_div_fixup_legacy_f16",
+            ValuOp::Div(DivOp::Fixup, FTy::F16),
+        ),
         ("v_cvt_f32_i32", Cvt(C::F32I32)),
         ("v_cvt_f32_u32", Cvt(C::F32U32)),
         ("v_cvt_i32_f32", Cvt(C::I32F32)),

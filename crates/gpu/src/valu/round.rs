@@ -99,7 +99,7 @@ pub fn round_to(fmt: Fmt, s: f64, t: f64, round: Round) -> u64 {
 #[inline]
 fn round_f16_nearest(s: f64, t: f64) -> Option<u64> {
     let a = s.abs();
-    if !(a < 65504.0) || s == 0.0 {
+    if a.is_nan() || a >= 65504.0 || s == 0.0 {
         return None;
     }
     let r = s as f32;

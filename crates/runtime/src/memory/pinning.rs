@@ -2,8 +2,9 @@
 //!
 //! Host memory is already shared with the software GPU, so pinning only records the range in the
 //! registry (which is what makes device accesses to it legal). Memory inside a pool allocation
-//! is already known: locking or registering it succeeds without a new range, as in ROCm.
-//! Locking the same range again nests (a count), as does registering it again.
+//! is already known: locking or registering it succeeds without a new record, as in ROCm.
+//! Pins may overlap (programs pin what they like); pinning the same range again nests (a count),
+//! and unlocking names a pin by its start.
 
 use super::{Memory, Range, RangeKind};
 use crate::{Error, Result};
@@ -47,62 +48,34 @@ impl Memory {
                 "NULL pointer or size 0",
             ));
         }
+        if self.inside_allocation(ptr, size) {
+            return Ok(());
+        }
         let all = (1u64 << self.agent_is_gpu.len()) - 1;
-        let access = if agents.is_empty() {
+        let mut range = Range::new(ptr, size, kind, 0);
+        range.access = if agents.is_empty() {
             all
         } else {
             agents.iter().fold(1, |m, &a| m | 1 << a)
         };
-        let mut map = self.registry.write();
-        if let Some((_, r)) = map
-            .range_mut(..=ptr)
-            .next_back()
-            .filter(|(_, r)| r.contains(ptr, size))
-        {
-            if r.kind == RangeKind::Allocation {
-                return Ok(());
-            }
-            if r.kind == kind && r.start == ptr && r.len == size {
-                r.refs += 1;
-                r.access |= access;
-                return Ok(());
-            }
-        }
-        drop(map);
-        let mut range = Range::new(ptr, size, kind, 0);
-        range.access = access;
         range.pool = pool;
-        self.registry.insert(range)
+        self.registry.pin(range)
     }
 
     fn unpin(&self, ptr: u64, kind: RangeKind) -> Result<()> {
-        let mut map = self.registry.write();
-        let Some((&start, r)) = map
-            .range_mut(..=ptr)
-            .next_back()
-            .filter(|(_, r)| r.contains(ptr, 1))
-        else {
-            return Err(Error::with_message(
-                HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                format!("{ptr:#x} is not locked or registered"),
-            ));
-        };
-        if r.kind == RangeKind::Allocation {
+        if self.registry.unpin(ptr, kind).is_some() || self.inside_allocation(ptr, 1) {
             return Ok(());
         }
-        if r.kind != kind || start != ptr {
-            return Err(Error::with_message(
-                HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                format!(
-                    "{ptr:#x} is inside a {:?} range starting at {start:#x}",
-                    r.kind
-                ),
-            ));
-        }
-        r.refs -= 1;
-        if r.refs == 0 {
-            map.remove(&start);
-        }
-        Ok(())
+        Err(Error::with_message(
+            HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            format!("{ptr:#x} is not {kind:?} memory"),
+        ))
+    }
+
+    /// Pool allocations are already device-accessible: pinning inside one records nothing.
+    fn inside_allocation(&self, ptr: u64, size: u64) -> bool {
+        self.registry
+            .find_range(ptr)
+            .is_some_and(|r| r.kind == RangeKind::Allocation && r.contains(ptr, size))
     }
 }

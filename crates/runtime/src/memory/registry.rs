@@ -1,16 +1,21 @@
 //! The allocation registry: every host range the GPU may touch, with its owner and access.
 //!
 //! One source of truth for pool allocations, locked and registered host memory, and (registered
-//! by their owners) loaded code object segments, queues and signals. Ranges never overlap. The
-//! software GPU checks addresses against it through [`softhsa_gpu::MemoryMap`]: lookups take a
-//! shared read lock on a B-tree keyed by range start, so many worker threads look up at once;
-//! and the GPU caches the last range per wave, so lookups are rare on the hot path.
+//! by their owners) loaded code object segments, queues and signals. Two tables: runtime ranges
+//! (allocations, code, queues, signals), which never overlap one another; and pins (locked or
+//! registered host memory), which may overlap anything, because programs pin what they like —
+//! ROCclr pins page-rounded staging ranges and keeps them, and a later `hipHostRegister` of the
+//! same buffer pins an unaligned subrange.
+//!
+//! The GPU's lookups ([`softhsa_gpu::MemoryMap`]) search neither table: after every change the
+//! union of all ranges is merged into a sorted array of disjoint `[start, end)` spans and
+//! published through an `ArcSwap`, which lookups binary-search without taking a lock or writing
+//! a shared cache line, so any number of worker threads look up at once.
 
 use crate::{Error, Result};
 use arc_swap::ArcSwap;
 use softhsa_abi::*;
 use std::collections::BTreeMap;
-use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// What a range is.
@@ -73,100 +78,181 @@ impl Range {
     }
 }
 
+#[derive(Default)]
+struct Tables {
+    /// Runtime ranges by start; disjoint.
+    ranges: BTreeMap<u64, Range>,
+    /// Pins by (start, len, kind); may overlap.
+    pins: BTreeMap<(u64, u64, u8), Range>,
+}
+
+impl Tables {
+    /// The record containing `[addr, addr + len)`: a runtime range first, else the innermost pin.
+    fn find(&self, addr: u64, len: u64) -> Option<&Range> {
+        containing(&self.ranges, addr, len).or_else(|| {
+            self.pins
+                .range(..=(addr, u64::MAX, u8::MAX))
+                .rev()
+                .map(|(_, r)| r)
+                .find(|r| r.contains(addr, len))
+        })
+    }
+
+    fn find_mut(&mut self, addr: u64) -> Option<&mut Range> {
+        if let Some(start) = containing(&self.ranges, addr, 1).map(|r| r.start) {
+            return self.ranges.get_mut(&start);
+        }
+        self.pins
+            .range_mut(..=(addr, u64::MAX, u8::MAX))
+            .rev()
+            .map(|(_, r)| r)
+            .find(|r| r.contains(addr, 1))
+    }
+
+    /// Disjoint, sorted spans covering every range and pin.
+    fn spans(&self) -> Vec<(u64, u64)> {
+        let mut all: Vec<(u64, u64)> = self
+            .ranges
+            .values()
+            .chain(self.pins.values())
+            .map(|r| (r.start, r.end()))
+            .collect();
+        all.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
+        for (start, end) in all {
+            match merged.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
+            }
+        }
+        merged
+    }
+}
+
 /// See the module documentation.
 #[derive(Default)]
 pub struct Registry {
-    map: Mutex<BTreeMap<u64, Range>>,
-    /// Sorted, non-overlapping `(start, end)` of every range: what lookups search.
+    tables: Mutex<Tables>,
+    /// What lookups search (see the module documentation).
     spans: ArcSwap<Vec<(u64, u64)>>,
 }
 
-/// Exclusive access to the records; republishes the lookup snapshot when dropped.
-pub(crate) struct RegistryWrite<'a> {
-    map: MutexGuard<'a, BTreeMap<u64, Range>>,
-    spans: &'a ArcSwap<Vec<(u64, u64)>>,
+/// Pin identity: kinds are distinct pins even on the same bytes.
+fn pin_key(r: &Range) -> (u64, u64, u8) {
+    (r.start, r.len, r.kind as u8)
 }
 
-impl Deref for RegistryWrite<'_> {
-    type Target = BTreeMap<u64, Range>;
-    fn deref(&self) -> &Self::Target {
-        &self.map
+fn check_extent(start: u64, len: u64) -> Result<()> {
+    if len == 0 || start.checked_add(len).is_none() {
+        return Err(Error::with_message(
+            HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            "empty or wrapping range",
+        ));
     }
-}
-
-impl DerefMut for RegistryWrite<'_> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.map
-    }
-}
-
-impl Drop for RegistryWrite<'_> {
-    fn drop(&mut self) {
-        let spans: Vec<(u64, u64)> = self.map.values().map(|r| (r.start, r.end())).collect();
-        self.spans.store(Arc::new(spans));
-    }
+    Ok(())
 }
 
 impl Registry {
-    fn lock(&self) -> MutexGuard<'_, BTreeMap<u64, Range>> {
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> MutexGuard<'_, Tables> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn write(&self) -> RegistryWrite<'_> {
-        RegistryWrite {
-            map: self.lock(),
-            spans: &self.spans,
-        }
+    /// Runs a change and republishes the lookup spans.
+    fn change<T>(&self, f: impl FnOnce(&mut Tables) -> T) -> T {
+        let mut t = self.lock();
+        let out = f(&mut t);
+        self.spans.store(Arc::new(t.spans()));
+        out
     }
 
-    /// Adds a range; one that overlaps a known range is refused (INVALID_ARGUMENT).
+    /// Adds a runtime range; one that overlaps another runtime range is refused
+    /// (INVALID_ARGUMENT). Locked/Registered ranges go through [`Registry::pin`].
     pub fn insert(&self, range: Range) -> Result<()> {
-        if range.len == 0 || range.start.checked_add(range.len).is_none() {
-            return Err(Error::with_message(
-                HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                "empty or wrapping range",
-            ));
+        check_extent(range.start, range.len)?;
+        if matches!(range.kind, RangeKind::Locked | RangeKind::Registered) {
+            return self.pin(range);
         }
-        let mut map = self.write();
-        if let Some(r) = overlapping(&map, range.start, range.len) {
-            return Err(Error::with_message(
-                HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                format!(
-                    "[{:#x}, +{:#x}) overlaps a {:?} range at {:#x}",
-                    range.start, range.len, r.kind, r.start
-                ),
-            ));
-        }
-        map.insert(range.start, range);
-        Ok(())
+        self.change(|t| {
+            if let Some(r) = overlapping(&t.ranges, range.start, range.len) {
+                return Err(Error::with_message(
+                    HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    format!(
+                        "[{:#x}, +{:#x}) overlaps a {:?} range at {:#x}",
+                        range.start, range.len, r.kind, r.start
+                    ),
+                ));
+            }
+            t.ranges.insert(range.start, range);
+            Ok(())
+        })
     }
 
-    /// Removes the range starting exactly at `start` if `accept` agrees; returns it.
+    /// Adds a pin, or nests it (count, union of access) when the same pin exists.
+    pub fn pin(&self, range: Range) -> Result<()> {
+        check_extent(range.start, range.len)?;
+        self.change(|t| {
+            match t.pins.get_mut(&pin_key(&range)) {
+                Some(p) => {
+                    p.refs += 1;
+                    p.access |= range.access;
+                }
+                None => {
+                    t.pins.insert(pin_key(&range), range);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Releases one reference of a pin of `kind` starting at `start` (the longest, if several);
+    /// `None` if there is none.
+    pub fn unpin(&self, start: u64, kind: RangeKind) -> Option<()> {
+        self.change(|t| {
+            let key = t
+                .pins
+                .range((start, 0, 0)..=(start, u64::MAX, u8::MAX))
+                .rev()
+                .map(|(k, _)| *k)
+                .find(|k| k.2 == kind as u8)?;
+            let p = t.pins.get_mut(&key)?;
+            p.refs -= 1;
+            if p.refs == 0 {
+                t.pins.remove(&key);
+            }
+            Some(())
+        })
+    }
+
+    /// Removes the runtime range starting exactly at `start` if `accept` agrees; returns it.
     pub fn remove_if(&self, start: u64, accept: impl FnOnce(&Range) -> bool) -> Option<Range> {
-        let mut map = self.write();
-        let ok = map.get(&start).is_some_and(accept);
-        if ok {
-            map.remove(&start)
-        } else {
-            None
-        }
+        self.change(|t| {
+            if t.ranges.get(&start).is_some_and(accept) {
+                t.ranges.remove(&start)
+            } else {
+                None
+            }
+        })
     }
 
-    /// The range containing `addr`, if any (a copy).
+    /// The record containing `addr` (a runtime range, else the innermost pin), if any.
     pub fn find(&self, addr: u64) -> Option<Range> {
-        containing(&self.lock(), addr, 1).cloned()
+        self.lock().find(addr, 1).cloned()
     }
 
-    /// The range containing all of `[addr, addr + len)`, if any.
+    /// The record containing all of `[addr, addr + len)`, if any.
     pub fn find_span(&self, addr: u64, len: u64) -> Option<Range> {
-        containing(&self.lock(), addr, len.max(1)).cloned()
+        self.lock().find(addr, len.max(1)).cloned()
     }
 
-    /// Applies `f` to the range containing `addr`; INVALID_ARGUMENT if none.
+    /// The runtime range (not pin) containing `addr`.
+    pub fn find_range(&self, addr: u64) -> Option<Range> {
+        containing(&self.lock().ranges, addr, 1).cloned()
+    }
+
+    /// Applies `f` to the record containing `addr`; INVALID_ARGUMENT if none.
     pub fn update<T>(&self, addr: u64, f: impl FnOnce(&mut Range) -> T) -> Result<T> {
-        let mut map = self.write();
-        let start = containing(&map, addr, 1).map(|r| r.start);
-        match start.and_then(|s| map.get_mut(&s)) {
+        let mut t = self.lock();
+        match t.find_mut(addr) {
             Some(r) => Ok(f(r)),
             None => Err(Error::with_message(
                 HSA_STATUS_ERROR_INVALID_ARGUMENT,
@@ -175,18 +261,22 @@ impl Registry {
         }
     }
 
-    /// Number of ranges (for tests and `softhsa info`).
+    /// Number of records (ranges and pins).
     pub fn len(&self) -> usize {
-        self.lock().len()
+        let t = self.lock();
+        t.ranges.len() + t.pins.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Removes and returns every range (at shutdown).
+    /// Removes and returns every runtime range, and forgets the pins (at shutdown).
     pub(crate) fn drain(&self) -> Vec<Range> {
-        std::mem::take(&mut *self.write()).into_values().collect()
+        self.change(|t| {
+            t.pins.clear();
+            std::mem::take(&mut t.ranges).into_values().collect()
+        })
     }
 }
 
@@ -251,7 +341,7 @@ mod tests {
             (0x0, 0x10000),
         ] {
             assert!(
-                reg.insert(Range::new(s, l, RangeKind::Locked, 0)).is_err(),
+                reg.insert(Range::new(s, l, RangeKind::Queue, 0)).is_err(),
                 "{s:#x}+{l:#x}"
             );
         }
@@ -307,7 +397,7 @@ mod tests {
         std::thread::scope(|s| {
             s.spawn(|| {
                 for _ in 0..2000 {
-                    reg.insert(Range::new(0x20_0000, 0x1000, RangeKind::Locked, 0))
+                    reg.insert(Range::new(0x20_0000, 0x1000, RangeKind::Queue, 0))
                         .unwrap();
                     assert!(reg.remove_if(0x20_0000, |_| true).is_some());
                 }
@@ -323,5 +413,37 @@ mod tests {
             }
         });
         assert_eq!(reg.lookup(0x20_0010, 8), None);
+    }
+
+    #[test]
+    fn pins_may_overlap_anything_and_lookups_see_their_union() {
+        let reg = Registry::default();
+        reg.insert(Range::new(0x1000, 0x1000, RangeKind::Allocation, 1))
+            .unwrap();
+        // A page-rounded pin, then an unaligned one inside it, then one straddling both ends.
+        reg.pin(Range::new(0x4000, 0x3000, RangeKind::Locked, 0))
+            .unwrap();
+        reg.pin(Range::new(0x4010, 0x2000, RangeKind::Locked, 0))
+            .unwrap();
+        reg.pin(Range::new(0x1800, 0x3000, RangeKind::Registered, 0))
+            .unwrap();
+        assert_eq!(
+            reg.lookup(0x1000, 0x6000),
+            Some(0x1000..0x7000),
+            "merged union"
+        );
+        assert_eq!(reg.lookup(0x7000, 1), None);
+        assert_eq!(reg.find(0x1900).unwrap().kind, RangeKind::Allocation);
+        assert_eq!(reg.find(0x4020).unwrap().start, 0x4010, "innermost pin");
+        // Unpinning by start releases that pin only.
+        reg.unpin(0x4010, RangeKind::Locked).unwrap();
+        assert_eq!(reg.find(0x4020).unwrap().start, 0x4000);
+        assert!(reg.unpin(0x4010, RangeKind::Locked).is_none());
+        assert!(reg.unpin(0x1800, RangeKind::Locked).is_none(), "other kind");
+        reg.unpin(0x1800, RangeKind::Registered).unwrap();
+        reg.unpin(0x4000, RangeKind::Locked).unwrap();
+        assert_eq!(reg.lookup(0x1000, 0x1000), Some(0x1000..0x2000));
+        assert_eq!(reg.lookup(0x4000, 1), None);
+        assert_eq!(reg.len(), 1);
     }
 }

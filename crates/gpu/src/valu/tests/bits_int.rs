@@ -207,3 +207,28 @@ fn min_max_sad_and_16_bit_ops() {
         [1, 2]
     );
 }
+
+#[test]
+fn quad_sads_slide_over_src0() {
+    let mut rng = Rng(17);
+    for _ in 0..200 {
+        let (a, b, c) = (rng.next(), rng.next() as u32 as u64, rng.next());
+        let bytes = |v: u64, k: u64| (v >> (8 * k)) & 0xff;
+        let mut q = 0u64;
+        let mut mq = 0u64;
+        for w in 0..4 {
+            let (mut s, mut ms) = ((c >> (16 * w)) & 0xffff, (c >> (16 * w)) & 0xffff);
+            for k in 0..4 {
+                let (x, y) = (bytes(a, w + k), bytes(b, k));
+                s += x.abs_diff(y);
+                if y != 0 {
+                    ms += x.abs_diff(y);
+                }
+            }
+            q |= (s & 0xffff) << (16 * w);
+            mq |= (ms & 0xffff) << (16 * w);
+        }
+        assert_eq!(one("v_qsad_pk_u16_u8", &[a, b, c]), q);
+        assert_eq!(one("v_mqsad_pk_u16_u8", &[a, b, c]), mq);
+    }
+}

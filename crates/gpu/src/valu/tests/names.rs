@@ -18,8 +18,6 @@ const NOT_HERE: &[&str] = &[
     "v_movrelsd_b32",
     "v_screen_partition_4se_b32",
     "v_cvt_pkaccum_u8_f32",
-    "v_qsad_pk_u16_u8",
-    "v_mqsad_pk_u16_u8",
     "v_mqsad_u32_u8",
 ];
 

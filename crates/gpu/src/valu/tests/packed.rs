@@ -178,3 +178,28 @@ fn vop3_op_sel_on_16_bit_float_ops() {
     );
     assert_eq!((o.dst[0], o.dst_half), (0x4600, DstHalf::HiKeepLo));
 }
+
+#[test]
+fn gfx9_16_bit_mads_keep_the_other_half() {
+    // The op_sel-capable gfx9 forms write only their half; the legacy and VOP1/VOP2 forms
+    // zero the high half (LLVM's zeroesHigh16BitsOfDest for GFX9).
+    let src: [&[u64]; 3] = [&[0x3c00], &[0x4000], &[0x3c00]];
+    for (name, half) in [
+        ("v_mad_f16", DstHalf::LoKeepHi),
+        ("v_mac_f16", DstHalf::LoKeepHi),
+        ("v_fma_f16", DstHalf::LoKeepHi),
+        ("v_div_fixup_f16", DstHalf::LoKeepHi),
+        ("v_mad_u16", DstHalf::LoKeepHi),
+        ("v_mad_i16", DstHalf::LoKeepHi),
+        ("v_mad_legacy_f16", DstHalf::Full),
+        ("v_fma_legacy_f16", DstHalf::Full),
+        ("v_div_fixup_legacy_f16", DstHalf::Full),
+        ("v_mad_legacy_u16", DstHalf::Full),
+        ("v_add_f16", DstHalf::Full),
+    ] {
+        assert_eq!(run(name, &src, |_| {}).dst_half, half, "{name}");
+    }
+    assert_eq!(one("v_mad_f16", &[0x3c00, 0x4000, 0x3c00]), 0x4200);
+    assert_eq!(one("v_mad_legacy_f16", &[0x3c00, 0x4000, 0x3c00]), 0x4200);
+    assert_eq!(one("v_fma_legacy_f16", &[0x3c00, 0x4000, 0x3c00]), 0x4200);
+}
