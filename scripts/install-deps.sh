@@ -9,6 +9,7 @@ pkgs=(
   clang-16 lld-16 llvm-16
   clang-19 lld-19 llvm-19
   rocm-device-libs libhsa-runtime-dev rocminfo
+  hipcc libamdhip64-dev libamd-comgr2
   gcc make
 )
 missing=()

@@ -180,6 +180,10 @@ run_one() { # kernel object bindir logdir
 export -f run_one
 
 results=$OUT/results.txt
+# A kernel that loops forever (a miscompare of a branch condition) faults after this many wave
+# instructions instead of running into the timeout; every corpus wave needs far fewer.
+export SOFTHSA_INSTRUCTION_BUDGET=${SOFTHSA_INSTRUCTION_BUDGET:-50000000}
+export CORPUS_TIMEOUT=${CORPUS_TIMEOUT:-60}
 if [ $ocl = 1 ]; then
     for k in "${kernels[@]}"; do echo "$k $CORPUS/kernels/$k.cl"; done >"$objlist"
 else

@@ -52,12 +52,12 @@ int main(void) {
   CHECK(info.global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
   /* A round trip through device memory: ROCclr pins the pageable buffers (page-rounded) with
    * hsa_amd_memory_lock_to_pool and copies through the runtime. */
-  size_t n = 3 << 20;
-  unsigned char *in = malloc(n), *out = calloc(1, n);
-  for (size_t i = 0; i < n; i++) in[i] = (unsigned char)(i * 131 + 7);
-  CHECK(hip_memcpy(d, in, n, hipMemcpyHostToDevice) == hipSuccess);
-  CHECK(hip_memcpy(out, d, n, hipMemcpyDeviceToHost) == hipSuccess);
-  CHECK(memcmp(in, out, n) == 0);
+  size_t bytes = 3 << 20;
+  unsigned char *in = malloc(bytes), *out = calloc(1, bytes);
+  for (size_t i = 0; i < bytes; i++) in[i] = (unsigned char)(i * 131 + 7);
+  CHECK(hip_memcpy(d, in, bytes, hipMemcpyHostToDevice) == hipSuccess);
+  CHECK(hip_memcpy(out, d, bytes, hipMemcpyDeviceToHost) == hipSuccess);
+  CHECK(memcmp(in, out, bytes) == 0);
   free(in);
   free(out);
   CHECK(hip_free(d) == hipSuccess);

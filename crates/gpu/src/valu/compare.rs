@@ -3,7 +3,7 @@
 use super::float_env::{fmt_of, Env, Fmt, SrcMods};
 use super::lanes::mask2;
 use super::round::to_f64;
-use super::{VopInputs, VopOutputs};
+use super::{LaneArray, VopInputs, VopOutputs};
 
 /// Operand type of a compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,31 +127,45 @@ pub struct CmpOp {
     pub x: bool,
 }
 
-/// Evaluates `cond` from the ordering of two operands (`None` = unordered).
+/// The lane mask of `cond(ca(a[l]), cb(b[l]))`, the condition chosen outside the lane loop.
+/// IEEE operators give the unordered (NaN) behaviour: ordered conditions false, `N*` true.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 #[inline(always)]
-fn eval(cond: Cond, ord: Option<std::cmp::Ordering>) -> bool {
-    use std::cmp::Ordering::*;
+fn by_cond<T: PartialOrd + Copy>(
+    cond: Cond,
+    a: &LaneArray,
+    b: &LaneArray,
+    ca: impl Fn(u64) -> T,
+    cb: impl Fn(u64) -> T,
+) -> u64 {
     use Cond::*;
-    match (cond, ord) {
-        (F, _) => false,
-        (Tru, _) => true,
-        (O, o) => o.is_some(),
-        (U, o) => o.is_none(),
-        (Lt, Some(o)) => o == Less,
-        (Eq, Some(o)) => o == Equal,
-        (Le, Some(o)) => o != Greater,
-        (Gt, Some(o)) => o == Greater,
-        (Lg | Ne, Some(o)) => o != Equal,
-        (Ge, Some(o)) => o != Less,
-        (Nge, o) => !matches!(o, Some(v) if v != Less),
-        (Nlg, o) => !matches!(o, Some(v) if v != Equal),
-        (Ngt, o) => !matches!(o, Some(v) if v == Greater),
-        (Nle, o) => !matches!(o, Some(v) if v != Greater),
-        (Neq, o) => !matches!(o, Some(v) if v == Equal),
-        (Nlt, o) => !matches!(o, Some(v) if v == Less),
-        (Ne, None) => true,
-        (Lt | Eq | Le | Gt | Lg | Ge, None) => false,
-        (Class, _) => false,
+    // A macro, not a function pointer, so each condition's loop is inlined and vectorized.
+    macro_rules! m {
+        (|$p:ident, $q:ident| $e:expr) => {
+            mask2(a, b, |x, y| {
+                let ($p, $q) = (ca(x), cb(y));
+                $e
+            })
+        };
+    }
+    let lg = |p: T, q: T| p.partial_cmp(&q).is_some_and(|o| o.is_ne());
+    match cond {
+        F | Class => 0,
+        Tru => !0,
+        Lt => m!(|p, q| p < q),
+        Eq => m!(|p, q| p == q),
+        Le => m!(|p, q| p <= q),
+        Gt => m!(|p, q| p > q),
+        Lg => m!(|p, q| lg(p, q)),
+        Ge => m!(|p, q| p >= q),
+        O => m!(|p, q| p.partial_cmp(&q).is_some()),
+        U => m!(|p, q| p.partial_cmp(&q).is_none()),
+        Nge => m!(|p, q| !(p >= q)),
+        Nlg => m!(|p, q| !lg(p, q)),
+        Ngt => m!(|p, q| !(p > q)),
+        Nle => m!(|p, q| !(p <= q)),
+        Neq | Ne => m!(|p, q| p != q),
+        Nlt => m!(|p, q| !(p < q)),
     }
 }
 
@@ -186,39 +200,38 @@ fn float_cmp<const W: u32>(cond: Cond, inp: &VopInputs) -> u64 {
     let env: Env = inp.mode.env(fmt);
     let m = SrcMods::new(inp.abs, inp.neg, [fmt; 3]);
     let all = fmt.all();
+    let (a, b) = (&inp.src[0], &inp.src[1]);
     if cond == Cond::Class {
-        return mask2(&inp.src[0], &inp.src[1], |a, b| {
-            let x = m.get(0, a & all);
-            b >> class_bit(fmt, x) & 1 != 0
-        });
+        return mask2(a, b, |x, y| y >> class_bit(fmt, m.get(0, x & all)) & 1 != 0);
     }
-    mask2(&inp.src[0], &inp.src[1], |a, b| {
-        let x = fmt.flush_in(m.get(0, a & all), &env);
-        let y = fmt.flush_in(m.get(1, b & all), &env);
-        eval(cond, to_f64(fmt, x).partial_cmp(&to_f64(fmt, y)))
-    })
-}
-
-#[inline(always)]
-fn int_cmp<T: Ord>(cond: Cond, inp: &VopInputs, conv: impl Fn(u64) -> T) -> u64 {
-    mask2(&inp.src[0], &inp.src[1], |a, b| {
-        eval(cond, Some(conv(a).cmp(&conv(b))))
-    })
+    // Operand i after modifiers and input denormal flushing.
+    let op = |i: usize, v: u64| fmt.flush_in(m.get(i, v & all), &env);
+    match W {
+        32 => by_cond(
+            cond,
+            a,
+            b,
+            |v| f32::from_bits(op(0, v) as u32),
+            |v| f32::from_bits(op(1, v) as u32),
+        ),
+        _ => by_cond(cond, a, b, |v| to_f64(fmt, op(0, v)), |v| to_f64(fmt, op(1, v))),
+    }
 }
 
 /// Runs a compare: the result goes to `out.mask`.
 pub fn exec(op: CmpOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
     let c = op.cond;
+    let (a, b) = (&inp.src[0], &inp.src[1]);
     out.mask = match op.ty {
         CmpTy::F16 => float_cmp::<16>(c, inp),
         CmpTy::F32 => float_cmp::<32>(c, inp),
         CmpTy::F64 => float_cmp::<64>(c, inp),
-        CmpTy::I16 => int_cmp(c, inp, |v| v as u16 as i16),
-        CmpTy::U16 => int_cmp(c, inp, |v| v as u16),
-        CmpTy::I32 => int_cmp(c, inp, |v| v as u32 as i32),
-        CmpTy::U32 => int_cmp(c, inp, |v| v as u32),
-        CmpTy::I64 => int_cmp(c, inp, |v| v as i64),
-        CmpTy::U64 => int_cmp(c, inp, |v| v),
+        CmpTy::I16 => by_cond(c, a, b, |v| v as u16 as i16, |v| v as u16 as i16),
+        CmpTy::U16 => by_cond(c, a, b, |v| v as u16, |v| v as u16),
+        CmpTy::I32 => by_cond(c, a, b, |v| v as u32 as i32, |v| v as u32 as i32),
+        CmpTy::U32 => by_cond(c, a, b, |v| v as u32, |v| v as u32),
+        CmpTy::I64 => by_cond(c, a, b, |v| v as i64, |v| v as i64),
+        CmpTy::U64 => by_cond(c, a, b, |v| v, |v| v),
     };
     true
 }
