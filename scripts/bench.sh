@@ -8,7 +8,9 @@
 #   scripts/bench.sh --workers 1,2,4,8  also a softhsa scaling table over SOFTHSA_WORKERS
 #   scripts/bench.sh -k 'saxpy|matmul'  only matching kernels
 #   scripts/bench.sh --runs N           timed runs per measurement (after one warm-up)
-#   scripts/bench.sh --no-build         do not run scripts/build-lib.sh (use SOFTHSA_LIB_DIR as is)
+#   scripts/bench.sh --no-build         do not run scripts/build-lib.sh
+#   scripts/bench.sh --selftest         also check that the result checks catch an injected
+#                                       wrong element (BENCH_FAULT=1); implied by --quick
 #
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
 # SOFTHSA_WORKERS (softhsa's threads for the main table, default all cores); OMP_NUM_THREADS
@@ -26,11 +28,12 @@ CORPUS=$ROOT/tests/corpus
 ALL_KERNELS=(saxpy mandelbrot matmul reduce stencil nbody)
 CLANG=${BENCH_CLANG:-clang-15}
 
-quick=0 workers="" filter=. runs="" build=1 args="$*"
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+quick=0 workers="" filter=. runs="" build=1 selftest=0 args="$*"
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
-        --quick) quick=1 ;;
+        --quick) quick=1 selftest=1 ;;
+        --selftest) selftest=1 ;;
         --workers) workers=${2:?--workers needs a list}; shift ;;
         --workers=*) workers=${1#*=} ;;
         -k) filter=${2:?-k needs a regex}; shift ;;
@@ -41,7 +44,10 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[[ -z $workers || $workers =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "bench.sh: --workers wants 1,2,4" >&2; exit 2; }
+if [[ -n $workers && ! $workers =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+    echo "bench.sh: --workers wants a list such as 1,2,4" >&2
+    exit 2
+fi
 
 export BENCH_QUICK=$quick
 [ -n "$runs" ] && export BENCH_RUNS=$runs
@@ -69,8 +75,8 @@ fi
 
 # ---- 2. PoCL ----
 have_pocl=1
-if [ ! -e /usr/include/CL/cl.h ] || ! ldconfig -p 2>/dev/null | grep 'libOpenCL\.so' >/dev/null ||
-    ! ls /etc/OpenCL/vendors/*pocl* >/dev/null 2>&1; then
+if [ ! -e /usr/include/CL/cl.h ] || ! ls /etc/OpenCL/vendors/*pocl* >/dev/null 2>&1 ||
+    ! ldconfig -p 2>/dev/null | grep 'libOpenCL\.so' >/dev/null; then
     note "PoCL not found: the PoCL column is skipped (apt-get install pocl-opencl-icd" \
         "ocl-icd-opencl-dev opencl-headers)"
     have_pocl=0
@@ -103,8 +109,10 @@ if [ $have_softhsa = 1 ]; then
 fi
 
 # ---- 4. runs ----
-# run BACKEND KERNEL LOG [env...]: prints "median_ms" from the BENCH line, or FAIL (the caller
-# runs it in a subshell, so failures are counted from the FAIL cells at the end).
+field() { grep -o "$1=[^ ]*" <<<"$2" | head -1 | cut -d= -f2 || true; } # NAME LINE
+
+# run BACKEND KERNEL LOG [VAR=value...]: prints the median ms of the BENCH line, or FAIL. (Callers
+# run it in a subshell, so failures are counted from the FAIL cells of the table at the end.)
 run() {
     local backend=$1 k=$2 log=$3 line status=0
     shift 3
@@ -112,21 +120,24 @@ run() {
         native) env "$@" "$OUT/bin/native_bench" "$k" >"$log" 2>&1 || status=$? ;;
         pocl) env "$@" BENCH_KERNEL="$k" "$OUT/bin/pocl_bench" "$KERNELS_DIR/$k.cl" \
             >"$log" 2>&1 || status=$? ;;
-        softhsa) env "$@" BENCH_KERNEL="$k" LD_LIBRARY_PATH="$LIB" \
-            SOFTHSA_TRACE=dispatch SOFTHSA_TRACE_FILE="$log.trace" \
-            "$OUT/bin/softhsa_bench" "$OUT/obj/$k.hsaco" >"$log" 2>&1 || status=$? ;;
+        softhsa) env "$@" BENCH_KERNEL="$k" LD_LIBRARY_PATH="$LIB" SOFTHSA_TRACE=dispatch \
+            SOFTHSA_TRACE_FILE="$log.trace" "$OUT/bin/softhsa_bench" "$OUT/obj/$k.hsaco" \
+            >"$log" 2>&1 || status=$? ;;
     esac
     line=$(grep '^BENCH ' "$log" | tail -1 || true)
-    if [ $status -ne 0 ] || [[ $line != *check=ok* ]]; then
+    if [ $status -ne 0 ] || [ "$(field check "$line")" != ok ]; then
         note "$backend $k failed (exit $status): see $log"
         echo FAIL
     else
-        sed 's/.* median_ms=\([0-9.]*\) .*/\1/' <<<"$line"
+        field median_ms "$line"
     fi
 }
 
-# The problem size as the first program that ran reported it (this run's logs only).
-size_of() { cat "$OUT/log/$1".{native,pocl,softhsa}.log 2>/dev/null | grep -m1 '^BENCH ' | sed 's/.* size=//' || true; }
+# The problem size as the first program of this run reported it.
+size_of() {
+    cat "$OUT/log/$1".{native,pocl,softhsa}.log 2>/dev/null | grep -m1 '^BENCH ' |
+        sed 's/.* size=//' || true
+}
 
 # Wave instructions of one softhsa dispatch. Preferred: the runtime's own count, an
 # "instructions=N" field on its SOFTHSA_TRACE=dispatch line. Else derived, for the kernels whose
@@ -134,16 +145,19 @@ size_of() { cat "$OUT/log/$1".{native,pocl,softhsa}.log 2>/dev/null | grep -m1 '
 # data-dependent branch): the instructions that SOFTHSA_TRACE=isa shows for each wave of
 # work-group 0 (one dispatch, BENCH_RUNS=0), times the number of work-groups; marked "*".
 UNIFORM=" saxpy matmul reduce nbody "
-count_insts() { # kernel softhsa-log
-    local k=$1 log=$2 n grid groups waves total=0 w lines
-    n=$(grep -o 'instructions=[0-9]*' "$log.trace" 2>/dev/null | tail -1 | cut -d= -f2 || true)
-    if [ -n "$n" ]; then echo "$n"; return 0; fi
+count_insts() { # KERNEL SOFTHSA_LOG
+    local k=$1 log=$2 n grid groups waves total=0 w t lines
+    n=$({ grep -o 'instructions=[0-9]*' "$log.trace" 2>/dev/null || true; } | tail -1 | cut -d= -f2)
+    if [ -n "$n" ]; then
+        echo "$n"
+        return 0
+    fi
     [[ $UNIFORM == *" $k "* ]] || return 0
     grid=$(grep -m1 '^GRID ' "$log") || return 0
-    groups=$(sed 's/.*workgroups=\([0-9]*\).*/\1/' <<<"$grid")
-    waves=$(sed 's/.*waves_per_group=\([0-9]*\).*/\1/' <<<"$grid")
+    groups=$(field workgroups "$grid")
+    waves=$(field waves_per_group "$grid")
     for ((w = 0; w < waves; w++)); do
-        local t=$OUT/log/$k.isa$w
+        t=$OUT/log/$k.isa$w
         BENCH_RUNS=0 BENCH_KERNEL=$k LD_LIBRARY_PATH=$LIB SOFTHSA_TRACE=isa \
             SOFTHSA_TRACE_WAVE=0:$w SOFTHSA_TRACE_FILE=$t.trace \
             "$OUT/bin/softhsa_bench" "$OUT/obj/$k.hsaco" >"$t.log" 2>"$t.err" || return 0
@@ -154,44 +168,51 @@ count_insts() { # kernel softhsa-log
     echo "$((total * groups))*"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
-rate() { awk -v i="$1" -v ms="$2" 'BEGIN { m = i ~ /\*$/ ? "*" : ""; sub(/\*$/, "", i)
-    if (i ~ /^[0-9]+$/ && ms ~ /^[0-9.]+$/ && ms > 0) printf "%.3g%s", i / (ms / 1000), m; else print "n/a" }'; }
+# A / B as "12.3x", or n/a when either is not a time.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.1fx", a / b; else print "n/a" }'
+}
+# INSTRUCTIONS[*] per second of MS, keeping the "*" of a derived count.
+rate() {
+    awk -v i="$1" -v ms="$2" 'BEGIN {
+        mark = i ~ /\*$/ ? "*" : ""; sub(/\*$/, "", i)
+        if (i ~ /^[0-9]+$/ && ms ~ /^[0-9.]+$/ && ms > 0) printf "%.3g%s", i / (ms / 1000), mark
+        else print "n/a" }'
+}
 
 table=$OUT/last.txt
+commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$ROOT" diff --quiet 2>/dev/null || commit+=" (+ uncommitted changes)"
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 {
     echo "# softhsa benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "# command: scripts/bench.sh $args"
-    echo "# host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
-        "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "# commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (+ uncommitted changes)')"
-    echo "# softhsa workers: ${SOFTHSA_WORKERS:-all cores}; runs: ${BENCH_RUNS:-default} after 1 warm-up; times are medians in ms"
+    echo "# host: $(nproc) cores, $cpu, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "# commit: $commit"
+    echo "# softhsa workers: ${SOFTHSA_WORKERS:-all cores}; timed runs: ${BENCH_RUNS:-default}" \
+        "after 1 warm-up; times are medians in ms"
     echo
 } >"$table"
 
-rows=()
+fmt='%-11s %-18s %10s %10s %11s %14s %13s %12s\n'
+# shellcheck disable=SC2059 # the format is the table's, on purpose
+printf "$fmt" kernel size "native ms" "PoCL ms" "softhsa ms" softhsa/native softhsa/PoCL \
+    "wave inst/s" >>"$table"
 for k in "${kernels[@]}"; do
     rm -f "$OUT/log/$k".*
     n=$(run native "$k" "$OUT/log/$k.native.log")
     p=n/a
-    [ $have_pocl = 1 ] && p=$(run pocl "$k" "$OUT/log/$k.pocl.log")
+    [ $have_pocl = 0 ] || p=$(run pocl "$k" "$OUT/log/$k.pocl.log")
     s=n/a insts=""
     if [ $have_softhsa = 1 ]; then
-        rm -f "$OUT/log/$k.softhsa.log.trace"
         s=$(run softhsa "$k" "$OUT/log/$k.softhsa.log")
         [ "$s" = FAIL ] || insts=$(count_insts "$k" "$OUT/log/$k.softhsa.log")
     fi
-    rows+=("$k|$(size_of "$k")|$n|$p|$s|$(ratio "$s" "$n")|$(ratio "$s" "$p")|$(rate "$insts" "$s")")
+    # shellcheck disable=SC2059
+    printf "$fmt" "$k" "$(size_of "$k")" "$n" "$p" "$s" "$(ratio "$s" "$n")" "$(ratio "$s" "$p")" \
+        "$(rate "$insts" "$s")" >>"$table"
 done
-
-{
-    printf '%-11s %-20s %10s %10s %11s %14s %13s %13s\n' kernel size "native ms" "PoCL ms" \
-        "softhsa ms" softhsa/native softhsa/PoCL "wave inst/s"
-    for r in "${rows[@]}"; do
-        IFS='|' read -r k sz n p s rn rp wi <<<"$r"
-        printf '%-11s %-20s %10s %10s %11s %14s %13s %13s\n' "$k" "$sz" "$n" "$p" "$s" "$rn" "$rp" "$wi"
-    done
-} >>"$table"
 cat >>"$table" <<'EOF'
 
 wave inst/s: wave instructions of one dispatch / softhsa's median time. "*": the count is
@@ -204,20 +225,43 @@ if [ -n "$workers" ] && [ $have_softhsa = 1 ]; then
     IFS=',' read -r -a ws <<<"$workers"
     {
         echo
-        echo "# softhsa scaling: median ms with SOFTHSA_WORKERS=w (speed-up vs the first w in brackets)"
+        echo "# softhsa scaling: median ms with SOFTHSA_WORKERS=w (speed-up over the first w)"
         printf '%-11s' kernel
-        for w in "${ws[@]}"; do printf ' %16s' "w=$w"; done
+        for w in "${ws[@]}"; do printf ' %18s' "w=$w"; done
         echo
     } >>"$table"
     for k in "${kernels[@]}"; do
         line=$(printf '%-11s' "$k") base=""
         for w in "${ws[@]}"; do
             t=$(run softhsa "$k" "$OUT/log/$k.softhsa.w$w.log" SOFTHSA_WORKERS="$w")
-            [ -z "$base" ] && base=$t
-            line+=$(printf ' %16s' "$t ($(ratio "$base" "$t"))")
+            [ -n "$base" ] || base=$t
+            line+=$(printf ' %18s' "$t ($(ratio "$base" "$t"))")
         done
         echo "$line" >>"$table"
     done
+fi
+
+# ---- 6. the checks' self-test: a flipped bit in one output element must be reported ----
+if [ $selftest = 1 ]; then
+    caught=0 tried=0
+    for k in "${kernels[@]}"; do
+        for b in native softhsa; do
+            [ $b = native ] || [ $have_softhsa = 1 ] || continue
+            tried=$((tried + 1))
+            log=$OUT/log/$k.$b.fault.log
+            r=$(run $b "$k" "$log" BENCH_FAULT=1 BENCH_RUNS=0 2>/dev/null)
+            if [ "$r" = FAIL ] && grep -q 'check=FAIL' "$log"; then
+                caught=$((caught + 1))
+            else
+                note "self-test: $b $k did not report an injected wrong element"
+            fi
+        done
+    done
+    {
+        echo
+        echo "self-test: the checks caught an injected wrong element in $caught of $tried runs"
+        [ $caught = "$tried" ] || echo "self-test: FAIL"
+    } >>"$table"
 fi
 
 cat "$table"

@@ -33,7 +33,7 @@ bin=${SOFTHSA_BIN:-$top/target/release/softhsa}
 # (Not block_sync: at -O0, HIP 5.2's cooperative-groups header leaves a gfx10-only
 # llvm.amdgcn.permlanex16 call that clang-15 cannot select for gfx906.)
 O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid3d_private
-  wave_intrinsics printf dynamic_shared"
+  wave_intrinsics printf dynamic_shared math"
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.

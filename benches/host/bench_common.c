@@ -181,6 +181,14 @@ size_t bench_check_f32_rel(const char *what, const float *got, const float *want
     return bad;
 }
 
+void bench_inject_fault(void *out, size_t count) {
+    const char *f = getenv("BENCH_FAULT");
+    if (!f || strcmp(f, "1") != 0 || count == 0)
+        return;
+    uint32_t *word = (uint32_t *)out + count / 2;
+    *word ^= 1u << 30; /* an exponent bit of a float, a large value of an integer */
+}
+
 double bench_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -80,6 +80,10 @@ size_t bench_check_f32_exact(const char *what, const float *got, const float *wa
 size_t bench_check_f32_rel(const char *what, const float *got, const float *want, size_t n,
                            float rel);
 
+/* The checks' self-test: with BENCH_FAULT=1, flips a high bit of the middle 32-bit element of
+ * `out` (after the timed runs, before the check), which every check must then report. */
+void bench_inject_fault(void *out, size_t count);
+
 /* Timing: milliseconds of a monotonic clock, and the median/min of a sample set. */
 double bench_now_ms(void);
 typedef struct {

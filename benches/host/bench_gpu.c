@@ -43,6 +43,7 @@ static int time_launch(corpus_t *c, const launch *l, bench_stats *st) {
             ms[r - 1] = t1 - t0;
     }
     bench_stats_of(ms, runs, st);
+    bench_inject_fault(l->out, l->out_bytes / 4);
     return 0;
 }
 

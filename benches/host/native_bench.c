@@ -205,6 +205,7 @@ int main(int argc, char **argv) {
     }
     bench_stats st;
     bench_stats_of(ms, runs, &st);
+    bench_inject_fault(j.out, j.count);
     size_t bad = j.kind == 0   ? bench_check_u32(p->kernel, j.out, j.want, j.count)
                  : j.kind == 1 ? bench_check_f32_exact(p->kernel, j.out, j.want, j.count)
                                : bench_check_f32_rel(p->kernel, j.out, j.want, j.count, 1e-4f);

@@ -10,7 +10,6 @@
 //! (the cli links softhsa-capi); no compiler or ROCm installation is needed.
 
 use softhsa_abi::*;
-use std::ffi::c_void;
 use std::time::Instant;
 
 use softhsa_capi as _;
@@ -189,10 +188,12 @@ fn wave_count(grid: [u32; 2], wg: [u16; 2]) -> u64 {
     waves
 }
 
-/// A small rendering of the set: one character per cell of pixels (darkest = inside).
+/// A small rendering of the set: one character per cell of pixels, darker for more iterations
+/// (square root scale, so that the few-iteration halo stays visible; `@` = inside).
 fn picture(o: &Options, counts: &[u32]) -> String {
     const SHADES: &[u8] = b" .:-=+*#%@";
     let (cols, rows) = (72u32.min(o.width), 24u32.min(o.height));
+    let top = (SHADES.len() - 1) as f64;
     let mut s = String::new();
     for r in 0..rows {
         for c in 0..cols {
@@ -201,7 +202,7 @@ fn picture(o: &Options, counts: &[u32]) -> String {
             let shade = if n >= o.max_iter {
                 SHADES.len() - 1
             } else {
-                (n as usize * (SHADES.len() - 1)) / o.max_iter.max(1) as usize
+                ((f64::from(n) / f64::from(o.max_iter)).sqrt() * top).min(top - 1.0) as usize
             };
             s.push(SHADES[shade] as char);
         }

@@ -17,8 +17,8 @@ pub fn run(args: &[String]) -> i32 {
                 continue;
             }
         };
-        let name = std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned());
-        match softhsa_isa::elf::listing(&bytes, name.as_deref().unwrap_or(path)) {
+        // llvm-objdump names the file as given on the command line.
+        match softhsa_isa::elf::listing(&bytes, path) {
             Ok(text) => print!("{text}"),
             Err(e) => {
                 eprintln!("softhsa disasm: {path}: {e}");

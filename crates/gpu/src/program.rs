@@ -142,7 +142,8 @@ fn width_of(ty: valu::Ty) -> Width {
     match ty {
         valu::Ty::F64 => Width::B64Float,
         valu::Ty::U64 => Width::B64Int,
-        valu::Ty::F16 | valu::Ty::U16 | valu::Ty::PkF16 | valu::Ty::PkU16 => Width::B16,
+        valu::Ty::F16 | valu::Ty::U16 => Width::B16,
+        valu::Ty::PkF16 | valu::Ty::PkU16 => Width::Packed16,
         valu::Ty::U32 | valu::Ty::F32 => Width::B32,
     }
 }

@@ -119,7 +119,6 @@ pub(crate) fn run_workgroup(
         budget: ctx.config.wave_instruction_budget,
         stop: &ctx.stop,
         tracer: wk.tracer.as_mut(),
-        waves: shape.waves,
         gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
     };
     let waves = &mut wk.waves[..nw];

@@ -29,6 +29,18 @@ extern "C" __global__ void scan_warp(const int* in, int* out) {
   }
   out[blockIdx.x * 64 + t] = v;
 }
+// Inclusive wave scan with DPP, as rocPRIM does it: row shifts, then row broadcasts.
+extern "C" __global__ void dpp_scan(const int* in, int* out) {
+  int g = blockIdx.x * 64 + threadIdx.x;
+  int v = in[g];
+  v += __builtin_amdgcn_update_dpp(0, v, 0x111, 0xf, 0xf, false); // row_shr:1
+  v += __builtin_amdgcn_update_dpp(0, v, 0x112, 0xf, 0xf, false); // row_shr:2
+  v += __builtin_amdgcn_update_dpp(0, v, 0x114, 0xf, 0xf, false); // row_shr:4
+  v += __builtin_amdgcn_update_dpp(0, v, 0x118, 0xf, 0xf, false); // row_shr:8
+  v += __builtin_amdgcn_update_dpp(0, v, 0x142, 0xa, 0xf, false); // row_bcast:15
+  v += __builtin_amdgcn_update_dpp(0, v, 0x143, 0xc, 0xf, false); // row_bcast:31
+  out[g] = v;
+}
 extern "C" __global__ void fenced(int* data, int* flags, long long* clocks) {
   int b = blockIdx.x;
   if (threadIdx.x == 0) {
@@ -41,7 +53,13 @@ extern "C" __global__ void fenced(int* data, int* flags, long long* clocks) {
 }
 "#;
 
-fn build() -> Vec<u8> {
+/// The unbundled gfx906 code object of `SRC` (built once per test process).
+fn build() -> &'static [u8] {
+    static CO: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    CO.get_or_init(compile)
+}
+
+fn compile() -> Vec<u8> {
     let dir = std::env::temp_dir().join(format!("softhsa-gpu-hip-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (src, bundle, co) = (dir.join("k.hip"), dir.join("k.bundle"), dir.join("k.co"));
@@ -70,7 +88,7 @@ fn build() -> Vec<u8> {
 
 #[test]
 fn hip_block_sum_and_warp_scan() {
-    let img = load(&build());
+    let img = load(build());
     let n = 3000usize;
     let input: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
     let out = vec![0f32; 1];
@@ -95,9 +113,25 @@ fn hip_block_sum_and_warp_scan() {
 }
 
 #[test]
-#[ignore = "softhsa-isa lacks buffer_wbinvl1_vol and s_memtime rows (crates/isa/GPU-REQUESTS.md)"]
+fn hip_dpp_wave_scan() {
+    let img = load(build());
+    let input: Vec<i32> = (0..256).map(|i| (i * 5 % 11) - 4).collect();
+    let out = vec![0i32; 256];
+    let map = Map::default();
+    let args = [map.add(&input), map.add(&out)];
+    dispatch(&img, "dpp_scan", &args, &map, 256, 64);
+    for w in 0..4 {
+        let mut acc = 0;
+        for t in 0..64 {
+            acc += input[w * 64 + t];
+            assert_eq!(out[w * 64 + t], acc, "wave {w} lane {t}");
+        }
+    }
+}
+
+#[test]
 fn hip_threadfence_and_clock64() {
-    let img = load(&build());
+    let img = load(build());
     let data = vec![0i32; 16];
     let flags = vec![0i32; 1];
     let clocks = vec![-1i64; 16];

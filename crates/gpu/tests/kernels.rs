@@ -231,3 +231,79 @@ fn gfx906_only_instructions_are_illegal_on_gfx900() {
     assert_eq!(f.kind, FaultKind::IllegalInstruction);
     assert!(f.instruction.contains("v_fmac_f32"), "{}", f.instruction);
 }
+
+#[test]
+fn scratch_beyond_private_segment_faults() {
+    // 64 bytes of private segment: offset 60 is the last dword, 64 is past it.
+    let mut kd = descriptor();
+    kd.private_segment_fixed_size = 64;
+    kd.pgm_rsrc2 |= 1; // SCRATCH_EN
+    let ok = kernel(
+        "s_mov_b32 s8, 0\nscratch_store_dword off, v0, s8 offset:60\ns_endpgm\n",
+        kd.clone(),
+    );
+    run_with(
+        &device(),
+        &ok,
+        &Map::default(),
+        &[],
+        [64, 1, 1],
+        [64, 1, 1],
+        0,
+        64,
+    )
+    .unwrap();
+    let bad = kernel(
+        "s_mov_b32 s8, 0\nscratch_load_dword v1, off, s8 offset:64\ns_endpgm\n",
+        kd,
+    );
+    let f = run_with(
+        &device(),
+        &bad,
+        &Map::default(),
+        &[],
+        [64, 1, 1],
+        [64, 1, 1],
+        0,
+        64,
+    )
+    .unwrap_err();
+    let a = softhsa_gpu::PRIVATE_APERTURE_BASE + 64;
+    assert_eq!(
+        f.kind,
+        FaultKind::MemoryViolation {
+            address: a,
+            write: false
+        }
+    );
+    assert_eq!(f.lane, Some(0));
+}
+
+#[test]
+fn concurrent_dispatches_share_the_pool() {
+    let k = kernel(VADD, descriptor());
+    let dev = device();
+    std::thread::scope(|s| {
+        for t in 0..4u32 {
+            let (k, dev) = (&k, &dev);
+            s.spawn(move || {
+                for round in 0..5u32 {
+                    let n = 64 * 40;
+                    let a: Vec<u32> = (0..n).map(|i| i * t + round).collect();
+                    let b: Vec<u32> = (0..n).map(|i| i ^ t).collect();
+                    let c = vec![0u32; n as usize];
+                    let map = Map::default();
+                    let args = [map.add(&a), map.add(&b), map.add(&c), u64::from(n)];
+                    run(dev, k, &map, &args, [n, 1, 1], [64, 1, 1]).unwrap();
+                    for i in 0..n as usize {
+                        assert_eq!(
+                            c[i],
+                            a[i].wrapping_add(b[i]),
+                            "thread {t} round {round} item {i}"
+                        );
+                    }
+                }
+            });
+        }
+    });
+}

@@ -140,3 +140,21 @@ fn global_64bit_atomics_and_cmpswap() {
     assert_eq!(buf[4..].iter().filter(|&&v| v == 0).count(), 1);
     assert_eq!(buf[4..].iter().filter(|&&v| v == 5).count(), 63);
 }
+
+#[test]
+fn buffer_idxen_stride_and_bounds() {
+    // V# over the input: stride 8, num_records 40 (elements). buffer_load with idxen reads
+    // element l (dword 1 of it via offset:4); lanes >= 40 are out of range and read 0.
+    let input: Vec<u32> = (0..128).map(|i| 0x1000 + i).collect();
+    let out = one_wave(
+        "s_mov_b32 s24, s22\ns_and_b32 s25, s23, 0xffff\ns_or_b32 s25, s25, 0x80000\n\
+         s_mov_b32 s26, 40\ns_mov_b32 s27, 0x24fac\n\
+         buffer_load_dword v1, v0, s[24:27], 0 idxen offset:4",
+        0,
+        &input,
+    );
+    for l in 0..64u32 {
+        let want = if l < 40 { 0x1000 + 2 * l + 1 } else { 0 };
+        assert_eq!(out[l as usize], want, "lane {l}");
+    }
+}

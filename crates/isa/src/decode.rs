@@ -50,7 +50,9 @@ const VOP3_KEY: usize = Class::Vop3 as usize;
 
 fn maps() -> &'static Maps {
     static MAPS: OnceLock<Maps> = OnceLock::new();
-    MAPS.get_or_init(|| Maps { ops: [build_map(Gfx::Gfx900), build_map(Gfx::Gfx906)] })
+    MAPS.get_or_init(|| Maps {
+        ops: [build_map(Gfx::Gfx900), build_map(Gfx::Gfx906)],
+    })
 }
 
 fn build_map(gfx: Gfx) -> Vec<u16> {
@@ -79,7 +81,10 @@ fn lookup(gfx: Gfx, key: Class, opcode: u32) -> Result<Op, DecodeError> {
     let i = class_key(key) * MAP_SIZE + opcode as usize;
     match maps().ops[gfx as usize].get(i) {
         Some(&o) if o != NO_OP => Ok(ALL[o as usize]),
-        _ => Err(DecodeError::UnknownOpcode { format: class_name(key), opcode: opcode as u16 }),
+        _ => Err(DecodeError::UnknownOpcode {
+            format: class_name(key),
+            opcode: opcode as u16,
+        }),
     }
 }
 
@@ -109,7 +114,10 @@ fn class_name(c: Class) -> &'static str {
 fn word(b: &[u8], i: usize) -> Result<u32, DecodeError> {
     match b.get(4 * i..4 * i + 4) {
         Some(s) => Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]])),
-        None => Err(DecodeError::Truncated { have: b.len(), need: 4 * i + 4 }),
+        None => Err(DecodeError::Truncated {
+            have: b.len(),
+            need: 4 * i + 4,
+        }),
     }
 }
 
@@ -138,13 +146,21 @@ fn operand_bits(op: Op, class: Class, form: Form) -> u64 {
         (Class::Sopk, _) => pick(has_dst || src(0), f(16, 7)),
         (Class::Smem, _) => f(0, 13),
         (Class::Vop1, Form::Native) => pick(has_dst, f(17, 8)) | pick(src(0), f(0, 9)),
-        (Class::Vop2, Form::Native) => pick(has_dst, f(17, 8)) | pick(src(0), f(0, 9)) | pick(src(1), f(9, 8)),
+        (Class::Vop2, Form::Native) => {
+            pick(has_dst, f(17, 8)) | pick(src(0), f(0, 9)) | pick(src(1), f(9, 8))
+        }
         (Class::Vopc, Form::Native) => pick(src(0), f(0, 9)) | pick(src(1), f(9, 8)),
         (_, Form::E64) | (Class::Vop3 | Class::Vop3p, _) => {
-            pick(has_dst, f(0, 8)) | pick(src(0), f(32, 9)) | pick(src(1), f(41, 9)) | pick(src(2), f(50, 9))
+            pick(has_dst, f(0, 8))
+                | pick(src(0), f(32, 9))
+                | pick(src(1), f(41, 9))
+                | pick(src(2), f(50, 9))
         }
         (Class::Ds, _) => {
-            pick(has_dst, f(56, 8)) | pick(src(0), f(32, 8)) | pick(src(1), f(40, 8)) | pick(src(2), f(48, 8))
+            pick(has_dst, f(56, 8))
+                | pick(src(0), f(32, 8))
+                | pick(src(1), f(40, 8))
+                | pick(src(2), f(48, 8))
         }
         // Cache maintenance (buffer_wbinvl1*): LLVM ignores the whole second dword.
         (Class::Mubuf, _) if matches!(op, Op::BUFFER_WBINVL1 | Op::BUFFER_WBINVL1_VOL) => f(32, 32),
@@ -165,7 +181,16 @@ fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
         (Class::Vop1 | Class::Vop2 | Class::Vopc, Form::E64) => Class::Vop3,
         (c, _) => c,
     };
-    let free = free | operand_bits(op, if class == Class::Vop3 { op.class() } else { class }, form);
+    let free = free
+        | operand_bits(
+            op,
+            if class == Class::Vop3 {
+                op.class()
+            } else {
+                class
+            },
+            form,
+        );
     if base != 0 && (x & !free) == (base & !free) {
         Ok(())
     } else {
@@ -189,7 +214,12 @@ pub fn decode(bytes: &[u8]) -> Result<Inst, DecodeError> {
 /// Decode one instruction of processor `gfx` from the start of `bytes`.
 pub fn decode_for(bytes: &[u8], gfx: Gfx) -> Result<Inst, DecodeError> {
     let w0 = word(bytes, 0)?;
-    let mut d = Dec { bytes, w0, x: w0 as u64, gfx };
+    let mut d = Dec {
+        bytes,
+        w0,
+        x: w0 as u64,
+        gfx,
+    };
     let mut i = d.run()?;
     crate::operand_check::check(&mut i)?;
     Ok(i)
@@ -309,7 +339,11 @@ impl Dec<'_> {
         let op = lookup(self.gfx, class, opc)?;
         let w1 = self.dword(1)?;
         self.x = self.w0 as u64 | (w1 as u64) << 32;
-        let form = if class == Class::Vop3 && op.class() != Class::Vop3 { Form::E64 } else { Form::Native };
+        let form = if class == Class::Vop3 && op.class() != Class::Vop3 {
+            Form::E64
+        } else {
+            Form::Native
+        };
         if class == Class::Smem {
             // SMEM's second dword holds an offset or an SGPR depending on imm/soe; LLVM ignores
             // the bits the chosen form does not use, so only the first dword is checked.
@@ -336,4 +370,3 @@ pub(crate) fn blank(op: Op, enc: Encoding, len: u8) -> Inst {
         ext: Ext::None,
     }
 }
-

@@ -82,7 +82,14 @@ pub(crate) fn vop32(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> 
         _ => Encoding::Vopc,
     };
     let mut i = blank(op, enc, 4);
-    vop_common(&mut i, op, class, bits(w, 0, 9), bits(w, 9, 8), bits(w, 17, 8));
+    vop_common(
+        &mut i,
+        op,
+        class,
+        bits(w, 0, 9),
+        bits(w, 9, 8),
+        bits(w, 17, 8),
+    );
     if op.flags().has(OpFlags::MADK) {
         i.literal = d.dword(1)?;
         i.len = 8;
@@ -136,7 +143,11 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
     let src0 = bits(w1, 0, 8);
     if sdwa {
         if op.src_dwords(0) != 0 {
-            i.src[0] = if bits(w1, 23, 1) != 0 { sop(src0) } else { vgpr(src0) };
+            i.src[0] = if bits(w1, 23, 1) != 0 {
+                sop(src0)
+            } else {
+                vgpr(src0)
+            };
         }
         if class != Class::Vop1 && op.src_dwords(1) != 0 && bits(w1, 31, 1) != 0 {
             i.src[1] = sop(bits(x, 9, 8));
@@ -253,8 +264,14 @@ fn smem(op: Op, x: u64) -> Inst {
     if soe || !imm {
         i.src[1] = sop(if soe { bits(x, 57, 7) } else { bits(x, 32, 7) });
     }
-    let flags = flag(x, 16, MemFlags::GLC) | flag(x, 15, MemFlags::NV) | flag(x, 17, MemFlags::IMM) | flag(x, 14, MemFlags::SOE);
-    i.ext = Ext::Mem(Mem { flags: MemFlags(flags), ..Mem::default() });
+    let flags = flag(x, 16, MemFlags::GLC)
+        | flag(x, 15, MemFlags::NV)
+        | flag(x, 17, MemFlags::IMM)
+        | flag(x, 14, MemFlags::SOE);
+    i.ext = Ext::Mem(Mem {
+        flags: MemFlags(flags),
+        ..Mem::default()
+    });
     i
 }
 
@@ -269,13 +286,25 @@ fn ds(op: Op, x: u64) -> Inst {
         }
     }
     i.imm = bits(x, 0, 8) as i32;
-    i.ext = Ext::Mem(Mem { flags: MemFlags(flag(x, 16, MemFlags::GDS)), offset1: bits(x, 8, 8) as u8, ..Mem::default() });
+    i.ext = Ext::Mem(Mem {
+        flags: MemFlags(flag(x, 16, MemFlags::GDS)),
+        offset1: bits(x, 8, 8) as u8,
+        ..Mem::default()
+    });
     i
 }
 
 fn buffer(op: Op, class: Class, x: u64) -> Inst {
     let mtbuf = class == Class::Mtbuf;
-    let mut i = blank(op, if mtbuf { Encoding::Mtbuf } else { Encoding::Mubuf }, 8);
+    let mut i = blank(
+        op,
+        if mtbuf {
+            Encoding::Mtbuf
+        } else {
+            Encoding::Mubuf
+        },
+        8,
+    );
     let vdata = vgpr(bits(x, 40, 8));
     if op.dst_dwords() != 0 {
         i.dst = vdata;
@@ -291,11 +320,18 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
     }
     let offen = bits(x, 12, 1) != 0;
     let idxen = bits(x, 13, 1) != 0;
-    i.src[0] = if offen || idxen { vgpr(bits(x, 32, 8)) } else { Operand::NONE };
+    i.src[0] = if offen || idxen {
+        vgpr(bits(x, 32, 8))
+    } else {
+        Operand::NONE
+    };
     i.src[2] = sop(bits(x, 48, 5) * 4);
     i.src[3] = sop(bits(x, 56, 8));
     i.imm = bits(x, 0, 12) as i32;
-    let mut f = flag(x, 12, MemFlags::OFFEN) | flag(x, 13, MemFlags::IDXEN) | flag(x, 14, MemFlags::GLC) | flag(x, 55, MemFlags::TFE);
+    let mut f = flag(x, 12, MemFlags::OFFEN)
+        | flag(x, 13, MemFlags::IDXEN)
+        | flag(x, 14, MemFlags::GLC)
+        | flag(x, 55, MemFlags::TFE);
     let (dfmt, nfmt) = if mtbuf {
         f |= flag(x, 54, MemFlags::SLC);
         (bits(x, 19, 4) as u8, bits(x, 23, 3) as u8)
@@ -303,7 +339,12 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
         f |= flag(x, 17, MemFlags::SLC) | flag(x, 16, MemFlags::LDS);
         (0, 0)
     };
-    i.ext = Ext::Mem(Mem { flags: MemFlags(f), offset1: 0, dfmt, nfmt });
+    i.ext = Ext::Mem(Mem {
+        flags: MemFlags(f),
+        offset1: 0,
+        dfmt,
+        nfmt,
+    });
     i
 }
 
@@ -327,7 +368,11 @@ fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
     if class != Class::Flat && saddr != 0x7F {
         i.src[2] = sop(saddr);
     }
-    i.imm = if class == Class::Flat { bits(x, 0, 13) as i32 } else { ((bits(x, 0, 13) << 19) as i32) >> 19 };
+    i.imm = if class == Class::Flat {
+        bits(x, 0, 13) as i32
+    } else {
+        ((bits(x, 0, 13) << 19) as i32) >> 19
+    };
     if op.flags().has(OpFlags::ATOMIC) && bits(x, 16, 1) != 0 {
         // GLC atomics return the pre-op value (the low half of cmpswap's data).
         i.dst = vgpr(bits(x, 56, 8));
@@ -336,8 +381,14 @@ fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
         // LLVM has no LDS-direct form with the NV bit.
         return Err(DecodeError::InvalidFields { op: op.name() });
     }
-    let f = flag(x, 13, MemFlags::LDS) | flag(x, 16, MemFlags::GLC) | flag(x, 17, MemFlags::SLC) | flag(x, 55, MemFlags::NV);
-    i.ext = Ext::Mem(Mem { flags: MemFlags(f), ..Mem::default() });
+    let f = flag(x, 13, MemFlags::LDS)
+        | flag(x, 16, MemFlags::GLC)
+        | flag(x, 17, MemFlags::SLC)
+        | flag(x, 55, MemFlags::NV);
+    i.ext = Ext::Mem(Mem {
+        flags: MemFlags(f),
+        ..Mem::default()
+    });
     Ok(i)
 }
 
@@ -360,6 +411,11 @@ fn mimg(op: Op, x: u64) -> Inst {
         | flag(x, 17, MemFlags::LWE)
         | flag(x, 25, MemFlags::SLC)
         | flag(x, 63, MemFlags::D16);
-    i.ext = Ext::Mem(Mem { flags: MemFlags(f), offset1: 0, dfmt: bits(x, 8, 4) as u8, nfmt: 0 });
+    i.ext = Ext::Mem(Mem {
+        flags: MemFlags(f),
+        offset1: 0,
+        dfmt: bits(x, 8, 4) as u8,
+        nfmt: 0,
+    });
     i
 }

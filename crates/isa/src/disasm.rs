@@ -173,9 +173,18 @@ pub(crate) fn reg_only(op: Op, enc: Encoding, slot: usize) -> bool {
     match (op, slot) {
         (_, DST) => op.class() == Class::Vopc || op.dst().scalar && op.class() != Class::Sop1,
         (Op::V_READLANE_B32 | Op::V_READFIRSTLANE_B32, 0) => true,
-        (Op::V_CNDMASK_B32 | Op::V_ADDC_CO_U32 | Op::V_SUBB_CO_U32 | Op::V_SUBBREV_CO_U32, 2) => enc == Encoding::Vop3,
+        (Op::V_CNDMASK_B32 | Op::V_ADDC_CO_U32 | Op::V_SUBB_CO_U32 | Op::V_SUBBREV_CO_U32, 2) => {
+            enc == Encoding::Vop3
+        }
         (Op::V_MQSAD_U32_U8, 2) => true,
-        (Op::S_MOVRELS_B32 | Op::S_MOVRELS_B64 | Op::S_SETPC_B64 | Op::S_RFE_B64 | Op::S_CBRANCH_JOIN, 0) => true,
+        (
+            Op::S_MOVRELS_B32
+            | Op::S_MOVRELS_B64
+            | Op::S_SETPC_B64
+            | Op::S_RFE_B64
+            | Op::S_CBRANCH_JOIN,
+            0,
+        ) => true,
         _ => false,
     }
 }
@@ -186,7 +195,14 @@ pub(crate) fn is_imm(o: Operand) -> bool {
 }
 
 /// [`src`] for slot `slot` of `i`, honouring register-only slots.
-pub(crate) fn slot(w: &mut impl Write, i: &Inst, slot: usize, o: Operand, n: u8, ty: Ty) -> fmt::Result {
+pub(crate) fn slot(
+    w: &mut impl Write,
+    i: &Inst,
+    slot: usize,
+    o: Operand,
+    n: u8,
+    ty: Ty,
+) -> fmt::Result {
     if is_imm(o) && reg_only(i.op, i.enc, slot) {
         return w.write_str("/*invalid immediate*/");
     }
@@ -196,8 +212,16 @@ pub(crate) fn slot(w: &mut impl Write, i: &Inst, slot: usize, o: Operand, n: u8,
 /// A 32-bit literal as LLVM prints it: values that are inline constants print as such.
 pub(crate) fn literal(w: &mut impl Write, v: u32, ty: Ty) -> fmt::Result {
     // 16-bit operands use the literal's low half.
-    let v = if matches!(ty, Ty::I16 | Ty::F16) { v & 0xFFFF } else { v };
-    let int = if matches!(ty, Ty::I16 | Ty::F16) { v as u16 as i16 as i32 } else { v as i32 };
+    let v = if matches!(ty, Ty::I16 | Ty::F16) {
+        v & 0xFFFF
+    } else {
+        v
+    };
+    let int = if matches!(ty, Ty::I16 | Ty::F16) {
+        v as u16 as i16 as i32
+    } else {
+        v as i32
+    };
     if (-16..=64).contains(&int) {
         return write!(w, "{int}");
     }
@@ -242,7 +266,11 @@ pub(crate) fn mnemonic(w: &mut impl Write, i: &Inst) -> fmt::Result {
         && has_operands;
     let suffix = match i.enc {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc if vop => "_e32",
-        Encoding::Vop3 if matches!(i.op.class(), Class::Vop1 | Class::Vop2 | Class::Vopc) && has_operands => "_e64",
+        Encoding::Vop3
+            if matches!(i.op.class(), Class::Vop1 | Class::Vop2 | Class::Vopc) && has_operands =>
+        {
+            "_e64"
+        }
         Encoding::Sdwa => "_sdwa",
         Encoding::Dpp => "_dpp",
         _ => "",

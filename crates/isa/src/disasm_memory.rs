@@ -1,6 +1,6 @@
 //! Memory instruction text: SMEM, DS, MUBUF, MTBUF, FLAT/GLOBAL/SCRATCH, MIMG.
 
-use crate::disasm::{reg, sreg, src, vreg, Ty};
+use crate::disasm::{reg, src, sreg, vreg, Ty};
 use crate::inst::MemFlags;
 use crate::op::OpFlags;
 use crate::{Encoding, Inst, Op};
@@ -134,9 +134,27 @@ fn swizzle(w: &mut impl Write, imm: u16) -> fmt::Result {
     for b in (0..5).rev() {
         let bit = |m: u16| m >> b & 1 != 0;
         let c = match (bit(and), bit(or), bit(xor)) {
-            (_, true, x) => if x { '0' } else { '1' },
-            (true, false, x) => if x { 'i' } else { 'p' },
-            (false, false, x) => if x { '1' } else { '0' },
+            (_, true, x) => {
+                if x {
+                    '0'
+                } else {
+                    '1'
+                }
+            }
+            (true, false, x) => {
+                if x {
+                    'i'
+                } else {
+                    'p'
+                }
+            }
+            (false, false, x) => {
+                if x {
+                    '1'
+                } else {
+                    '0'
+                }
+            }
         };
         w.write_char(c)?;
     }
@@ -144,10 +162,33 @@ fn swizzle(w: &mut impl Write, imm: u16) -> fmt::Result {
 }
 
 const DFMT: [&str; 16] = [
-    "INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2", "2_10_10_10", "8_8_8_8",
-    "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15",
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
 ];
-const NFMT: [&str; 8] = ["UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"];
+const NFMT: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
 
 fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
@@ -168,7 +209,11 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
         if i.src[0].is_none() {
             w.write_str("off")?;
         } else {
-            vreg(w, i.src[0].vgpr_index().unwrap_or(0), if both { 2 } else { 1 })?;
+            vreg(
+                w,
+                i.src[0].vgpr_index().unwrap_or(0),
+                if both { 2 } else { 1 },
+            )?;
         }
         w.write_str(", ")?;
     }
@@ -188,7 +233,11 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
         }
         w.write_char(']')?;
     }
-    flags(w, f, &[(MemFlags::IDXEN, "idxen"), (MemFlags::OFFEN, "offen")])?;
+    flags(
+        w,
+        f,
+        &[(MemFlags::IDXEN, "idxen"), (MemFlags::OFFEN, "offen")],
+    )?;
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
     }
@@ -197,7 +246,15 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
         w.write_str(" lds")?;
         return flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc")]);
     }
-    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds")])?;
+    flags(
+        w,
+        f,
+        &[
+            (MemFlags::GLC, "glc"),
+            (MemFlags::SLC, "slc"),
+            (MemFlags::LDS, "lds"),
+        ],
+    )?;
     // LDS-direct and atomic forms have no TFE operand: LLVM ignores the bit.
     if f.has(MemFlags::TFE) && !f.has(MemFlags::LDS) && !op.flags().has(OpFlags::ATOMIC) {
         w.write_str(" tfe")?;
@@ -212,7 +269,11 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let lds = f.has(MemFlags::LDS);
     if !i.dst.is_none() && !lds {
         w.write_str(sep)?;
-        let n = if op.flags().has(OpFlags::ATOMIC) { op.atomic_return_dwords() } else { op.dst_dwords() };
+        let n = if op.flags().has(OpFlags::ATOMIC) {
+            op.atomic_return_dwords()
+        } else {
+            op.dst_dwords()
+        };
         vreg(w, i.dst.vgpr_index().unwrap_or(0), n)?;
         sep = ", ";
     }
@@ -223,7 +284,11 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
         sep = ", ";
     } else if !i.src[0].is_none() {
         w.write_str(sep)?;
-        let n = if i.enc == Encoding::Scratch || saddr { 1 } else { 2 };
+        let n = if i.enc == Encoding::Scratch || saddr {
+            1
+        } else {
+            2
+        };
         vreg(w, i.src[0].vgpr_index().unwrap_or(0), n)?;
         sep = ", ";
     }
@@ -242,7 +307,15 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
     }
-    flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc"), (MemFlags::LDS, "lds")])
+    flags(
+        w,
+        f,
+        &[
+            (MemFlags::GLC, "glc"),
+            (MemFlags::SLC, "slc"),
+            (MemFlags::LDS, "lds"),
+        ],
+    )
 }
 
 /// VGPRs of MIMG vdata: one per dmask bit (halved for packed D16) plus one for TFE. LLVM then
@@ -254,7 +327,11 @@ fn mimg_data_dwords(op: Op, dmask: u8, f: MemFlags) -> u8 {
     if op.flags().has(OpFlags::ATOMIC) {
         let n = (dmask.count_ones() as u8).max(1) + tfe;
         let cmpswap = name.contains("cmpswap");
-        let ok = if cmpswap { n == 2 || n == 4 } else { n == 1 || n == 2 };
+        let ok = if cmpswap {
+            n == 2 || n == 4
+        } else {
+            n == 1 || n == 2
+        };
         return if ok { n } else { op.src_dwords(1) };
     }
     if name.contains("gather4") {

@@ -196,7 +196,7 @@ fn sendmsg(w: &mut impl Write, imm: u16) -> fmt::Result {
     let sys = id == 15;
     let valid = !name.is_empty()
         && if gs {
-            (opv != 0 || id == 3) && (opv == 0 && stream == 0 || opv != 0) && opv <= 3
+            (opv != 0 || id == 3 && stream == 0) && opv <= 3
         } else if sys {
             (1..=4).contains(&opv) && stream == 0
         } else {
@@ -213,8 +213,13 @@ fn sendmsg(w: &mut impl Write, imm: u16) -> fmt::Result {
             write!(w, ", {stream}")?;
         }
     } else if sys {
-        let o = ["", "SYSMSG_OP_ECC_ERR_INTERRUPT", "SYSMSG_OP_REG_RD", "SYSMSG_OP_HOST_TRAP_ACK", "SYSMSG_OP_TTRACE_PC"]
-            [opv as usize];
+        let o = [
+            "",
+            "SYSMSG_OP_ECC_ERR_INTERRUPT",
+            "SYSMSG_OP_REG_RD",
+            "SYSMSG_OP_HOST_TRAP_ACK",
+            "SYSMSG_OP_TTRACE_PC",
+        ][opv as usize];
         write!(w, ", {o}")?;
     }
     w.write_str(")")

@@ -1,7 +1,7 @@
 //! Vector ALU text: VOP1/VOP2/VOPC (`_e32`), VOP3 (`_e64` and VOP3-only), VOP3P, SDWA, DPP.
 
 use crate::decode::Form;
-use crate::disasm::{is_imm, mnemonic, reg, reg_only, slot, sreg, src, src_ty, DST};
+use crate::disasm::{is_imm, mnemonic, reg, reg_only, slot, src, src_ty, sreg, DST};
 use crate::op::{Class, OpFlags};
 use crate::{Encoding, Inst, Op, Operand};
 use std::fmt::{self, Write};
@@ -25,7 +25,8 @@ fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
         w.write_str(sep)?;
         sep = ", ";
         if op.class() == Class::Vopc {
-            if i.dst.raw() == Operand::VCC_LO && i.enc != Encoding::Vop3 && i.enc != Encoding::Sdwa {
+            if i.dst.raw() == Operand::VCC_LO && i.enc != Encoding::Vop3 && i.enc != Encoding::Sdwa
+            {
                 w.write_str("vcc")?;
             } else {
                 slot(w, i, DST, i.dst, 2, crate::disasm::Ty::B64)?;
@@ -48,8 +49,14 @@ fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
 fn int_mods(op: Op, s: usize) -> bool {
     matches!(
         (op, s),
-        (Op::V_LDEXP_F32 | Op::V_LDEXP_F64 | Op::V_LDEXP_F16 | Op::V_TRIG_PREOP_F64 | Op::V_CVT_PKACCUM_U8_F32, 1)
-            | (Op::V_CVT_PK_U8_F32, 1 | 2)
+        (
+            Op::V_LDEXP_F32
+                | Op::V_LDEXP_F64
+                | Op::V_LDEXP_F16
+                | Op::V_TRIG_PREOP_F64
+                | Op::V_CVT_PKACCUM_U8_F32,
+            1
+        ) | (Op::V_CVT_PK_U8_F32, 1 | 2)
     )
 }
 
@@ -145,7 +152,9 @@ fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if !op.flags().has(OpFlags::FPMODS) {
         // Integer ops: LLVM ignores the abs/neg bits (except int-modifier sources: sext).
         m.mods.abs = 0;
-        m.mods.neg &= (0..3).filter(|&s| int_mods(op, s)).fold(0, |a, s| a | 1 << s);
+        m.mods.neg &= (0..3)
+            .filter(|&s| int_mods(op, s))
+            .fold(0, |a, s| a | 1 << s);
     }
     let i = &m;
     let nsrc = (0..3).filter(|&s| !i.src[s].is_none()).count();
@@ -236,7 +245,9 @@ fn vop3p(w: &mut impl Write, i: &Inst) -> fmt::Result {
     Ok(())
 }
 
-const SEL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "INVALID"];
+const SEL: [&str; 8] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "INVALID",
+];
 
 fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
@@ -245,8 +256,8 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     // Integer sources carry a SEXT bit; LLVM's decoder only lets it vary for those.
     let int = [free >> 51 & 1 != 0, free >> 59 & 1 != 0];
     let mut sep = dests(w, i)?;
-    for k in 0..3 {
-        if i.src[k].is_none() {
+    for (k, o) in i.src.iter().enumerate().take(3) {
+        if o.is_none() {
             continue;
         }
         w.write_str(sep)?;
@@ -263,7 +274,8 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     omod(w, i.mods.omod)?;
     if op.class() != Class::Vopc {
         write!(w, " dst_sel:{}", SEL[s.dst_sel as usize & 7])?;
-        let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"][s.dst_unused as usize & 3];
+        let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"]
+            [s.dst_unused as usize & 3];
         write!(w, " dst_unused:{u}")?;
     }
     write!(w, " src0_sel:{}", SEL[s.src0_sel as usize & 7])?;
@@ -297,7 +309,14 @@ fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
     }
     let c = d.ctrl;
     match c {
-        0..=0xFF => write!(w, " quad_perm:[{},{},{},{}]", c & 3, c >> 2 & 3, c >> 4 & 3, c >> 6 & 3)?,
+        0..=0xFF => write!(
+            w,
+            " quad_perm:[{},{},{},{}]",
+            c & 3,
+            c >> 2 & 3,
+            c >> 4 & 3,
+            c >> 6 & 3
+        )?,
         0x101..=0x10F => write!(w, " row_shl:{}", c & 0xF)?,
         0x111..=0x11F => write!(w, " row_shr:{}", c & 0xF)?,
         0x121..=0x12F => write!(w, " row_ror:{}", c & 0xF)?,
@@ -309,16 +328,21 @@ fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
         0x141 => w.write_str(" row_half_mirror")?,
         0x142 => w.write_str(" row_bcast:15")?,
         0x143 => w.write_str(" row_bcast:31")?,
-        0x150..=0x15F => {
-            w.write_str("  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */")?
+        0x150..=0x15F => w.write_str(
+            "  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */",
+        )?,
+        0x160..=0x16F => {
+            w.write_str(" /* row_xmask is not supported on ASICs earlier than GFX10 */")?
         }
-        0x160..=0x16F => w.write_str(" /* row_xmask is not supported on ASICs earlier than GFX10 */")?,
         _ => w.write_str(" /* Invalid dpp_ctrl value */")?,
     }
-    write!(w, " row_mask:0x{:x} bank_mask:0x{:x}", d.row_mask, d.bank_mask)?;
+    write!(
+        w,
+        " row_mask:0x{:x} bank_mask:0x{:x}",
+        d.row_mask, d.bank_mask
+    )?;
     if d.bound_ctrl {
         w.write_str(" bound_ctrl:1")?;
     }
     Ok(())
 }
-

@@ -44,7 +44,12 @@ pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
         let mut syms: Vec<(u64, String)> = file
             .symbols()
             .filter(|s| s.section_index() == Some(sec.index()) && s.kind() != SymbolKind::Section)
-            .filter(|s| matches!(s.kind(), SymbolKind::Text | SymbolKind::Label | SymbolKind::Unknown))
+            .filter(|s| {
+                matches!(
+                    s.kind(),
+                    SymbolKind::Text | SymbolKind::Label | SymbolKind::Unknown
+                )
+            })
             .filter_map(|s| Some((s.address(), s.name().ok()?.to_string())))
             .collect();
         syms.sort();
@@ -53,23 +58,42 @@ pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
             syms.insert(0, (base, sec.name().unwrap_or("").to_string()));
         }
         for (k, (addr, name)) in syms.iter().enumerate() {
-            let end = syms.get(k + 1).map(|s| s.0).unwrap_or(base + data.len() as u64);
+            let end = syms
+                .get(k + 1)
+                .map(|s| s.0)
+                .unwrap_or(base + data.len() as u64);
             let lo = (addr - base) as usize;
             let hi = ((end - base) as usize).min(data.len());
-            let Some(code) = data.get(lo..hi) else { continue };
+            let Some(code) = data.get(lo..hi) else {
+                continue;
+            };
             let lines = decode_all(code, gfx)
                 .into_iter()
                 .map(|(off, r)| {
                     let pc = addr + off as u64;
                     let (len, text, target) = match r {
-                        Ok(i) => (i.len as usize, i.display(pc).to_string(), i.branch_target(pc)),
+                        Ok(i) => (
+                            i.len as usize,
+                            i.display(pc).to_string(),
+                            i.branch_target(pc),
+                        ),
                         Err(_) => (4, format!(".long 0x{:x}", word(code, off)), None),
                     };
                     let words = (0..len / 4).map(|j| word(code, off + 4 * j)).collect();
-                    Line { addr: pc, words, text, target }
+                    Line {
+                        addr: pc,
+                        words,
+                        text,
+                        target,
+                    }
                 })
                 .collect();
-            out.push(Block { section: sec.name().unwrap_or("").to_string(), name: name.clone(), addr: *addr, lines });
+            out.push(Block {
+                section: sec.name().unwrap_or("").to_string(),
+                name: name.clone(),
+                addr: *addr,
+                lines,
+            });
         }
     }
     Ok(out)
@@ -105,7 +129,8 @@ pub fn listing(elf: &[u8], file_name: &str) -> Result<String, ElfError> {
         let _ = write!(s, "\n{:016x} <{}>:\n", b.addr, b.name);
         for l in &b.lines {
             let hex: Vec<String> = l.words.iter().map(|w| format!("{w:08X}")).collect();
-            let _ = write!(s, "\t{:<58} // {:012X}: {}", l.text, l.addr, hex.join(" "));
+            // llvm-objdump pads the text to 59 columns and appends the comment without a space.
+            let _ = write!(s, "\t{:<59}// {:012X}: {}", l.text, l.addr, hex.join(" "));
             if let Some(t) = l.target {
                 let _ = write!(s, " <{}>", symbolize(&blocks, t));
             }

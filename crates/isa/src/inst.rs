@@ -196,6 +196,9 @@ impl Inst {
         let is_branch = matches!(self.op.name(), n if n.starts_with("s_cbranch_") || n == "s_branch")
             && self.enc == crate::Encoding::Sopp
             || self.op == Op::S_CALL_B64;
-        is_branch.then(|| pc.wrapping_add(4).wrapping_add(((self.imm as i64) * 4) as u64))
+        is_branch.then(|| {
+            pc.wrapping_add(4)
+                .wrapping_add(((self.imm as i64) * 4) as u64)
+        })
     }
 }

@@ -14,10 +14,10 @@
 mod decode;
 mod decode_fields;
 mod disasm;
-pub mod elf;
 mod disasm_memory;
 mod disasm_scalar;
 mod disasm_vector;
+pub mod elf;
 mod inst;
 mod op;
 mod operand;

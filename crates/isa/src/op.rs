@@ -45,7 +45,10 @@ mod shapes {
         )*};
     }
     shapes!(V1 S1 1 V2 S2 2 V3 S3 3 V4 S4 4 V5 S5 5 V6 S6 6 V8 S8 8 V16 S16 16);
-    pub const N: Shape = Shape { dwords: 0, scalar: false };
+    pub const N: Shape = Shape {
+        dwords: 0,
+        scalar: false,
+    };
 }
 
 /// Per-op flags from the table.
@@ -205,9 +208,18 @@ impl Op {
     pub fn writes_exec(self) -> bool {
         self.flags().has(OpFlags::CMPX)
     }
-    /// Memory data size in dwords (loads: destination, stores/atomics: data source), 0 otherwise.
+    /// Memory data size in dwords per address (loads: destination, stores/atomics: data
+    /// source; DS read2/write2 move two items of this size), 0 for non-memory ops.
     pub fn mem_dwords(self) -> u8 {
         let f = self.flags();
+        if self.class() == Class::Ds {
+            let pair = self.name().contains("read2") || self.name().contains("wrxchg2");
+            return match self.src_dwords(1) {
+                0 if pair => self.dst_dwords() / 2,
+                0 => self.dst_dwords(),
+                n => n,
+            };
+        }
         if f.has(OpFlags::LOAD) {
             self.dst_dwords()
         } else if f.has(OpFlags::STORE) && self.class() == Class::Smem {

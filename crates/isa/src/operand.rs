@@ -130,7 +130,11 @@ impl Operand {
                 _ => v,
             });
         }
-        let idx = if self.is_inline_float() { self.0 - 240 } else { return None };
+        let idx = if self.is_inline_float() {
+            self.0 - 240
+        } else {
+            return None;
+        };
         let (h, s, d): (u16, u32, u64) = match idx {
             0 => (0x3800, 0x3F00_0000, 0x3FE0_0000_0000_0000),
             1 => (0xB800, 0xBF00_0000, 0xBFE0_0000_0000_0000),

@@ -69,9 +69,15 @@ pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
             (Encoding::Mimg, 2) => 8,
             (Encoding::Global, 2) => 2,
             (Encoding::Scratch, 2) => 1,
-            (Encoding::Mubuf | Encoding::Mtbuf | Encoding::Mimg | Encoding::Flat | Encoding::Global | Encoding::Scratch, _) => {
-                continue
-            }
+            (
+                Encoding::Mubuf
+                | Encoding::Mtbuf
+                | Encoding::Mimg
+                | Encoding::Flat
+                | Encoding::Global
+                | Encoding::Scratch,
+                _,
+            ) => continue,
             (Encoding::Ds, _) => op.src_dwords(s),
             _ => op.src_dwords(s),
         };
@@ -84,17 +90,25 @@ pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
         return Err(bad());
     }
     if !i.dst.is_none() && !i.dst.is_vgpr() {
-        let n = if op.class() == crate::Class::Vopc { 2 } else { op.dst_dwords() };
+        let n = if op.class() == crate::Class::Vopc {
+            2
+        } else {
+            op.dst_dwords()
+        };
         i.dst = Operand(scalar(i.dst.raw(), n).ok_or_else(bad)?);
     } else {
         i.dst = any(i.dst, op.dst_dwords()).ok_or_else(bad)?;
     }
     // Memory VGPR tuples must fit in v0..v255.
-    let fits = |o: Operand, n: u8| o.vgpr_index().is_none_or(|v| v as u16 + n.max(1) as u16 <= 256);
+    let fits = |o: Operand, n: u8| {
+        o.vgpr_index()
+            .is_none_or(|v| v as u16 + n.max(1) as u16 <= 256)
+    };
     let f = i.mem_flags();
     let ok = match i.enc {
         Encoding::Flat | Encoding::Global | Encoding::Scratch => {
-            let wide_addr = i.enc == Encoding::Flat || (i.enc == Encoding::Global && i.src[2].is_none());
+            let wide_addr =
+                i.enc == Encoding::Flat || (i.enc == Encoding::Global && i.src[2].is_none());
             fits(i.src[0], if wide_addr { 2 } else { 1 })
                 && fits(i.src[1], op.src_dwords(1))
                 && fits(i.dst, op.atomic_return_dwords().max(op.dst_dwords()))
@@ -102,11 +116,14 @@ pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
         Encoding::Mubuf | Encoding::Mtbuf => {
             use crate::MemFlags as M;
             let both = f.has(M::OFFEN) && f.has(M::IDXEN);
-            fits(i.src[0], if both { 2 } else { 1 }) && fits(i.src[1], op.mem_dwords()) && fits(i.dst, op.mem_dwords())
+            fits(i.src[0], if both { 2 } else { 1 })
+                && fits(i.src[1], op.mem_dwords())
+                && fits(i.dst, op.mem_dwords())
         }
         Encoding::Mimg => {
             fits(i.src[0], op.src_dwords(0))
-                && (!crate::disasm_memory::mimg_has_sampler(op) || scalar(i.src[3].raw(), 4).is_some())
+                && (!crate::disasm_memory::mimg_has_sampler(op)
+                    || scalar(i.src[3].raw(), 4).is_some())
         }
         _ => true,
     };

@@ -10,9 +10,21 @@ fn kernel_source() -> PathBuf {
 
 fn compile(clang: &str, cpu: &str, opt: &str, cov: &str, out: &Path) {
     let st = Command::new(clang)
-        .args(["-target", "amdgcn-amd-amdhsa", &format!("-mcpu={cpu}"), &format!("-{opt}")])
-        .args(["--rocm-path=/usr", "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"])
-        .args(["-cl-std=CL2.0", &format!("-mcode-object-version={cov}"), "-o"])
+        .args([
+            "-target",
+            "amdgcn-amd-amdhsa",
+            &format!("-mcpu={cpu}"),
+            &format!("-{opt}"),
+        ])
+        .args([
+            "--rocm-path=/usr",
+            "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+        ])
+        .args([
+            "-cl-std=CL2.0",
+            &format!("-mcode-object-version={cov}"),
+            "-o",
+        ])
         .arg(out)
         .arg(kernel_source())
         .status()
@@ -59,11 +71,18 @@ fn listing_matches_llvm_objdump() {
         let want = normalize(&String::from_utf8_lossy(&want.stdout));
         let bytes = std::fs::read(&obj).expect("read code object");
         let got = normalize(&softhsa_isa::elf::listing(&bytes, "x").expect("listing"));
-        assert!(want.len() > 50, "llvm-objdump listed too little for {cpu} -{opt}");
+        assert!(
+            want.len() > 50,
+            "llvm-objdump listed too little for {cpu} -{opt}"
+        );
         for (k, (w, g)) in want.iter().zip(&got).enumerate() {
             assert_eq!(g, w, "{clang} {cpu} -{opt}: line {k} differs");
         }
-        assert_eq!(got.len(), want.len(), "{clang} {cpu} -{opt}: line counts differ");
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{clang} {cpu} -{opt}: line counts differ"
+        );
         checked += want.len();
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -36,14 +36,25 @@ fn random_words_never_panic() {
         if n > 0 {
             w0 = (p << (32 - n)) | (w0 >> n);
         }
-        let bytes: Vec<u8> = [w0, rng.next(), rng.next()].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes: Vec<u8> = [w0, rng.next(), rng.next()]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
         let take = [4, 8, 12][round % 3];
         total += 1;
         if let Ok(i) = decode(&bytes[..take]) {
             ok += 1;
-            assert!(matches!(i.len, 4 | 8 | 12) && i.len as usize <= take, "bad length {}", i.len);
+            assert!(
+                matches!(i.len, 4 | 8 | 12) && i.len as usize <= take,
+                "bad length {}",
+                i.len
+            );
             let text = i.display(0x1000).to_string();
-            assert!(text.starts_with(i.op.name()), "{text} does not start with {}", i.op.name());
+            assert!(
+                text.starts_with(i.op.name()),
+                "{text} does not start with {}",
+                i.op.name()
+            );
         }
     }
     // Random words of these families are often valid: the decoder must accept a good share.

@@ -25,20 +25,40 @@ fn parse(line: &str) -> Option<(Vec<u8>, &str)> {
 fn check(path: &std::path::Path) -> (usize, usize, Vec<String>) {
     let data = std::fs::read_to_string(path).expect("read vectors");
     let (mut ok, mut total, mut fails) = (0, 0, Vec::new());
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let gfx = if name.starts_with("gfx900") { softhsa_isa::Gfx::Gfx900 } else { softhsa_isa::Gfx::Gfx906 };
-    for line in data.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let gfx = if name.starts_with("gfx900") {
+        softhsa_isa::Gfx::Gfx900
+    } else {
+        softhsa_isa::Gfx::Gfx906
+    };
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let (bytes, want) = parse(line).expect("malformed vector line");
         total += 1;
         let got = match softhsa_isa::decode_for(&bytes, gfx) {
-            Ok(i) if want != "<invalid>" && i.len as usize != bytes.len() => format!("{} [len {}]", i.display(0), i.len),
+            Ok(i) if want != "<invalid>" && i.len as usize != bytes.len() => {
+                format!("{} [len {}]", i.display(0), i.len)
+            }
             Ok(i) => i.display(0).to_string(),
             Err(_) => "<invalid>".to_string(),
         };
         if got == want {
             ok += 1;
-        } else if fails.len() < std::env::var("ISA_MAX_FAILS").ok().and_then(|v| v.parse().ok()).unwrap_or(40) {
-            fails.push(format!("{}\n    want: {want}\n    got:  {got}", line.split('\t').next().unwrap_or("")));
+        } else if fails.len()
+            < std::env::var("ISA_MAX_FAILS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(40)
+        {
+            fails.push(format!(
+                "{}\n    want: {want}\n    got:  {got}",
+                line.split('\t').next().unwrap_or("")
+            ));
         }
     }
     (ok, total, fails)

@@ -33,11 +33,13 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
     let vdata = usize::from(inst.src[1].vgpr_index().unwrap_or(0));
     let vdst = usize::from(inst.dst.vgpr_index().unwrap_or(0));
     let glc = inst.mem_flags().has(MemFlags::GLC);
-    let dwords = match kind {
-        VmemKind::Load { dwords, .. } | VmemKind::Store { dwords, .. } => usize::from(dwords),
-        VmemKind::Atomic { wide, .. } => 1 + usize::from(wide),
+    let (dwords, len, write) = match kind {
+        VmemKind::Load { dwords, bytes, .. } => (usize::from(dwords), u32::from(bytes), false),
+        VmemKind::Store { dwords, bytes, .. } => (usize::from(dwords), u32::from(bytes), true),
+        VmemKind::Atomic { wide, .. } => (1 + usize::from(wide), 4 << u32::from(wide), true),
         VmemKind::Fence => return Ok(()),
     };
+    let private = (cx.private_size, len, write);
     let mut addr: DwordAddrs = [[0; 64]; 4];
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);
     match inst.enc {
@@ -61,6 +63,7 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                     None => w.v[vaddr][l],
                 };
                 let p = (i64::from(base) + off) as u32;
+                check_private(p, private, l)?;
                 for (k, a) in addr.iter_mut().enumerate().take(dwords) {
                     a[l] = fs.wrapping_add(swizzle_private(p.wrapping_add(4 * k as u32), l as u32));
                 }
@@ -80,6 +83,7 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                 } else if a.wrapping_sub(PRIVATE_APERTURE_BASE) < APERTURE_SIZE {
                     priv_mask |= 1 << l;
                     let p = (a - PRIVATE_APERTURE_BASE) as u32;
+                    check_private(p, private, l)?;
                     for (k, d) in addr.iter_mut().enumerate().take(dwords) {
                         d[l] = fs
                             .wrapping_add(swizzle_private(p.wrapping_add(4 * k as u32), l as u32));
@@ -117,6 +121,22 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
             Ok(())
         }
     }
+}
+
+/// A private (scratch) access must stay inside the work-item's private segment: beyond it is
+/// a memory violation at the flat address (a stack overflow, typically).
+/// `private` = (segment size, access length, write).
+fn check_private(p: u32, private: (u32, u32, bool), lane: usize) -> Result<(), ExecFault> {
+    let (size, len, write) = private;
+    if u64::from(p) + u64::from(len) <= u64::from(size) {
+        return Ok(());
+    }
+    let address = PRIVATE_APERTURE_BASE + u64::from(p);
+    Err(ExecFault {
+        kind: FaultKind::MemoryViolation { address, write },
+        lane: Some(lane as u32),
+        address: Some(address),
+    })
 }
 
 /// FLAT lanes that address the shared aperture: plain LDS loads and stores (atomics too).

@@ -88,8 +88,6 @@ pub struct ExecCtx<'a> {
     pub budget: u64,
     pub stop: &'a AtomicBool,
     pub tracer: Option<&'a mut Tracer>,
-    /// Work-group size in waves (for getreg HW_ID and the trace).
-    pub waves: u32,
     /// The device is a gfx900: gfx906-only instructions are illegal.
     pub gfx900: bool,
 }

@@ -25,6 +25,8 @@ pub enum Src {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
     B16,
+    /// Two packed 16-bit halves (VOP3P): an inline constant fills both halves.
+    Packed16,
     B32,
     B64Int,
     B64Float,
@@ -35,12 +37,12 @@ pub fn resolve_src(enc: u16, literal: u32, w: Width) -> Option<Src> {
     let wide = matches!(w, Width::B64Int | Width::B64Float);
     let hi32 = |v: u64| if wide { v } else { v >> 32 };
     let bits = match w {
-        Width::B16 => 16,
+        Width::B16 | Width::Packed16 => 16,
         Width::B32 => 32,
         _ => 64,
     };
     if let Some(v) = Operand(enc).inline_bits(bits) {
-        return Some(Src::Imm(v));
+        return Some(Src::Imm(if w == Width::Packed16 { v | v << 16 } else { v }));
     }
     Some(match enc {
         0..=101 | 102..=124 | 126 | 127 => Src::S(enc as u8),
@@ -140,6 +142,14 @@ mod tests {
             Some(Src::Imm(0x8000_0000))
         );
         assert_eq!(resolve_src(257, 0, Width::B32), Some(Src::V(1)));
+        assert_eq!(
+            resolve_src(240, 0, Width::Packed16),
+            Some(Src::Imm(0x3800_3800))
+        );
+        assert_eq!(
+            resolve_src(193, 0, Width::Packed16),
+            Some(Src::Imm(0xffff_ffff))
+        );
         assert_eq!(
             resolve_src(235, 0, Width::B32),
             Some(Src::Imm(SHARED_APERTURE_BASE >> 32))

@@ -214,7 +214,13 @@ fn float_cmp<const W: u32>(cond: Cond, inp: &VopInputs) -> u64 {
             |v| f32::from_bits(op(0, v) as u32),
             |v| f32::from_bits(op(1, v) as u32),
         ),
-        _ => by_cond(cond, a, b, |v| to_f64(fmt, op(0, v)), |v| to_f64(fmt, op(1, v))),
+        _ => by_cond(
+            cond,
+            a,
+            b,
+            |v| to_f64(fmt, op(0, v)),
+            |v| to_f64(fmt, op(1, v)),
+        ),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Branch-free f32 lane loops for the hottest ops in round-to-nearest-even (the mode compute
-//! kernels run in): add/sub/mul/fma/mad/min/max. Every special case (NaN choice, denormal
+//! kernels run in): add/sub/mul/fma/mad/min/max (`v_mad_f32` = `v_mac_f32` here too). Every special case (NaN choice, denormal
 //! flushing, signed zeros) is a select, so the loops vectorize. The general code in `farith` /
 //! `fmisc` defines the same results for every mode; tests compare both against the host.
 
@@ -149,6 +149,12 @@ fn run_t<const FI: bool, const FO: bool>(op: FOp, inp: &VopInputs, d: &mut LaneA
         FOp::SubRev => lanes2!(|x, y| done::<FO>(f(y) - f(x), y, x ^ SIGN, 0)),
         FOp::Mul => lanes2!(|x, y| done::<FO>(f(x) * f(y), x, y, 0)),
         FOp::Fma => lanes3!(|x, y, z| done::<FO>(fma(f(x), f(y), f(z)), x, y, z)),
+        FOp::Mad => lanes3!(|x, y, z| {
+            // The hardware mad flushes denormals whatever the mode, and rounds the product.
+            let (x, y, z) = (fin::<true>(x), fin::<true>(y), fin::<true>(z));
+            let p = done::<true>(f(x) * f(y), x, y, 0);
+            done::<true>(f(p) + f(z), p, z, 0)
+        }),
         FOp::Min => lanes2!(|x, y| fout::<FO>(minmax::<false>(x, y, ieee))),
         FOp::Max => lanes2!(|x, y| fout::<FO>(minmax::<true>(x, y, ieee))),
         _ => return false,

@@ -80,8 +80,8 @@ pub struct Mode {
 }
 
 impl Default for Mode {
-    /// What LLVM's compute kernels start with on gfx9: round to nearest, f32 denormals
-    /// flushed, f16/f64 denormals kept, IEEE and DX10 clamp on.
+    /// A neutral starting point (round to nearest, f32 denormals flushed, f16/f64 denormals
+    /// kept, IEEE and DX10 clamp on); waves take their real MODE from the kernel's RSRC1.
     fn default() -> Self {
         Mode {
             round_f32: Round::NearestEven,

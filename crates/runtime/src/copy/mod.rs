@@ -200,6 +200,66 @@ pub fn rect_spans(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signal::{Condition, WaitHint};
+
+    #[test]
+    fn copy_waits_for_dependencies_and_checks_ranges() {
+        crate::init().unwrap();
+        let rt = crate::runtime().unwrap();
+        let pool = rt.memory.kernarg_pool().handle;
+        let (src, dst) = (
+            rt.memory.allocate(pool, 4096, 0).unwrap(),
+            rt.memory.allocate(pool, 4096, 0).unwrap(),
+        );
+        // SAFETY: both are fresh 4 KiB allocations owned by this test.
+        let (s, d) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(src, 4096),
+                std::slice::from_raw_parts_mut(dst, 4096),
+            )
+        };
+        s.iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = (i * 7) as u8);
+        d.fill(0);
+        let (dep, done) = (rt.signals.create(1).unwrap(), rt.signals.create(1).unwrap());
+        let span = Span {
+            dst: dst as u64,
+            src: src as u64,
+            len: 4096,
+        };
+        let job = CopyJob {
+            spans: vec![span],
+            deps: vec![dep],
+            completion: done,
+        };
+        rt.copies.submit(&rt, job).unwrap();
+        let c = rt.signals.get(done).unwrap();
+        let o = MemoryOrder::Acquire;
+        assert_eq!(
+            c.wait(Condition::Eq, 0, 20_000_000, WaitHint::Blocked, o),
+            1,
+            "waits for dep"
+        );
+        rt.signals.get(dep).unwrap().store(0, MemoryOrder::Release);
+        assert_eq!(c.wait(Condition::Eq, 0, u64::MAX, WaitHint::Blocked, o), 0);
+        assert!(d.iter().enumerate().all(|(i, b)| *b == (i * 7) as u8));
+        // One byte past the end of the allocation is outside known memory.
+        let bad = Span {
+            dst: dst as u64 + 1,
+            src: src as u64,
+            len: 4096,
+        };
+        let job = CopyJob {
+            spans: vec![bad],
+            deps: vec![],
+            completion: done,
+        };
+        let e = rt.copies.submit(&rt, job).unwrap_err();
+        assert_eq!(e.status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        rt.memory.free(src as u64).unwrap();
+        rt.memory.free(dst as u64).unwrap();
+    }
 
     #[test]
     fn rect_spans_walk_rows_and_slices() {

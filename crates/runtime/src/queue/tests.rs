@@ -227,3 +227,31 @@ fn barrier_value_and_profiling_timestamps() {
     assert!(end <= crate::profiling::now());
     rt.queues.destroy(&rt, q.addr()).unwrap();
 }
+
+#[test]
+fn error_callback_may_destroy_its_queue() {
+    let rt = runtime();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = Mutex::new(tx);
+    let cb: ErrorCallback = Box::new(move |status, q| {
+        let rt = crate::runtime().unwrap();
+        let destroyed = rt.queues.destroy(&rt, q);
+        tx.lock()
+            .unwrap()
+            .send((status, destroyed.is_ok()))
+            .unwrap();
+    });
+    let q = rt
+        .queues
+        .create(&rt, gpu(&rt), 64, QueueType::Single, Some(cb), 0, 0)
+        .unwrap();
+    // A barrier-AND whose completion signal is a forged handle: INVALID_SIGNAL.
+    submit(
+        &rt,
+        &q,
+        [header(TYPE_BARRIER_AND), 0, 0, 0, 0, 0, 0, 0xdead_0040],
+    );
+    let got = rx.recv_timeout(std::time::Duration::from_secs(5)).unwrap();
+    assert_eq!(got, (HSA_STATUS_ERROR_INVALID_SIGNAL, true));
+    assert!(rt.queues.get(q.addr()).is_err());
+}

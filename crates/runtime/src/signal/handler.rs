@@ -59,7 +59,11 @@ impl AsyncHandlers {
 
     /// Drops handlers registered on a destroyed signal (before its slot is reused).
     pub(super) fn forget_signal(&self, s: Signal) {
-        let running = self.thread.lock().unwrap_or_else(|e| e.into_inner()).is_some();
+        let running = self
+            .thread
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some();
         let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
         inbox.entries.retain(|e| e.signal != s);
         // The thread drains this list on every pass; without a thread nothing is registered.
