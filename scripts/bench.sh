@@ -9,6 +9,8 @@
 #   scripts/bench.sh -k 'saxpy|matmul'  only matching kernels
 #   scripts/bench.sh --runs N           timed runs per measurement (after one warm-up)
 #   scripts/bench.sh --no-build         do not run scripts/build-lib.sh
+#   scripts/bench.sh --prebuilt         compile nothing: run the code objects and programs that an
+#                                       earlier run left in $BENCH_OUT (for a machine without LLVM)
 #   scripts/bench.sh --selftest         also check that the result checks catch an injected
 #                                       wrong element (BENCH_FAULT=1); implied by --quick
 #
@@ -28,8 +30,8 @@ CORPUS=$ROOT/tests/corpus
 ALL_KERNELS=(saxpy mandelbrot matmul reduce stencil nbody)
 CLANG=${BENCH_CLANG:-clang-15}
 
-quick=0 workers="" filter=. runs="" build=1 selftest=0 args="$*"
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+quick=0 workers="" filter=. runs="" build=1 prebuilt=0 selftest=0 args="$*"
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) quick=1 selftest=1 ;;
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
         -k) filter=${2:?-k needs a regex}; shift ;;
         --runs) runs=${2:?--runs needs a number}; shift ;;
         --no-build) build=0 ;;
+        --prebuilt) prebuilt=1 ;;
         -h | --help) usage ;;
         *) echo "bench.sh: unknown argument $1" >&2; usage ;;
     esac
@@ -63,7 +66,7 @@ note() { echo "bench.sh: $*" >&2; }
 
 # ---- 1. softhsa's library ----
 have_softhsa=1
-if [ $build = 1 ] && [ -z "${SOFTHSA_LIB_DIR:-}" ]; then
+if [ $build = 1 ] && [ $prebuilt = 0 ] && [ -z "${SOFTHSA_LIB_DIR:-}" ]; then
     note "building libhsa-runtime64.so.1 (scripts/build-lib.sh, release)"
     "$ROOT/scripts/build-lib.sh" >"$OUT/log/build-lib.log" 2>&1 ||
         note "scripts/build-lib.sh failed (see $OUT/log/build-lib.log)"
@@ -75,37 +78,43 @@ fi
 
 # ---- 2. PoCL ----
 have_pocl=1
-if [ ! -e /usr/include/CL/cl.h ] || ! ls /etc/OpenCL/vendors/*pocl* >/dev/null 2>&1 ||
-    ! ldconfig -p 2>/dev/null | grep 'libOpenCL\.so' >/dev/null; then
+if ! ls /etc/OpenCL/vendors/*pocl* >/dev/null 2>&1 ||
+    ! ldconfig -p 2>/dev/null | grep 'libOpenCL\.so' >/dev/null ||
+    { [ $prebuilt = 0 ] && [ ! -e /usr/include/CL/cl.h ]; }; then
     note "PoCL not found: the PoCL column is skipped (apt-get install pocl-opencl-icd" \
         "ocl-icd-opencl-dev opencl-headers)"
     have_pocl=0
 fi
 
-# ---- 3. kernels and host programs ----
-if [ $have_softhsa = 1 ] && ! command -v "$CLANG" >/dev/null; then
+# ---- 3. kernels and host programs (--prebuilt: those of an earlier run, in $OUT) ----
+if [ $prebuilt = 1 ]; then
+    for b in native softhsa pocl; do
+        [ -x "$OUT/bin/${b}_bench" ] && continue
+        note "--prebuilt: no $OUT/bin/${b}_bench"
+        case $b in native) exit 2 ;; softhsa) have_softhsa=0 ;; pocl) have_pocl=0 ;; esac
+    done
+elif [ $have_softhsa = 1 ] && ! command -v "$CLANG" >/dev/null; then
     note "$CLANG not found (scripts/install-deps.sh): the softhsa column is skipped"
     have_softhsa=0
 fi
-if [ $have_softhsa = 1 ]; then
-    for k in "${kernels[@]}"; do
-        "$CLANG" -target amdgcn-amd-amdhsa -mcpu=gfx906 -O3 -nogpulib -cl-std=CL2.0 \
-            -o "$OUT/obj/$k.hsaco" "$KERNELS_DIR/$k.cl"
-    done
-fi
-common=("$HOST/bench_common.c" "$HOST/bench_reference.c")
-cflags=(-O2 -ffp-contract=off -Wall -Wextra -I"$HOST")
-gcc -O3 -march=native -fopenmp -ffp-contract=off -Wall -Wextra -o "$OUT/bin/native_bench" \
-    "$HOST/native_bench.c" "${common[@]}" -lm
-if [ $have_pocl = 1 ]; then
-    gcc "${cflags[@]}" -I"$CORPUS" -o "$OUT/bin/pocl_bench" "$HOST/pocl_bench.c" \
-        "$HOST/bench_gpu.c" "${common[@]}" "$CORPUS/harness_ocl.c" "$CORPUS/harness_common.c" \
-        -lOpenCL -lm
-fi
-if [ $have_softhsa = 1 ]; then
-    gcc "${cflags[@]}" -I"$CORPUS" -o "$OUT/bin/softhsa_bench" "$HOST/softhsa_bench.c" \
-        "$HOST/bench_gpu.c" "${common[@]}" "$CORPUS/harness.c" "$CORPUS/harness_common.c" \
-        -L"$LIB" -lhsa-runtime64 -lm
+if [ $prebuilt = 0 ]; then
+    common=("$HOST/bench_common.c" "$HOST/bench_reference.c")
+    cflags=(-O2 -ffp-contract=off -Wall -Wextra -I"$HOST" -I"$CORPUS")
+    gcc -O3 -march=native -fopenmp -ffp-contract=off -Wall -Wextra -o "$OUT/bin/native_bench" \
+        "$HOST/native_bench.c" "${common[@]}" -lm
+    if [ $have_pocl = 1 ]; then
+        gcc "${cflags[@]}" -o "$OUT/bin/pocl_bench" "$HOST/pocl_bench.c" "$HOST/bench_gpu.c" \
+            "${common[@]}" "$CORPUS/harness_ocl.c" "$CORPUS/harness_common.c" -lOpenCL -lm
+    fi
+    if [ $have_softhsa = 1 ]; then
+        for k in "${kernels[@]}"; do
+            "$CLANG" -target amdgcn-amd-amdhsa -mcpu=gfx906 -O3 -nogpulib -cl-std=CL2.0 \
+                -o "$OUT/obj/$k.hsaco" "$KERNELS_DIR/$k.cl"
+        done
+        gcc "${cflags[@]}" -o "$OUT/bin/softhsa_bench" "$HOST/softhsa_bench.c" \
+            "$HOST/bench_gpu.c" "${common[@]}" "$CORPUS/harness.c" "$CORPUS/harness_common.c" \
+            -L"$LIB" -lhsa-runtime64 -lm
+    fi
 fi
 
 # ---- 4. runs ----

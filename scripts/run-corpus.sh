@@ -158,22 +158,25 @@ if [ $build_only = 1 ]; then
 fi
 
 # ---- 3. run every case on every code object ----
-run_one() { # kernel object bindir logdir
-    local k=$1 obj=$2 bin=$3/$1 log rc=0 t0 ms
-    log=$4/$(basename "$(dirname "$obj")")-$(basename "$obj" .hsaco).log
-    [ -e "$obj" ] || { echo "FAIL $k $(basename "$obj" .hsaco): not built"; return; }
+run_one() { # kernel object bindir logdir [memory mode]
+    local k=$1 obj=$2 bin=$3/$1 mem=${5:-fine} log rc=0 t0 ms name
+    name=$(basename "$obj" .hsaco)
+    [ "$mem" = fine ] || name=$name-$mem
+    log=$4/$(basename "$(dirname "$obj")")-$name.log
+    [ -e "$obj" ] || { echo "FAIL $k $name: not built"; return; }
+    export CORPUS_MEM=$mem
     # The agent must be the object's processor: a gfx900 object does not load on a gfx906.
     case $obj in *gfx900*) export SOFTHSA_GPU=gfx900 ;; *) export SOFTHSA_GPU=gfx906 ;; esac
     t0=$(date +%s%N)
     timeout 300 "$bin" "$obj" >"$log" 2>&1 || rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))
     if [ $rc = 0 ]; then
-        echo "PASS $k $(basename "$obj" .hsaco) ${ms}ms"
+        echo "PASS $k $name ${ms}ms"
     else
         local why="exit $rc"
         [ $rc = 124 ] && why="timeout"
         [ $rc -gt 128 ] && why="signal $((rc - 128))"
-        echo "FAIL $k $(basename "$obj" .hsaco) ($why): $(grep -v '^$' "$log" | head -3 |
+        echo "FAIL $k $name ($why): $(grep -v '^$' "$log" | head -3 |
             tr '\n' '|' | cut -c1-300) log: $log"
     fi
 }
@@ -189,8 +192,12 @@ if [ $ocl = 1 ]; then
 else
     export LD_LIBRARY_PATH=$LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
-xargs -P"$JOBS" -L1 bash -c 'run_one "$1" "$2" "$3" "$4"' _ \
-    < <(awk -v b="$bindir" -v l="$OUT/log" '{print $1, $2, b, l}' "$objlist") >"$results" || true
+# Every case also runs once with its buffers in the GPU's coarse-grained pool, copied with
+# hsa_memory_copy around the dispatch (one configuration: clang-15, gfx906, -O2, v5).
+xargs -P"$JOBS" -L1 bash -c 'run_one "$1" "$2" "$3" "$4" "$5"' _ \
+    < <(awk -v b="$bindir" -v l="$OUT/log" -v ocl="$ocl" '{print $1, $2, b, l, "fine"}
+        ocl == 0 && $2 ~ /clang15-gfx906-O2-v5/ {print $1, $2, b, l, "coarse"}' "$objlist") \
+    >"$results" || true
 
 # ---- 4. dispatch tests: faults, barrier-AND gating (softhsa only) ----
 if [ $ocl = 0 ] && [ "$filter" = . ]; then

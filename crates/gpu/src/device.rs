@@ -187,7 +187,7 @@ impl Device {
         let next = AtomicU64::new(0);
         let waves = AtomicU64::new(0);
         let insts = AtomicU64::new(0);
-        // The fault of the lowest work-group index wins, so reports are deterministic.
+        // Of the faults seen, the lowest work-group index's is reported.
         let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let work_loop = |worker: &mut Worker| loop {
             if ctx.stop.load(Ordering::Relaxed) {
@@ -223,13 +223,17 @@ impl Device {
             }
         };
         let work = || {
-            WORKER.with(|cell| {
-                // A task never runs inside another on the same thread, so the cell is free.
-                let Ok(mut worker) = cell.try_borrow_mut() else {
-                    return;
-                };
-                worker.begin_dispatch(self.config.trace.as_ref(), name);
-                work_loop(&mut worker);
+            WORKER.with(|cell| match cell.try_borrow_mut() {
+                Ok(mut worker) => {
+                    worker.begin_dispatch(self.config.trace.as_ref(), name);
+                    work_loop(&mut worker);
+                }
+                // Tasks never nest on a thread; should one, it works with its own state.
+                Err(_) => {
+                    let mut worker = Worker::new();
+                    worker.begin_dispatch(self.config.trace.as_ref(), name);
+                    work_loop(&mut worker);
+                }
             })
         };
         let workers = (self.threads as u64).min(total).max(1) as usize;

@@ -203,3 +203,52 @@ fn isa_trace_names_changed_registers() {
         "{text}"
     );
 }
+
+#[test]
+fn scalar_unary_and_sopk_match_host() {
+    // Results go to lanes of v1; 64-bit results as two lanes.
+    let a: u32 = 0x00f0_1380;
+    let b: u64 = 0x8000_0000_0001_0000;
+    let body = format!(
+        "s_mov_b32 s20, {a:#x}\ns_mov_b32 s22, {:#x}\ns_mov_b32 s23, {:#x}\nv_mov_b32 v1, 0\n\
+         s_brev_b32 s10, s20\nv_writelane_b32 v1, s10, 0\n\
+         s_ff1_i32_b32 s10, s20\nv_writelane_b32 v1, s10, 1\n\
+         s_flbit_i32_b32 s10, s20\nv_writelane_b32 v1, s10, 2\n\
+         s_bcnt1_i32_b64 s10, s[22:23]\nv_writelane_b32 v1, s10, 3\n\
+         s_sext_i32_i16 s10, s20\nv_writelane_b32 v1, s10, 4\n\
+         s_mov_b32 s10, s20\ns_addk_i32 s10, 0x7fff\nv_writelane_b32 v1, s10, 5\n\
+         s_mov_b32 s10, s20\ns_mulk_i32 s10, 0xfff0\nv_writelane_b32 v1, s10, 6\n\
+         s_cmpk_lt_i32 s20, 0x1000\ns_cselect_b32 s10, 1, 2\nv_writelane_b32 v1, s10, 7\n\
+         s_cmpk_gt_u32 s20, 0x1000\ns_cselect_b32 s10, 1, 2\nv_writelane_b32 v1, s10, 8\n\
+         s_lshr_b64 s[12:13], s[22:23], 12\nv_writelane_b32 v1, s12, 9\nv_writelane_b32 v1, s13, 10\n\
+         s_bfe_i64 s[12:13], s[22:23], 0x100010\nv_writelane_b32 v1, s12, 11\nv_writelane_b32 v1, s13, 12\n\
+         s_not_b64 s[12:13], s[22:23]\nv_writelane_b32 v1, s12, 13\nv_writelane_b32 v1, s13, 14\n\
+         s_movk_i32 s10, 0x8001\nv_writelane_b32 v1, s10, 15",
+        b as u32,
+        (b >> 32) as u32
+    );
+    let out = one_wave(&body);
+    let lshr = b >> 12;
+    let bfe = ((b >> 16) & 0xffff) as u16 as i16 as i64 as u64;
+    let want = [
+        a.reverse_bits(),
+        a.trailing_zeros(),
+        a.leading_zeros(),
+        b.count_ones(),
+        a as u16 as i16 as i32 as u32,
+        (a as i32).wrapping_add(0x7fff) as u32,
+        (a as i32).wrapping_mul(0xfff0u16 as i16 as i32) as u32,
+        if (a as i32) < 0x1000 { 1 } else { 2 },
+        if a > 0x1000 { 1 } else { 2 },
+        lshr as u32,
+        (lshr >> 32) as u32,
+        bfe as u32,
+        (bfe >> 32) as u32,
+        !b as u32,
+        (!b >> 32) as u32,
+        0x8001u16 as i16 as i32 as u32,
+    ];
+    for (k, &w) in want.iter().enumerate() {
+        assert_eq!(out[k], w, "result {k}");
+    }
+}

@@ -30,8 +30,16 @@ pub struct Block {
     pub section: String,
     pub name: String,
     pub addr: u64,
+    /// Code object v2 kernels (`STT_AMDGPU_HSA_KERNEL`) start with their 256-byte
+    /// `amd_kernel_code_t`, which is data, not code.
+    pub kernel_code: Vec<u8>,
     pub lines: Vec<Line>,
 }
+
+/// ELF symbol type of code object v2 kernels.
+const STT_AMDGPU_HSA_KERNEL: u8 = 10;
+/// Size of `amd_kernel_code_t`.
+const KERNEL_CODE_T_SIZE: usize = 256;
 
 /// Decode every executable section of `elf`, split at its function/kernel symbols.
 pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
@@ -127,6 +135,17 @@ pub fn listing(elf: &[u8], file_name: &str) -> Result<String, ElfError> {
             section = &b.section;
         }
         let _ = write!(s, "\n{:016x} <{}>:\n", b.addr, b.name);
+        if !b.kernel_code.is_empty() {
+            // llvm-objdump cannot decode amd_kernel_code_t as a descriptor and dumps it.
+            let _ = writeln!(
+                s,
+                "// Error in decoding {} : Decoding failed region as bytes.",
+                b.name
+            );
+            for byte in &b.kernel_code {
+                let _ = writeln!(s, "\t.byte\t 0x{byte:x}");
+            }
+        }
         for l in &b.lines {
             let hex: Vec<String> = l.words.iter().map(|w| format!("{w:08X}")).collect();
             // llvm-objdump pads the text to 59 columns and appends the comment without a space.

@@ -10,8 +10,6 @@ pub mod trace;
 use crate::Error;
 use softhsa_abi::*;
 use std::ffi::CStr;
-use std::sync::OnceLock;
-use std::time::Instant;
 
 /// Ticks per second of [`timestamp`] (HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY).
 pub const TIMESTAMP_FREQUENCY: u64 = 1_000_000_000;
@@ -22,10 +20,12 @@ pub const BUILD_VERSION: &CStr = c"softhsa 0.1.0";
 
 /// The system timestamp in ticks of [`TIMESTAMP_FREQUENCY`] (nanoseconds), monotonic.
 pub fn timestamp() -> u64 {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    let epoch = *EPOCH.get_or_init(Instant::now);
-    // Start at 1 so that 0 can mean "no timestamp recorded".
-    epoch.elapsed().as_nanos() as u64 + 1
+    // CLOCK_MONOTONIC in nanoseconds, as ROCr reports it: HIP compares its own host clock with
+    // dispatch timestamps, so both must come from the same clock.
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 /// Records a failed API call in the trace (`SOFTHSA_TRACE=api`).
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn timestamp_is_monotonic_nanoseconds() {
         let a = timestamp();
-        let t = Instant::now();
+        let t = std::time::Instant::now();
         std::thread::sleep(std::time::Duration::from_millis(5));
         let b = timestamp();
         let real = t.elapsed().as_nanos() as u64;
