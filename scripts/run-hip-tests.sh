@@ -59,6 +59,7 @@ if [ ! -x "$bin" ] && [ -z "${SOFTHSA_BIN:-}" ]; then
   echo "run-hip-tests.sh: building the softhsa command" >&2
   cargo build --release -p softhsa >&2 || { echo "0 passed, 1 failed"; exit 1; }
   cargo_out=${CARGO_TARGET_DIR:-$top/target}/release/softhsa
+  mkdir -p "$(dirname "$bin")"
   [ "$cargo_out" -ef "$bin" ] || cp -f "$cargo_out" "$bin"
 fi
 lib_dir=${SOFTHSA_LIB_DIR:-$(dirname "$bin")}
@@ -120,7 +121,8 @@ run_one() {
     fi
   elif [ "$rc" -ne 0 ] || ! grep -q "^PASS $base" "$log"; then
     local why
-    why=$(grep -m3 -E 'FAIL|expected|failed|fault|differ|abort|Error|error' "$log" | tr '\n' ' ')
+    why=$(grep -v 'run-hip-tests.sh: line' "$log" |
+      grep -m3 -E 'FAIL|expected|failed|fault|differ|abort|Error|error' | tr '\n' ' ')
     fail "$name" "exit $rc: ${why:-$(tail -n 2 "$log" | tr '\n' ' ')} (log $log)"
   else
     passed=$((passed + 1))

@@ -12,9 +12,9 @@ const char *const bench_kernels[BENCH_NKERNELS] = {
     "saxpy", "mandelbrot", "matmul", "reduce", "stencil", "nbody",
 };
 
-/* Full sizes leave the caches (saxpy, reduce, stencil) and keep an interpreted dispatch at
- * about a second on 2 busy cores (a bigger machine can multiply them: BENCH_SCALE); quick sizes make the
- * whole --quick run a smoke test of seconds. */
+/* Full sizes keep one softhsa dispatch between about 5 ms (16 idle cores) and 1 s (2 busy ones)
+ * while the data of saxpy and reduce (48 and 16 MiB) outgrow most caches; BENCH_SCALE enlarges
+ * them. Quick sizes make the whole --quick run a smoke test of seconds. */
 static const bench_problem full[BENCH_NKERNELS] = {
     { "saxpy", 1u << 22, 0 },  { "mandelbrot", 512, 256 }, { "matmul", 256, 0 },
     { "reduce", 1u << 22, 0 }, { "stencil", 1024, 0 },     { "nbody", 2048, 0 },

@@ -27,7 +27,8 @@ typedef struct {
     uint32_t iters;
 } bench_problem;
 
-/* The problem for `kernel` at the size BENCH_QUICK selects; NULL for an unknown kernel. */
+/* The problem for `kernel` at the size BENCH_QUICK and BENCH_SCALE select (a static copy, valid
+ * until the next call); NULL for an unknown kernel. */
 const bench_problem *bench_problem_for(const char *kernel);
 /* A short human description ("4194304 floats", "1024x1024, 256 iters"). */
 void bench_describe(const bench_problem *p, char *text, size_t len);

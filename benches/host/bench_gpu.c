@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_RUNS 1000
 
@@ -133,7 +134,8 @@ static void run_nbody(corpus_t *c, const bench_problem *p, const char *backend) 
     float *pos = corpus_alloc(c, bytes), *acc = corpus_alloc(c, bytes), *want = malloc(bytes);
     bench_fill_nbody(p, pos);
     bench_ref_nbody(p, pos, want);
-    launch l = { "nbody", 1, { p->n, 1, 1 }, { 256, 1, 1 },
+    /* Work-groups of one wave: 2048 bodies still make 32 groups to spread over the workers. */
+    launch l = { "nbody", 1, { p->n, 1, 1 }, { 64, 1, 1 },
                  { A_BUF(acc), A_BUF(pos), A_VAL(uint32_t, p->n),
                    A_VAL(float, BENCH_NBODY_EPS2) }, 4, acc, bytes };
     bench_stats st;

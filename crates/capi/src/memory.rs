@@ -147,13 +147,16 @@ pub extern "C" fn hsa_memory_copy(
     src: *const c_void,
     size: usize,
 ) -> hsa_status_t {
-    with_runtime("hsa_memory_copy", |_| {
+    with_runtime("hsa_memory_copy", |rt| {
         if dst.is_null() || src.is_null() {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
+        // Agent-side aliases of locked memory are copied through their host bytes.
+        let dst = rt.memory.host_address(dst as u64, size as u64) as *mut u8;
+        let src = rt.memory.host_address(src as u64, size as u64) as *const u8;
         // SAFETY: the caller guarantees both buffers hold `size` bytes (hsa.h's contract);
         // every agent's memory is host memory, so a memmove is the copy.
-        unsafe { std::ptr::copy(src.cast::<u8>(), dst.cast::<u8>(), size) };
+        unsafe { std::ptr::copy(src, dst, size) };
         Ok(())
     })
 }
@@ -302,7 +305,7 @@ pub extern "C" fn hsa_amd_pointer_info(
             Some(p) => {
                 out.type_ = p.kind;
                 out.agentBaseAddress = p.base as *mut c_void;
-                out.hostBaseAddress = p.base as *mut c_void;
+                out.hostBaseAddress = p.host_base as *mut c_void;
                 out.sizeInBytes = p.size as usize;
                 out.userData = p.user_data as *mut c_void;
                 out.agentOwner = hsa_agent_t {

@@ -57,6 +57,12 @@ pub const APERTURE_SIZE: u64 = 1 << 32;
 pub trait MemoryMap: Send + Sync {
     /// The known range that contains all of `[addr, addr + len)`, or `None` (a memory fault).
     fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>>;
+
+    /// Like `lookup`, plus the translation of the range: the host bytes of `addr` are at
+    /// `addr.wrapping_add(delta)` (non-zero only for agent-side aliases of host memory).
+    fn translate(&self, addr: u64, len: u64) -> Option<(Range<u64>, u64)> {
+        self.lookup(addr, len).map(|r| (r, 0))
+    }
 }
 
 /// Notifications from device code to the runtime.

@@ -199,6 +199,7 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
     }
     let vmem = match op.class() {
         Class::Mubuf | Class::Flat | Class::Global | Class::Scratch => classify(op.name()),
+        Class::Smem if op.flags().has(softhsa_isa::OpFlags::ATOMIC) => classify(op.name()),
         _ => None,
     };
     Some(XInst {

@@ -21,7 +21,7 @@ pub struct Worker {
     tracer: Option<Tracer>,
     /// The memory range of the last successful check, carried across this dispatch's
     /// work-groups (never across dispatches).
-    mem_cache: std::ops::Range<u64>,
+    mem_cache: crate::memory::Known,
 }
 
 impl Worker {
@@ -33,7 +33,7 @@ impl Worker {
             vin: Box::default(),
             vout: Box::default(),
             tracer: None,
-            mem_cache: 0..0,
+            mem_cache: Default::default(),
         }
     }
 }
@@ -42,7 +42,7 @@ impl Worker {
     /// Prepares for a new dispatch: sets (or clears) the ISA trace, forgets cached ranges.
     pub fn begin_dispatch(&mut self, trace: Option<&TraceConfig>, kernel: &str) {
         self.tracer = trace.map(|c| Tracer::new(c.clone(), kernel));
-        self.mem_cache = 0..0;
+        self.mem_cache = Default::default();
     }
 }
 

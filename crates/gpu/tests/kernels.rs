@@ -307,3 +307,62 @@ fn concurrent_dispatches_share_the_pool() {
         }
     });
 }
+
+/// `Map` plus an alias of one buffer at another address (as the runtime maps locked host
+/// memory for the agent): accesses through the alias reach the buffer.
+struct AliasMap {
+    inner: Map,
+    alias: std::ops::Range<u64>,
+    delta: u64,
+}
+
+impl softhsa_gpu::MemoryMap for AliasMap {
+    fn lookup(&self, addr: u64, len: u64) -> Option<std::ops::Range<u64>> {
+        self.inner.lookup(addr, len)
+    }
+    fn translate(&self, addr: u64, len: u64) -> Option<(std::ops::Range<u64>, u64)> {
+        if addr >= self.alias.start && addr + len <= self.alias.end {
+            return Some((self.alias.clone(), self.delta));
+        }
+        self.lookup(addr, len).map(|r| (r, 0))
+    }
+}
+
+#[test]
+fn aliased_host_memory_is_translated() {
+    let k = kernel(VADD, descriptor());
+    let n = 256usize;
+    let a: Vec<u32> = (0..n as u32).collect();
+    let b: Vec<u32> = (0..n as u32).map(|i| i * 1000).collect();
+    let c = vec![0u32; n];
+    let inner = Map::default();
+    let (pa, pb, pc) = (inner.add(&a), inner.add(&b), c.as_ptr() as u64);
+    // `c` is reachable only through its alias 1 TiB higher.
+    let alias = pc + (1 << 40);
+    let map = AliasMap {
+        inner,
+        alias: alias..alias + 4 * n as u64,
+        delta: 0u64.wrapping_sub(1 << 40),
+    };
+    let args = [pa, pb, alias, n as u64];
+    let kernarg = args.to_vec();
+    let ka = map.inner.add(&kernarg);
+    let events = Events::default();
+    let d = softhsa_gpu::Dispatch {
+        kernel: &k,
+        grid_size: [n as u32, 1, 1],
+        workgroup_size: [64, 1, 1],
+        dynamic_group_segment_size: 0,
+        private_segment_size: 0,
+        kernarg_address: ka,
+        packet_address: 0,
+        queue_address: 0,
+        dispatch_id: 0,
+        memory: &map,
+        events: &events,
+    };
+    device().dispatch(&d).unwrap();
+    for i in 0..n {
+        assert_eq!(c[i], a[i] + b[i], "item {i}");
+    }
+}

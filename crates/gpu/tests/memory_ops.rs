@@ -158,3 +158,19 @@ fn buffer_idxen_stride_and_bounds() {
         assert_eq!(out[l as usize], want, "lane {l}");
     }
 }
+
+#[test]
+fn scalar_atomics() {
+    // input[0] += 5 (old value back), then cmpswap input[1]: 7 → 9 succeeds, 7 → 11 fails.
+    let input = vec![100u32, 7, 0, 0];
+    let out = one_wave(
+        "s_mov_b32 s30, 5\ns_atomic_add s30, s[22:23], 0x0 glc\n\
+         s_mov_b32 s32, 9\ns_mov_b32 s33, 7\ns_atomic_cmpswap s[32:33], s[22:23], 0x4 glc\n\
+         s_mov_b32 s34, 11\ns_mov_b32 s35, 7\ns_atomic_cmpswap s[34:35], s[22:23], 0x4 glc\n\
+         s_waitcnt lgkmcnt(0)\nv_mov_b32 v1, s30\nv_writelane_b32 v1, s32, 1\nv_writelane_b32 v1, s34, 2",
+        0,
+        &input,
+    );
+    assert_eq!(&out[..3], &[100, 7, 9]);
+    assert_eq!(&input[..2], &[105, 9]);
+}

@@ -162,6 +162,12 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
         }
         i.mods.neg = (bits(w1, 20, 1) | bits(w1, 28, 1) << 1) as u8;
         i.mods.abs = (bits(w1, 21, 1) | bits(w1, 29, 1) << 1) as u8;
+        let (free, _) = (op.form(crate::decode::Form::Sdwa).1, ());
+        for lo in [8, 16, 24] {
+            if free >> (32 + lo) & 7 != 0 && bits(w1, lo, 3) == 7 {
+                return Err(DecodeError::InvalidFields { op: op.name() });
+            }
+        }
         i.ext = Ext::Sdwa(Sdwa {
             dst_sel: bits(w1, 8, 3) as u8,
             dst_unused: bits(w1, 11, 2) as u8,

@@ -49,7 +49,8 @@ pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
     for sec in file.sections().filter(|s| s.kind() == SectionKind::Text) {
         let data = sec.data()?;
         let base = sec.address();
-        let mut syms: Vec<(u64, String)> = file
+        let sec_name = sec.name().unwrap_or("").to_string();
+        let mut syms: Vec<(u64, String, bool)> = file
             .symbols()
             .filter(|s| s.section_index() == Some(sec.index()) && s.kind() != SymbolKind::Section)
             .filter(|s| {
@@ -58,53 +59,69 @@ pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
                     SymbolKind::Text | SymbolKind::Label | SymbolKind::Unknown
                 )
             })
-            .filter_map(|s| Some((s.address(), s.name().ok()?.to_string())))
+            .filter_map(|s| {
+                let v2_kernel = matches!(s.flags(), object::SymbolFlags::Elf { st_info, .. }
+                    if st_info & 0xF == STT_AMDGPU_HSA_KERNEL);
+                Some((s.address(), s.name().ok()?.to_string(), v2_kernel))
+            })
             .collect();
         syms.sort();
         syms.dedup_by_key(|s| s.0);
         if syms.first().is_none_or(|s| s.0 != base) {
-            syms.insert(0, (base, sec.name().unwrap_or("").to_string()));
+            syms.insert(0, (base, sec_name.clone(), false));
         }
-        for (k, (addr, name)) in syms.iter().enumerate() {
+        for (k, (addr, name, v2_kernel)) in syms.iter().enumerate() {
             let end = syms
                 .get(k + 1)
                 .map(|s| s.0)
                 .unwrap_or(base + data.len() as u64);
             let lo = (addr - base) as usize;
             let hi = ((end - base) as usize).min(data.len());
-            let Some(code) = data.get(lo..hi) else {
+            let Some(mut code) = data.get(lo..hi) else {
                 continue;
             };
-            let lines = decode_all(code, gfx)
-                .into_iter()
-                .map(|(off, r)| {
-                    let pc = addr + off as u64;
-                    let (len, text, target) = match r {
-                        Ok(i) => (
-                            i.len as usize,
-                            i.display(pc).to_string(),
-                            i.branch_target(pc),
-                        ),
-                        Err(_) => (4, format!(".long 0x{:x}", word(code, off)), None),
-                    };
-                    let words = (0..len / 4).map(|j| word(code, off + 4 * j)).collect();
-                    Line {
-                        addr: pc,
-                        words,
-                        text,
-                        target,
-                    }
-                })
-                .collect();
+            let mut kernel_code = Vec::new();
+            let mut start = *addr;
+            if *v2_kernel && code.len() >= KERNEL_CODE_T_SIZE {
+                kernel_code = code[..KERNEL_CODE_T_SIZE].to_vec();
+                code = &code[KERNEL_CODE_T_SIZE..];
+                start += KERNEL_CODE_T_SIZE as u64;
+            }
             out.push(Block {
-                section: sec.name().unwrap_or("").to_string(),
+                section: sec_name.clone(),
                 name: name.clone(),
                 addr: *addr,
-                lines,
+                kernel_code,
+                lines: decode_lines(code, start, gfx),
             });
         }
     }
     Ok(out)
+}
+
+/// Decode `code` (at address `start`) into listing lines.
+fn decode_lines(code: &[u8], start: u64, gfx: Gfx) -> Vec<Line> {
+    decode_all(code, gfx)
+        .into_iter()
+        .map(|(off, r)| {
+            let pc = start + off as u64;
+            let (len, text, target) = match r {
+                Ok(i) => (
+                    i.len as usize,
+                    i.display(pc).to_string(),
+                    i.branch_target(pc),
+                ),
+                Err(_) => (4, format!(".long 0x{:x}", word(code, off)), None),
+            };
+            let words = (0..len / 4).map(|j| word(code, off + 4 * j)).collect();
+            Line {
+                addr: pc,
+                words,
+                text,
+                target,
+            }
+        })
+        .collect()
 }
 
 /// The processor from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f gfx906).
@@ -143,7 +160,7 @@ pub fn listing(elf: &[u8], file_name: &str) -> Result<String, ElfError> {
                 b.name
             );
             for byte in &b.kernel_code {
-                let _ = writeln!(s, "\t.byte\t 0x{byte:x}");
+                let _ = writeln!(s, "\t.byte\t 0x{byte:X}");
             }
         }
         for l in &b.lines {

@@ -2,6 +2,7 @@
  * (shared/reference/hip-bringup.md) and against the host's real CPU as sysfs describes it.
  * Then re-initialised with SOFTHSA_GPU=gfx900, SOFTHSA_GPUS=2 and SOFTHSA_CUS=8. */
 #include "check.h"
+#include <hsa/hsa_ext_image.h>
 
 static hsa_status_t isa_cb(hsa_isa_t isa, void *data) {
   hsa_isa_t *out = data;
@@ -149,7 +150,18 @@ static void check_gpu(hsa_agent_t gpu, const char *want_name, const char *want_i
   CHECK(cache[0] == 16 * 1024 && cache[1] > 0);
   uint8_t ext[128], zero[128] = {0};
   CHECK_OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_EXTENSIONS, ext));
-  CHECK(memcmp(ext, zero, sizeof ext) == 0); /* images bit clear */
+  /* Only the images bit: HIP 5.2's ROCclr reads its image limits (which bound hipMallocPitch
+   * widths) only when it is set, and needs read-write image handles > 0. */
+  zero[HSA_EXTENSION_IMAGES / 8] = 1 << (HSA_EXTENSION_IMAGES % 8);
+  CHECK(memcmp(ext, zero, sizeof ext) == 0);
+  uint32_t img[3] = {0, 0, 0};
+  CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, img));
+  CHECK(img[0] >= 4096 && img[1] >= 4096 && img[2] == 0);
+  CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, img));
+  CHECK(img[0] >= 256 && img[1] >= 256 && img[2] >= 256);
+  u = 0;
+  CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES, &u));
+  CHECK(u > 0);
   uint16_t vmaj = 0, vmin = 0;
   CHECK_OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_VERSION_MAJOR, &vmaj));
   CHECK_OK(hsa_agent_get_info(gpu, HSA_AGENT_INFO_VERSION_MINOR, &vmin));

@@ -53,7 +53,17 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                 };
                 addr[0][l] = a.wrapping_add(off as u64);
             }
-            access(w, &mut cx.mem, kind, &addr, true, exec, vdata, vdst, glc)
+            access(
+                w,
+                &mut cx.mem,
+                kind,
+                &mut addr,
+                true,
+                exec,
+                vdata,
+                vdst,
+                glc,
+            )
         }
         Encoding::Scratch => {
             let fs = w.s64(FLAT_SCRATCH_LO);
@@ -68,7 +78,17 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                     a[l] = fs.wrapping_add(swizzle_private(p.wrapping_add(4 * k as u32), l as u32));
                 }
             }
-            access(w, &mut cx.mem, kind, &addr, false, exec, vdata, vdst, glc)
+            access(
+                w,
+                &mut cx.mem,
+                kind,
+                &mut addr,
+                false,
+                exec,
+                vdata,
+                vdst,
+                glc,
+            )
         }
         _ => {
             let fs = w.s64(FLAT_SCRATCH_LO);
@@ -94,7 +114,17 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
             }
             let global = exec & !lds_mask & !priv_mask;
             if global == exec {
-                return access(w, &mut cx.mem, kind, &addr, true, exec, vdata, vdst, glc);
+                return access(
+                    w,
+                    &mut cx.mem,
+                    kind,
+                    &mut addr,
+                    true,
+                    exec,
+                    vdata,
+                    vdst,
+                    glc,
+                );
             }
             if lds_mask != 0 {
                 lds_access(w, cx.lds, kind, &addr, lds_mask, vdata, vdst, glc)?;
@@ -104,7 +134,7 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                     w,
                     &mut cx.mem,
                     kind,
-                    &addr,
+                    &mut addr,
                     false,
                     priv_mask,
                     vdata,
@@ -116,7 +146,7 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
                 // Global lanes of a mixed access: contiguous dwords from addr[0].
                 let mut g: DwordAddrs = [[0; 64]; 4];
                 g[0] = addr[0];
-                access(w, &mut cx.mem, kind, &g, true, global, vdata, vdst, glc)?;
+                access(w, &mut cx.mem, kind, &mut g, true, global, vdata, vdst, glc)?;
             }
             Ok(())
         }

@@ -95,7 +95,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         w,
         &mut cx.mem,
         kind,
-        &addr,
+        &mut addr,
         !r.swizzle,
         mask,
         vdata,

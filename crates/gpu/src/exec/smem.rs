@@ -1,5 +1,6 @@
 //! Scalar memory: s_load / s_buffer_load / s_store, cache controls, time stamps.
 
+use super::vmem::{host_atomic, AtomicOp, VmemKind};
 use super::{fault, ExecCtx, ExecFault, Flow};
 use crate::fault::FaultKind;
 use crate::memory::{read_u32, write_u32};
@@ -64,6 +65,9 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
     let d = first_sgpr(x.inst.dst);
     let is_load = flags.has(OpFlags::LOAD);
     let is_store = flags.has(OpFlags::STORE);
+    if let Some(VmemKind::Atomic { op: aop, wide }) = x.vmem {
+        return atomic(w, x, cx, aop, wide);
+    }
     if !is_load && !is_store {
         return Ok(match name {
             "s_memtime" => {
@@ -122,9 +126,11 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
         None => true,
     };
     let n = (0..dwords).take_while(|&k| in_range(k)).count() as u64;
-    if n > 0 {
-        cx.mem.span(addr, addr + 4 * n, is_store)?;
-    }
+    let addr = if n > 0 {
+        addr.wrapping_add(cx.mem.span(addr, addr + 4 * n, is_store)?)
+    } else {
+        addr
+    };
     if is_load {
         for k in 0..dwords {
             let v = if u64::from(k) < n {
@@ -141,6 +147,59 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
             let v = w.s[(usize::from(data) + k as usize) & 127];
             // SAFETY: checked above.
             unsafe { write_u32(addr + 4 * k, v) };
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// Scalar atomics: the address as for loads, data (and compare value) in SDATA, the old value
+/// back into SDATA with GLC.
+fn atomic(
+    w: &mut Wave,
+    x: &XInst,
+    cx: &mut ExecCtx,
+    op: AtomicOp,
+    wide: bool,
+) -> Result<Flow, ExecFault> {
+    let sbase = first_sgpr(x.inst.src[0]);
+    let soff = if x.inst.src[1].is_none() {
+        0
+    } else {
+        w.read32(x.src[1])
+    };
+    let off = (x.inst.imm as u32).wrapping_add(soff);
+    let addr = if x.inst.op.name().starts_with("s_buffer") {
+        BufferRsrc::read(w, sbase).base.wrapping_add(u64::from(off))
+    } else {
+        w.s64(usize::from(sbase))
+            .wrapping_add(off as i32 as i64 as u64)
+    };
+    let size = if wide { 8 } else { 4 };
+    let addr = addr.wrapping_add(cx.mem.span(addr, addr + size, true)?);
+    let d = usize::from(first_sgpr(x.inst.dst));
+    let n = if wide { 2 } else { 1 };
+    let get = |w: &Wave, r: usize| {
+        if wide {
+            w.s64(r)
+        } else {
+            u64::from(w.s[r & 127])
+        }
+    };
+    let (data, cmp) = (get(w, d), get(w, d + n));
+    // SAFETY: [addr, addr + size) was checked against the memory map above.
+    let old = unsafe { host_atomic(op, addr, data, cmp, wide) }.ok_or(ExecFault {
+        kind: FaultKind::MemoryViolation {
+            address: addr,
+            write: true,
+        },
+        lane: None,
+        address: Some(addr),
+    })?;
+    if x.inst.mem_flags().has(softhsa_isa::MemFlags::GLC) {
+        if wide {
+            w.set_s64(d, old);
+        } else {
+            w.s[d & 127] = old as u32;
         }
     }
     Ok(Flow::Next)

@@ -50,9 +50,10 @@ pub enum VmemKind {
     Fence,
 }
 
-/// Classifies `buffer_*`, `flat_*`, `global_*`, `scratch_*` mnemonics.
+/// Classifies `buffer_*`, `flat_*`, `global_*`, `scratch_*` mnemonics, and the scalar
+/// atomics `s_atomic_*` / `s_buffer_atomic_*`.
 pub fn classify(name: &str) -> Option<VmemKind> {
-    let rest = ["buffer_", "flat_", "global_", "scratch_"]
+    let rest = ["buffer_", "flat_", "global_", "scratch_", "s_buffer_", "s_"]
         .iter()
         .find_map(|p| name.strip_prefix(p))?;
     if rest.starts_with("wbinvl1") {
@@ -146,7 +147,13 @@ pub fn classify(name: &str) -> Option<VmemKind> {
 ///
 /// # Safety
 /// `addr` is checked, live host memory of 4 (or 8 when `wide`) bytes.
-unsafe fn host_atomic(op: AtomicOp, addr: u64, data: u64, cmp: u64, wide: bool) -> Option<u64> {
+pub(crate) unsafe fn host_atomic(
+    op: AtomicOp,
+    addr: u64,
+    data: u64,
+    cmp: u64,
+    wide: bool,
+) -> Option<u64> {
     macro_rules! rmw {
         ($a:expr, $t:ty, $st:ty, $ity:ty) => {{
             let a = $a;
@@ -198,8 +205,8 @@ unsafe fn host_atomic(op: AtomicOp, addr: u64, data: u64, cmp: u64, wide: bool) 
 /// Per-lane host addresses of each dword of an access (dword k of lane l at `addr[k][l]`).
 pub type DwordAddrs = [[u64; 64]; 4];
 
-/// Runs `kind` for the lanes of `mask` at host addresses `addr` (already translated: global,
-/// or scratch backing with the swizzle applied per dword). `contiguous`: dword k is at
+/// Runs `kind` for the lanes of `mask` at addresses `addr` (global, or scratch backing with
+/// the swizzle applied per dword), checked and then translated in place. `contiguous`: dword k is at
 /// `addr[0] + 4k` (one span check per lane); else each dword is checked.
 /// `vdata`/`vdst`: VGPR numbers; `glc`: atomics return the old value.
 #[allow(clippy::too_many_arguments)]
@@ -207,7 +214,7 @@ pub fn access(
     w: &mut Wave,
     mem: &mut Checker,
     kind: VmemKind,
-    addr: &DwordAddrs,
+    addr: &mut DwordAddrs,
     contiguous: bool,
     mask: u64,
     vdata: usize,
@@ -223,13 +230,15 @@ pub fn access(
         VmemKind::Atomic { wide, .. } => (true, if wide { 8 } else { 4 }, if wide { 2 } else { 1 }),
         VmemKind::Fence => return Ok(()),
     };
+    // The checks translate the addresses to host addresses in place.
     if contiguous || nd == 1 {
-        mem.lanes(&addr[0], mask, size, write)?;
+        mem.lanes(&mut addr[0], mask, size, write)?;
     } else {
-        for a in addr.iter().take(nd) {
+        for a in addr.iter_mut().take(nd) {
             mem.lanes(a, mask, 4, write)?;
         }
     }
+    let addr = &*addr;
     let at = |k: usize, l: usize| {
         if contiguous {
             addr[0][l] + 4 * k as u64

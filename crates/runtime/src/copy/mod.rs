@@ -1,7 +1,9 @@
 //! Asynchronous copies (`hsa_amd_memory_async_copy`, `_rect`) on one copy worker thread.
 //!
 //! A copy is validated when submitted (both ranges must lie inside memory the allocation
-//! registry knows, dependency and completion signals must be live), then queued. The worker
+//! registry knows, dependency and completion signals must be live), then queued. Addresses are
+//! agent addresses: an alias of locked memory is translated to its host bytes (checked again
+//! when the copy runs, since the program may unlock or free in between). The worker
 //! runs copies in submission order: it waits until every dependency signal has been observed at
 //! 0, copies, records start/end timestamps in the completion signal when async-copy profiling is
 //! on, and decrements the completion signal (waking its waiters).
@@ -43,8 +45,7 @@ impl Copies {
     /// Validates and queues `job`; see the module docs.
     pub fn submit(&self, rt: &Runtime, job: CopyJob) -> Result<()> {
         for s in &job.spans {
-            check_range(rt, s.src, s.len)?;
-            check_range(rt, s.dst, s.len)?;
+            host_span(rt, s)?;
         }
         for d in &job.deps {
             rt.signals.get(*d)?;
@@ -92,18 +93,29 @@ impl Copies {
     }
 }
 
-/// Both ends of a copy must be memory the runtime knows (allocations, locked or registered).
-fn check_range(rt: &Runtime, addr: u64, len: u64) -> Result<()> {
+/// Both ends of a copy must be memory the runtime knows (allocations, locked or registered);
+/// returns the span with both ends as host addresses (aliases translated).
+fn host_span(rt: &Runtime, s: &Span) -> Result<Span> {
+    Ok(Span {
+        dst: host_address(rt, s.dst, s.len)?,
+        src: host_address(rt, s.src, s.len)?,
+        len: s.len,
+    })
+}
+
+fn host_address(rt: &Runtime, addr: u64, len: u64) -> Result<u64> {
     if len == 0 {
-        return Ok(());
+        return Ok(addr);
     }
-    if addr == 0 || rt.memory.registry().find_span(addr, len).is_none() {
-        return Err(Error::with_message(
+    let host = (addr != 0)
+        .then(|| rt.memory.registry().resolve(addr, len))
+        .flatten();
+    host.ok_or_else(|| {
+        Error::with_message(
             HSA_STATUS_ERROR_INVALID_ARGUMENT,
             format!("copy range {addr:#x}+{len:#x} is not memory known to the runtime"),
-        ));
-    }
-    Ok(())
+        )
+    })
 }
 
 fn run(rt: &Runtime, job: &CopyJob, stop: &AtomicBool) {
@@ -130,17 +142,11 @@ fn run(rt: &Runtime, job: &CopyJob, stop: &AtomicBool) {
     let start = crate::profiling::now();
     // The program may have freed a buffer since submission (its bug): copying then could crash
     // the process, so such a copy is skipped, reported, and still completed.
-    let gone = job
-        .spans
-        .iter()
-        .find(|s| check_range(rt, s.src, s.len).is_err() || check_range(rt, s.dst, s.len).is_err());
-    if let Some(s) = gone {
-        eprintln!(
-            "softhsa: async copy {:#x} -> {:#x} ({} bytes) skipped: memory freed before the copy ran",
-            s.src, s.dst, s.len
-        );
+    let host: Result<Vec<Span>> = job.spans.iter().map(|s| host_span(rt, s)).collect();
+    if let Err(e) = &host {
+        eprintln!("softhsa: async copy skipped: memory freed before the copy ran: {e}");
     }
-    for s in job.spans.iter().filter(|_| gone.is_none()) {
+    for s in host.iter().flatten() {
         // SAFETY: both ranges were checked against the allocation registry at submission; the
         // program keeps them allocated until the completion signal is decremented (HSA's
         // contract for asynchronous copies). `copy` tolerates overlap.

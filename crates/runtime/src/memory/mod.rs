@@ -8,6 +8,7 @@
 //! - [`Memory::registry`]: the [`Registry`], which implements `softhsa_gpu::MemoryMap`;
 //! - [`Memory::pool`], [`Memory::agent_pools`], [`Memory::kernarg_pool`]: pool lookup.
 
+mod alias;
 mod host;
 mod pinning;
 mod pointer;
@@ -40,6 +41,8 @@ pub struct Memory {
     dealloc_callbacks: Mutex<HashMap<u64, Vec<DeallocCallback>>>,
     /// Per agent: HSA_AMD_COHERENCY_TYPE_* set by `hsa_amd_coherency_set_type`.
     coherency: Vec<AtomicU32>,
+    /// `SOFTHSA_LOCK_ALIAS`: locked memory gets an agent-side alias (see `alias.rs`).
+    lock_alias: bool,
 }
 
 impl Memory {
@@ -75,6 +78,7 @@ impl Memory {
             agent_is_gpu,
             dealloc_callbacks: Mutex::new(HashMap::new()),
             coherency,
+            lock_alias: config.lock_alias,
         })
     }
 
@@ -228,7 +232,10 @@ impl Memory {
             .remove_if(start, |r| {
                 !matches!(
                     r.kind,
-                    RangeKind::Allocation | RangeKind::Locked | RangeKind::Registered
+                    RangeKind::Allocation
+                        | RangeKind::Locked
+                        | RangeKind::Registered
+                        | RangeKind::Alias
                 )
             })
             .ok_or_else(|| {
@@ -268,16 +275,22 @@ impl softhsa_gpu::MemoryMap for Memory {
     fn lookup(&self, addr: u64, len: u64) -> Option<std::ops::Range<u64>> {
         self.registry.lookup(addr, len)
     }
+
+    fn translate(&self, addr: u64, len: u64) -> Option<(std::ops::Range<u64>, u64)> {
+        self.registry.translate(addr, len)
+    }
 }
 
 impl Drop for Memory {
     /// Unmaps the allocations still live at shutdown; other ranges belong to their registrants.
     fn drop(&mut self) {
         for r in self.registry.drain() {
-            if r.kind == RangeKind::Allocation {
+            match r.kind {
                 // SAFETY: allocation ranges are exactly the mappings made by allocate_in, and the
                 // runtime instance (the only path to them through the API) is going away.
-                unsafe { host::unmap(r.start as *mut u8, r.len) };
+                RangeKind::Allocation => unsafe { host::unmap(r.start as *mut u8, r.len) },
+                RangeKind::Alias => alias::release(&r),
+                _ => {}
             }
         }
     }

@@ -11,7 +11,10 @@ use std::ffi::c_void;
 pub struct PointerInfo {
     /// HSA_EXT_POINTER_TYPE_*.
     pub kind: u32,
+    /// The agent-side base address (an alias's own start, for aliased locked memory).
     pub base: u64,
+    /// The host-side base address (differs from `base` only for aliased locked memory).
+    pub host_base: u64,
     pub size: u64,
     pub user_data: u64,
     /// Owner agent index.
@@ -33,9 +36,14 @@ impl Memory {
     pub fn pointer_info(&self, ptr: u64) -> Option<PointerInfo> {
         let r = self.registry.find(ptr)?;
         let kind = match r.kind {
-            RangeKind::Locked | RangeKind::Registered => HSA_EXT_POINTER_TYPE_LOCKED,
+            RangeKind::Locked | RangeKind::Registered | RangeKind::Alias => {
+                HSA_EXT_POINTER_TYPE_LOCKED
+            }
             _ => HSA_EXT_POINTER_TYPE_HSA,
         };
+        // Host side of an alias; agent side of an aliased pin.
+        let host_base = r.start.wrapping_add(r.delta);
+        let base = r.alias.unwrap_or(r.start);
         let global_flags = r.pool.and_then(|p| self.pools.get(p)).map_or(
             // Runtime-owned host memory (queues, signals, code) is fine-grained system memory.
             HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
@@ -46,13 +54,21 @@ impl Memory {
             .collect();
         Some(PointerInfo {
             kind,
-            base: r.start,
+            base,
+            host_base,
             size: r.len,
             user_data: r.user_data,
             owner: r.owner,
             global_flags,
             accessible,
         })
+    }
+
+    /// Where the runtime itself reads or writes `[ptr, ptr + len)`: the host bytes of an
+    /// agent-side alias, else `ptr` unchanged (known or not: callers that accept unknown memory
+    /// rely on the program's word, as `hsa_memory_copy` does).
+    pub fn host_address(&self, ptr: u64, len: u64) -> u64 {
+        self.registry.resolve(ptr, len).unwrap_or(ptr)
     }
 
     /// `hsa_amd_pointer_info_set_userdata`.
@@ -81,16 +97,17 @@ impl Memory {
         let bytes = count
             .checked_mul(4)
             .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
-        self.registry.find_span(ptr, bytes).ok_or_else(|| {
+        let host = self.registry.resolve(ptr, bytes).ok_or_else(|| {
             Error::with_message(
                 HSA_STATUS_ERROR_INVALID_ARGUMENT,
                 format!("[{ptr:#x}, +{bytes:#x}) is not inside known memory"),
             )
         })?;
-        // SAFETY: the span lies inside one registered range: runtime allocations are live
-        // mappings, locked/registered ranges are host memory the program declared valid.
-        // 4-byte alignment was checked above.
-        let words = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u32, count as usize) };
+        // SAFETY: `host` is the span's host address inside one registered range (an alias
+        // translated to its locked memory, which keeps the page offset, hence the alignment):
+        // allocations are live mappings, locked/registered ranges are host memory the program
+        // declared valid. 4-byte alignment was checked above.
+        let words = unsafe { std::slice::from_raw_parts_mut(host as *mut u32, count as usize) };
         words.fill(value);
         Ok(())
     }

@@ -7,6 +7,13 @@
 //! ROCclr pins page-rounded staging ranges and keeps them, and a later `hipHostRegister` of the
 //! same buffer pins an unaligned subrange.
 //!
+//! Aliases (see `memory::alias`): a runtime range of kind [`RangeKind::Alias`] is an agent-side
+//! address range whose bytes live elsewhere in host memory: host address = address + `delta`
+//! (wrapping). [`Registry::resolve`] translates them for the runtime's own accesses (copies,
+//! fills); [`Registry::translate`] gives the GPU the range and its delta. The plain
+//! `MemoryMap::lookup` refuses alias addresses, so a GPU that does not translate yet reports a
+//! memory fault instead of touching the (inaccessible) alias reservation.
+//!
 //! The GPU's lookups ([`softhsa_gpu::MemoryMap`]) search neither table: after every change the
 //! union of all ranges is merged into a sorted array of disjoint `[start, end)` spans and
 //! published through an `ArcSwap`, which lookups binary-search without taking a lock or writing
@@ -35,6 +42,8 @@ pub enum RangeKind {
     Signal,
     /// Other runtime-owned memory the device reads (scratch, kernarg staging, ...).
     Runtime,
+    /// An agent-side alias of locked host memory (translated by `delta`).
+    Alias,
 }
 
 /// One registered range.
@@ -53,6 +62,10 @@ pub struct Range {
     pub user_data: u64,
     /// Nesting count of lock/register calls on the same range.
     pub(crate) refs: u32,
+    /// Alias ranges: host address = agent address + `delta` (wrapping); 0 elsewhere.
+    pub delta: u64,
+    /// Pins that have one: the start of their agent-side alias.
+    pub alias: Option<u64>,
 }
 
 impl Range {
@@ -66,6 +79,8 @@ impl Range {
             access: 1 << owner,
             user_data: 0,
             refs: 1,
+            delta: 0,
+            alias: None,
         }
     }
 
@@ -109,32 +124,36 @@ impl Tables {
             .find(|r| r.contains(addr, 1))
     }
 
-    /// Disjoint, sorted spans covering every range and pin.
-    fn spans(&self) -> Vec<(u64, u64)> {
-        let mut all: Vec<(u64, u64)> = self
+    /// Disjoint, sorted spans `(start, end, delta)` covering every range and pin. Only spans of
+    /// equal delta merge: aliases live in reserved address space that nothing else overlaps.
+    fn spans(&self) -> Vec<Span> {
+        let mut all: Vec<Span> = self
             .ranges
             .values()
             .chain(self.pins.values())
-            .map(|r| (r.start, r.end()))
+            .map(|r| (r.start, r.end(), r.delta))
             .collect();
         all.sort_unstable();
-        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
-        for (start, end) in all {
+        let mut merged: Vec<Span> = Vec::with_capacity(all.len());
+        for (start, end, delta) in all {
             match merged.last_mut() {
-                Some(last) if start <= last.1 => last.1 = last.1.max(end),
-                _ => merged.push((start, end)),
+                Some(last) if start <= last.1 && delta == last.2 => last.1 = last.1.max(end),
+                _ => merged.push((start, end, delta)),
             }
         }
         merged
     }
 }
 
+/// A lookup span: `[start, end)` and its translation delta.
+type Span = (u64, u64, u64);
+
 /// See the module documentation.
 #[derive(Default)]
 pub struct Registry {
     tables: Mutex<Tables>,
     /// What lookups search (see the module documentation).
-    spans: ArcSwap<Vec<(u64, u64)>>,
+    spans: ArcSwap<Vec<Span>>,
 }
 
 /// Pin identity: kinds are distinct pins even on the same bytes.
@@ -204,9 +223,55 @@ impl Registry {
         })
     }
 
+    /// Adds or nests a pin that has an agent-side alias and returns the alias address. A new
+    /// pin calls `reserve(start, len)` for the alias start (address space nothing else uses);
+    /// a nested one returns the alias it already has. All under one lock, so concurrent locks
+    /// of the same range share one alias.
+    pub fn pin_aliased(
+        &self,
+        range: Range,
+        reserve: impl FnOnce(u64, u64) -> Result<u64>,
+    ) -> Result<u64> {
+        check_extent(range.start, range.len)?;
+        self.change(|t| {
+            if let Some(p) = t.pins.get_mut(&pin_key(&range)) {
+                if let Some(alias) = p.alias {
+                    p.refs += 1;
+                    p.access |= range.access;
+                    return Ok(alias);
+                }
+            }
+            let alias = reserve(range.start, range.len)?;
+            let mut a = Range::new(alias, range.len, RangeKind::Alias, range.owner);
+            a.access = range.access;
+            a.pool = range.pool;
+            a.delta = range.start.wrapping_sub(alias);
+            if let Some(r) = overlapping(&t.ranges, a.start, a.len) {
+                // Cannot happen for a fresh reservation; refuse rather than shadow a range.
+                let kind = r.kind;
+                let at = r.start;
+                super::alias::release(&a);
+                return Err(Error::with_message(
+                    HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    format!("alias {alias:#x} overlaps a {kind:?} range at {at:#x}"),
+                ));
+            }
+            t.ranges.insert(alias, a);
+            // An identical pin without an alias (made while aliasing was off) gains this one.
+            let p = t
+                .pins
+                .entry(pin_key(&range))
+                .or_insert(Range { refs: 0, ..range });
+            p.refs += 1;
+            p.alias = Some(alias);
+            Ok(alias)
+        })
+    }
+
     /// Releases one reference of a pin of `kind` starting at `start` (the longest, if several);
-    /// `None` if there is none.
-    pub fn unpin(&self, start: u64, kind: RangeKind) -> Option<()> {
+    /// `None` if there is none. When the last reference goes, its alias range (if any) is
+    /// removed and returned, for the caller to release its reservation.
+    pub fn unpin(&self, start: u64, kind: RangeKind) -> Option<Option<Range>> {
         self.change(|t| {
             let key = t
                 .pins
@@ -216,11 +281,20 @@ impl Registry {
                 .find(|k| k.2 == kind as u8)?;
             let p = t.pins.get_mut(&key)?;
             p.refs -= 1;
-            if p.refs == 0 {
-                t.pins.remove(&key);
+            if p.refs > 0 {
+                return Some(None);
             }
-            Some(())
+            let alias = t.pins.remove(&key).and_then(|p| p.alias);
+            Some(alias.and_then(|a| t.ranges.remove(&a)))
         })
+    }
+
+    /// The host address of `[addr, addr + len)` if it lies inside one known record: itself, or
+    /// translated when it is inside an alias. What the runtime's own accesses use.
+    pub fn resolve(&self, addr: u64, len: u64) -> Option<u64> {
+        let t = self.lock();
+        let r = t.find(addr, len.max(1))?;
+        Some(addr.wrapping_add(r.delta))
     }
 
     /// Removes the runtime range starting exactly at `start` if `accept` agrees; returns it.
@@ -296,14 +370,22 @@ fn overlapping(map: &BTreeMap<u64, Range>, start: u64, len: u64) -> Option<&Rang
 }
 
 impl softhsa_gpu::MemoryMap for Registry {
+    /// Untranslated lookups: alias spans are refused (see the module documentation).
     fn lookup(&self, addr: u64, len: u64) -> Option<std::ops::Range<u64>> {
+        self.translate(addr, len)
+            .and_then(|(r, delta)| (delta == 0).then_some(r))
+    }
+
+    /// The known span containing `[addr, addr + len)` and its delta (host address = address +
+    /// delta, wrapping; 0 outside aliases). One binary search over the published spans.
+    fn translate(&self, addr: u64, len: u64) -> Option<(std::ops::Range<u64>, u64)> {
         let end = addr.checked_add(len.max(1))?;
         let spans = self.spans.load();
         let i = spans
-            .partition_point(|&(start, _)| start <= addr)
+            .partition_point(|&(start, _, _)| start <= addr)
             .checked_sub(1)?;
-        let (start, span_end) = spans[i];
-        (end <= span_end).then_some(start..span_end)
+        let (start, span_end, delta) = spans[i];
+        (end <= span_end).then_some((start..span_end, delta))
     }
 }
 

@@ -193,6 +193,68 @@ fn concurrent_allocations_never_exceed_the_budget() {
     assert_eq!(got.into_inner(), 64);
 }
 
+/// What HIP 5.2's hipHostRegister/hipHostUnregister need (see alias.rs): the agent address of
+/// locked memory differs from the host address, and everything the runtime does through it
+/// reaches the host bytes.
+#[test]
+fn aliased_locks_translate_and_release() {
+    let cfg = Config {
+        lock_alias: true,
+        ..Config::default()
+    };
+    let topo = Topology::new(&cfg).unwrap();
+    let mem = Memory::new(&cfg, &topo).unwrap();
+    let mut host = vec![0u32; 5000];
+    let p = host.as_mut_ptr() as u64;
+    let len = 5000 * 4;
+    let a = mem.lock(p, len, &[], None).unwrap();
+    assert_ne!(a, p, "a distinct agent address");
+    assert_eq!(a % 4096, p % 4096, "same page offset");
+    assert_eq!(
+        mem.lock(p, len, &[], None).unwrap(),
+        a,
+        "nested lock, same alias"
+    );
+    // Both addresses are known; pointer info names both sides.
+    for q in [p + 40, a + 40] {
+        let info = mem.pointer_info(q).unwrap();
+        assert_eq!(
+            (info.kind, info.base, info.host_base, info.size),
+            (HSA_EXT_POINTER_TYPE_LOCKED, a, p, len)
+        );
+    }
+    // The runtime's own accesses through the alias land in the host bytes.
+    mem.fill(a + 8, 0x5eed, 2).unwrap();
+    assert_eq!(&host[..4], &[0, 0, 0x5eed, 0x5eed]);
+    assert_eq!(mem.registry().resolve(a + 4, 8), Some(p + 4));
+    assert_eq!(mem.registry().resolve(a + len - 4, 8), None, "past the end");
+    // The GPU's translating lookup gives the delta; the plain one refuses the alias, so a GPU
+    // that does not translate faults instead of touching the reservation.
+    let (range, delta) = mem.registry().translate(a + 16, 4).unwrap();
+    assert_eq!((range, a.wrapping_add(delta)), (a..a + len, p));
+    assert_eq!(mem.lookup(a + 16, 4), None);
+    assert_eq!(mem.lookup(p + 16, 4), Some(p..p + len));
+    // Unlocking by the host address: the alias lives until the last reference goes.
+    mem.unlock(p).unwrap();
+    assert_eq!(mem.registry().resolve(a, 4), Some(p));
+    mem.unlock(p).unwrap();
+    assert_eq!(mem.registry().resolve(a, 4), None);
+    assert!(mem.pointer_info(a).is_none() && mem.pointer_info(p).is_none());
+    assert!(mem.fill(a, 1, 1).is_err());
+    // A later lock of the same bytes gets a working alias again; unlocking by the alias works.
+    let b = mem.lock(p, 64, &[], None).unwrap();
+    mem.fill(b, 7, 1).unwrap();
+    assert_eq!(host[0], 7);
+    mem.unlock(b).unwrap();
+    assert!(mem.registry().is_empty());
+    // Memory inside a pool allocation is already device memory: no alias.
+    let dev = device_pool(&mem);
+    let d = mem.allocate(dev, 8192, 0).unwrap() as u64;
+    assert_eq!(mem.lock(d + 4096, 100, &[], None).unwrap(), d + 4096);
+    mem.unlock(d + 4096).unwrap();
+    mem.free(d).unwrap();
+}
+
 #[test]
 fn lock_register_and_pointer_info() {
     let (_t, mem) = setup(1 << 30, 1);
@@ -203,8 +265,8 @@ fn lock_register_and_pointer_info() {
     assert_eq!(mem.lock(p, 4096, &[1], None).unwrap(), p, "nested");
     let info = mem.pointer_info(p + 100).unwrap();
     assert_eq!(
-        (info.kind, info.base, info.size, info.owner),
-        (HSA_EXT_POINTER_TYPE_LOCKED, p, 4096, 0)
+        (info.kind, info.base, info.host_base, info.size, info.owner),
+        (HSA_EXT_POINTER_TYPE_LOCKED, p, p, 4096, 0)
     );
     assert_eq!(info.accessible, vec![0, 1]);
     // An overlapping pin (as hipHostRegister of a buffer ROCclr already pinned page-rounded).

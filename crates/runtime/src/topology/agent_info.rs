@@ -13,22 +13,58 @@ const NAME_SIZE: usize = 64;
 /// HSA_AMD_AGENT_INFO_UUID: "GPU-" + 16 hex digits + NUL.
 const UUID_SIZE: usize = 21;
 
-/// Image extension attributes (hsa_ext_image.h): answered with zeros, as agents without image
-/// support do in ROCm. Counts of u32 per attribute.
-fn image_attribute_words(attribute: u32) -> Option<usize> {
-    match attribute {
-        0x3000..=0x3002 | 0x3008..=0x300C => Some(1),
-        0x3003..=0x3006 => Some(2),
-        0x3007 => Some(3),
-        _ => None,
-    }
+/// Image extension attributes (hsa_ext_image.h, 0x3000..=0x300C) of a GFX9 GPU agent, as ROCm's
+/// image runtime answers them: u32 words (ROCr writes u32 although the header says size_t).
+///
+/// Why a GPU agent reports the images extension before image objects work: ROCclr (HIP 5.2)
+/// fills its image limits only when the agent's EXTENSIONS has the images bit, and
+/// `hipMallocPitch`/`hipMalloc3D` refuse any width above `image2DMaxWidth_` (0 without it).
+/// Image creation itself still returns an error status (capi `unsupported.rs`).
+fn gpu_image_attribute(attribute: u32) -> Option<Vec<u32>> {
+    const MAX_1D: u32 = 16384;
+    const MAX_LAYERS: u32 = 2048;
+    Some(match attribute {
+        HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS => vec![MAX_1D],
+        HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS => vec![MAX_1D],
+        // Buffer images: 2^27 texels.
+        HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS => vec![1 << 27],
+        HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS
+        | HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS
+        | HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS
+        | HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS => vec![MAX_1D, MAX_1D],
+        HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS => vec![2048, 2048, 2048],
+        HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS => vec![MAX_LAYERS],
+        HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES => vec![128],
+        HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES => vec![64],
+        HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS => vec![16],
+        HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT => vec![256],
+        _ => return None,
+    })
+}
+
+/// Whether `attribute` is an image extension attribute (a CPU agent answers them with zeros).
+fn is_image_attribute(attribute: u32) -> bool {
+    gpu_image_attribute(attribute).is_some()
+}
+
+/// HSA_AGENT_INFO_EXTENSIONS of a GPU agent: the images bit (see [`gpu_image_attribute`]).
+fn gpu_extensions() -> Vec<u8> {
+    let mut bits = vec![0u8; 128];
+    let id = HSA_EXTENSION_IMAGES as usize;
+    bits[id / 8] |= 1 << (id % 8);
+    bits
 }
 
 impl Agent {
     /// One attribute's value.
     pub fn info(&self, attribute: u32) -> Result<InfoValue> {
-        if let Some(words) = image_attribute_words(attribute) {
-            return Ok(InfoValue::u32s(&vec![0; words]));
+        if is_image_attribute(attribute) {
+            let words = gpu_image_attribute(attribute).unwrap_or_default();
+            return Ok(InfoValue::u32s(&if self.gpu.is_some() {
+                words
+            } else {
+                vec![0; words.len()]
+            }));
         }
         let g = match (&self.gpu, &self.cpu) {
             (Some(g), _) => g,
@@ -66,8 +102,7 @@ impl Agent {
                 InfoValue::u32s(&[g.board.l1_bytes, g.board.l2_bytes, 0, 0])
             }
             HSA_AGENT_INFO_ISA => InfoValue::U64(isa::isa_handle(g.isa)),
-            // Bit per supported extension id; none is agent-specific (images stay clear).
-            HSA_AGENT_INFO_EXTENSIONS => InfoValue::Bytes(vec![0; 128]),
+            HSA_AGENT_INFO_EXTENSIONS => InfoValue::Bytes(gpu_extensions()),
             HSA_AGENT_INFO_VERSION_MAJOR => InfoValue::U16(crate::system::VERSION.0),
             HSA_AGENT_INFO_VERSION_MINOR => InfoValue::U16(crate::system::VERSION.1),
             HSA_AMD_AGENT_INFO_CHIP_ID => InfoValue::U32(g.board.chip_id),

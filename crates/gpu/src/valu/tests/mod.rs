@@ -2,10 +2,14 @@
 //! operations, exact integer arithmetic (u128/i128), known bit patterns and math identities.
 
 mod bits_int;
+mod cl_math;
 mod compare_convert;
 mod divide;
 mod float;
 mod float_modes;
+mod half_trig;
+mod host_ref;
+mod kernel_env;
 mod names;
 mod packed;
 mod transcendental;
