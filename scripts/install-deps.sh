@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(
   clang-14 lld-14 llvm-14
-  clang-15 lld-15 llvm-15
+  clang-15 lld-15 llvm-15 clang-tools-15
   clang-16 lld-16 llvm-16
   clang-19 lld-19 llvm-19
   rocm-device-libs libhsa-runtime-dev rocminfo

@@ -37,6 +37,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 
+if [ $ocl = 0 ] && [ $build_only = 0 ] && [ ! -e "$LIB/libhsa-runtime64.so.1" ]; then
+    echo "no $LIB/libhsa-runtime64.so.1: run scripts/build-lib.sh (or set SOFTHSA_LIB_DIR)" >&2
+    exit 2
+fi
 mkdir -p "$OUT/obj" "$OUT/bin" "$OUT/log"
 start=$(date +%s)
 
@@ -177,7 +181,7 @@ run_one() { # kernel object bindir logdir [memory mode]
         [ $rc = 124 ] && why="timeout"
         [ $rc -gt 128 ] && why="signal $((rc - 128))"
         echo "FAIL $k $name ($why): $(grep -v '^$' "$log" | head -3 |
-            tr '\n' '|' | cut -c1-300) log: $log"
+            tr '\n' '|' | sed 's/ failed/ FAILED/g' | cut -c1-300) log: $log"
     fi
 }
 export -f run_one

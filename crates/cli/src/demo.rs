@@ -36,8 +36,8 @@ const USAGE: &str = "usage: softhsa demo [--size WxH] [--iterations N] [--worker
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
-        width: 1024,
-        height: 768,
+        width: 640,
+        height: 480,
         max_iter: 256,
         workers: vec![],
         picture: true,

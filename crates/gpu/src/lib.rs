@@ -9,7 +9,7 @@
 //! - device-side `s_sendmsg` interrupts are reported through [`DeviceEvents`].
 //!
 //! Inside: [`program`] decodes a kernel once; [`device`] splits a dispatch into work-groups on
-//! worker threads; [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
+//! a shared pool of worker threads (rayon); [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
 //! (one module per instruction family); [`valu`] holds the per-lane VALU arithmetic.
 //!
 //! Decisions (beyond DESIGN.md):
@@ -24,8 +24,13 @@
 //! - `s_memtime` counts nanoseconds (a 1 GHz shader clock), `s_memrealtime` 100 MHz ticks.
 //! - `SOFTHSA_TRACE=isa` + `SOFTHSA_TRACE_WAVE=x,y,z:w` ([`TraceConfig::from_env`]) trace one
 //!   wave: each instruction with the scalar registers, SCC and VGPR lanes it changed.
-//! - Faults: the lowest work-group index's fault is reported; other work-groups stop at their
-//!   next 64 Ki instructions. A panic inside the device becomes `FaultKind::Internal`.
+//! - Faults: of the faults seen, the lowest work-group index's is reported; other work-groups
+//!   stop within 64 Ki instructions. A panic inside the device becomes `FaultKind::Internal`.
+//!   A flat/scratch access past the work-item's private segment is a memory violation at its
+//!   flat (private aperture) address.
+//! - Agent-side aliases: [`MemoryMap::translate`] may map a range to host memory at a delta;
+//!   every checked access adds it, fault reports keep the agent address.
+//! - gfx900 devices fault on gfx906-only instructions (illegal instruction).
 
 use std::ops::Range;
 

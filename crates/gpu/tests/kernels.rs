@@ -366,3 +366,40 @@ fn aliased_host_memory_is_translated() {
         assert_eq!(c[i], a[i] + b[i], "item {i}");
     }
 }
+
+#[test]
+fn one_faulting_workgroup_stops_the_dispatch() {
+    // Work-group 700 of 1024 stores through a null pointer; the report names it.
+    let asm = r#"
+  s_cmpk_eq_u32 s2, 700
+  s_cbranch_scc0 BB_end
+  v_mov_b32 v1, 0
+  v_mov_b32 v2, 0
+  flat_store_dword v[1:2], v0
+BB_end:
+  s_endpgm
+"#;
+    let k = kernel(asm, descriptor());
+    let f = run(
+        &device(),
+        &k,
+        &Map::default(),
+        &[],
+        [64 * 1024, 1, 1],
+        [64, 1, 1],
+    )
+    .unwrap_err();
+    assert_eq!(
+        f.kind,
+        FaultKind::MemoryViolation {
+            address: 0,
+            write: true
+        }
+    );
+    assert_eq!((f.workgroup, f.wave, f.lane), ([700, 0, 0], 0, Some(0)));
+    assert!(
+        f.instruction.contains("flat_store_dword"),
+        "{}",
+        f.instruction
+    );
+}

@@ -1,12 +1,28 @@
-//! OpenCL C kernels compiled by Debian's clang for gfx906 (code object v4 and v5, -O0 and -O2),
-//! loaded with softhsa-codeobj and run on the device; results checked against the host.
+//! OpenCL C kernels compiled by Debian's clang (15, 16, 19) for gfx900/gfx906 (code object v3 to
+//! v5, -O0 and -O2), loaded with softhsa-codeobj and run on the device; results checked against
+//! the host.
 
 mod common;
 use common::image::{dispatch, load, Image};
 use common::Map;
 use std::process::Command;
 
-fn compile(src: &str, opt: &str, cov: u32) -> Vec<u8> {
+/// One build of the corpus: compiler, processor, optimization, code object version.
+struct Build(&'static str, &'static str, &'static str, u32);
+
+/// clang-15 at -O0/-O2 for v4/v5 on gfx906, plus clang-16 (v3, gfx900) and clang-19 (v5).
+const CORPUS: [Build; 7] = [
+    Build("clang-15", "gfx906", "-O2", 4),
+    Build("clang-15", "gfx906", "-O0", 4),
+    Build("clang-15", "gfx906", "-O2", 5),
+    Build("clang-15", "gfx906", "-O0", 5),
+    Build("clang-16", "gfx900", "-O2", 3),
+    Build("clang-19", "gfx906", "-O2", 5),
+    Build("clang-19", "gfx900", "-O0", 4),
+];
+
+fn compile(src: &str, b: &Build) -> Vec<u8> {
+    let Build(cc, cpu, opt, cov) = *b;
     let dir = std::env::temp_dir().join(format!(
         "softhsa-gpu-cl-{}-{:?}",
         std::process::id(),
@@ -16,13 +32,9 @@ fn compile(src: &str, opt: &str, cov: u32) -> Vec<u8> {
     let cl = dir.join("k.cl");
     let out = dir.join("k.hsaco");
     std::fs::write(&cl, src).unwrap();
-    let st = Command::new("clang-15")
-        .args([
-            "-target",
-            "amdgcn-amd-amdhsa",
-            "-mcpu=gfx906",
-            "-cl-std=CL2.0",
-        ])
+    let st = Command::new(cc)
+        .args(["-target", "amdgcn-amd-amdhsa", "-cl-std=CL2.0"])
+        .arg(format!("-mcpu={cpu}"))
         .args([
             "--rocm-path=/usr",
             "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
@@ -33,8 +45,8 @@ fn compile(src: &str, opt: &str, cov: u32) -> Vec<u8> {
         .arg(&out)
         .arg(&cl)
         .status()
-        .expect("clang-15");
-    assert!(st.success());
+        .expect(cc);
+    assert!(st.success(), "{cc} {cpu} {opt} v{cov} failed");
     std::fs::read(&out).unwrap()
 }
 
@@ -81,12 +93,7 @@ __kernel void histo(__global const uint* in, __global uint* bins, uint n) {
 /// The code objects of `SRC` (compiled once per test process, shared by the tests).
 fn each_build(f: impl Fn(&Image)) {
     static BUILDS: std::sync::OnceLock<Vec<Image>> = std::sync::OnceLock::new();
-    let builds = BUILDS.get_or_init(|| {
-        [("-O2", 4), ("-O0", 4), ("-O2", 5), ("-O0", 5)]
-            .into_iter()
-            .map(|(opt, cov)| load(&compile(SRC, opt, cov)))
-            .collect()
-    });
+    let builds = BUILDS.get_or_init(|| CORPUS.iter().map(|b| load(&compile(SRC, b))).collect());
     for img in builds {
         f(img);
     }

@@ -162,8 +162,14 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
         }
         i.mods.neg = (bits(w1, 20, 1) | bits(w1, 28, 1) << 1) as u8;
         i.mods.abs = (bits(w1, 21, 1) | bits(w1, 29, 1) << 1) as u8;
-        let (free, _) = (op.form(crate::decode::Form::Sdwa).1, ());
-        for lo in [8, 16, 24] {
+        let free = op.form(crate::decode::Form::Sdwa).1;
+        let sels: &[u32] = if class == Class::Vopc {
+            &[16, 24]
+        } else {
+            &[8, 16, 24]
+        };
+        for &lo in sels {
+            // Select 7 is reserved (LLVM cannot print it).
             if free >> (32 + lo) & 7 != 0 && bits(w1, lo, 3) == 7 {
                 return Err(DecodeError::InvalidFields { op: op.name() });
             }

@@ -60,7 +60,9 @@ pub(crate) fn src_ty(op: Op, s: usize) -> Ty {
         return Ty::B64;
     }
     // The 32-bit addend of the 16x16+32 multiply-adds.
-    if matches!(op, Op::V_MAD_U32_U16 | Op::V_MAD_I32_I16) && s == 2 {
+    if s == 2
+        && (matches!(op, Op::V_MAD_U32_U16 | Op::V_MAD_I32_I16) || op.name().starts_with("v_dot"))
+    {
         return Ty::B32;
     }
     // v_sad_u16 takes its operands as 32-bit values.

@@ -9,7 +9,7 @@
 //! | `SOFTHSA_DEVICE_MEMORY` | device memory per GPU, bytes with optional `K`/`M`/`G` suffix | `8G` |
 //! | `SOFTHSA_PROFILE` | `base` (a discrete GPU) or `full` (an integrated one) | `base` |
 //! | `SOFTHSA_INSTRUCTION_BUDGET` | instructions one wave may execute before its dispatch faults (a runaway-kernel guard); `0` = no limit | `4294967296` (2^32) |
-//! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); needs the GPU's alias translation (crates/gpu/ALIAS-REQUEST.md) | `0` |
+//! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); `0`: the host address, as an APU does | `1` in the base profile, `0` in the full profile |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
 //! | `SOFTHSA_TIMELINE` | file to write a Chrome trace-event JSON timeline to (open it in Perfetto) | none |
@@ -125,7 +125,7 @@ impl Default for Config {
             device_memory: DEFAULT_DEVICE_MEMORY,
             profile: Profile::Base,
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
-            lock_alias: false,
+            lock_alias: true,
             trace: TraceConfig::default(),
         }
     }
@@ -190,6 +190,8 @@ impl Config {
             c.instruction_budget = parse_int(&v, 0, u64::MAX)
                 .ok_or_else(|| bad("SOFTHSA_INSTRUCTION_BUDGET", &v, "a count, 0 = unlimited"))?;
         }
+        // A discrete board (base profile) has distinct agent addresses for locked memory.
+        c.lock_alias = c.profile == Profile::Base;
         if let Some(v) = var("SOFTHSA_LOCK_ALIAS") {
             c.lock_alias = match v.as_str() {
                 "0" => false,
@@ -263,9 +265,14 @@ mod tests {
     }
 
     #[test]
-    fn lock_alias_is_off_unless_asked_and_strict() {
-        assert!(!cfg(&[]).unwrap().lock_alias);
-        assert!(cfg(&[("SOFTHSA_LOCK_ALIAS", "1")]).unwrap().lock_alias);
+    fn lock_alias_follows_the_profile_unless_given() {
+        assert!(cfg(&[]).unwrap().lock_alias, "discrete board");
+        assert!(
+            !cfg(&[("SOFTHSA_PROFILE", "full")]).unwrap().lock_alias,
+            "APU"
+        );
+        let full_on = [("SOFTHSA_PROFILE", "full"), ("SOFTHSA_LOCK_ALIAS", "1")];
+        assert!(cfg(&full_on).unwrap().lock_alias);
         assert!(!cfg(&[("SOFTHSA_LOCK_ALIAS", "0")]).unwrap().lock_alias);
         assert!(cfg(&[("SOFTHSA_LOCK_ALIAS", "yes")]).is_err());
     }

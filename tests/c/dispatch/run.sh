@@ -36,7 +36,7 @@ for cfg in "16 gfx906 2 5" "15 gfx906 0 4" "14 gfx906 2 2" "19 gfx900 3 5" "15 g
             echo "PASS $test"
         else
             echo "FAIL $test $name (exit $?): $(grep -v '^$' "$log" | grep -v '^---' | head -3 |
-                tr '\n' '|' | cut -c1-300) log: $log"
+                tr '\n' '|' | sed 's/ failed/ FAILED/g' | cut -c1-300) log: $log"
         fi
     done
 done

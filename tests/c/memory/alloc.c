@@ -102,11 +102,15 @@ int main(void) {
 
   /* Locking host memory, nested; pointer info reports LOCKED with the agents given. */
   void *agent_ptr = NULL;
-  CHECK_OK(hsa_amd_memory_lock(src, 1 << 20, &gpu, 1, &agent_ptr));
-  CHECK(agent_ptr == src);
+  /* The agent address is an alias (a discrete GPU's; lock_alias.c tests it in depth). */
+  void *first = NULL;
+  CHECK_OK(hsa_amd_memory_lock(src, 1 << 20, &gpu, 1, &first));
+  CHECK(first != NULL && first != src);
   CHECK_OK(hsa_amd_memory_lock_to_pool(src, 1 << 20, &gpu, 1, fine_pool, 0, &agent_ptr));
+  CHECK(agent_ptr == first); /* nested: the same alias */
   CHECK_OK(hsa_amd_pointer_info((char *)src + 100, &info, malloc, &n, &accessible));
   CHECK(info.type == HSA_EXT_POINTER_TYPE_LOCKED && info.hostBaseAddress == src && info.sizeInBytes == (1 << 20));
+  CHECK(info.agentBaseAddress == first);
   CHECK(n == 2);
   free(accessible);
   CHECK_OK(hsa_amd_memory_fill(src, 7, 4)); /* locked memory is known memory */
@@ -118,9 +122,10 @@ int main(void) {
   void *inner = NULL;
   CHECK_OK(hsa_amd_memory_lock(page, (1 << 20) + 4096, &gpu, 1, &agent_ptr));
   CHECK_OK(hsa_amd_memory_lock((char *)src + 16, 64, &gpu, 1, &inner));
-  CHECK(inner == (char *)src + 16);
+  CHECK(inner != NULL && inner != (char *)src + 16 && inner != agent_ptr);
   CHECK_OK(hsa_amd_pointer_info((char *)src + 20, &info, NULL, NULL, NULL));
   CHECK(info.hostBaseAddress == (char *)src + 16 && info.sizeInBytes == 64);
+  CHECK(info.agentBaseAddress == inner);
   CHECK_OK(hsa_amd_memory_unlock((char *)src + 16));
   if (page != (char *)src) CHECK_OK(hsa_amd_memory_unlock(page));
   CHECK_OK(hsa_amd_memory_unlock(src));

@@ -1,7 +1,7 @@
 /* Locked host memory and its agent address, as HIP 5.2's hipHostRegister/hipHostUnregister use
  * them: lock_to_pool a malloc'd buffer, use the agent pointer for copies and fills, unlock by
- * the host pointer. HIP removes both pointers from its map, so with SOFTHSA_LOCK_ALIAS=1 they
- * must differ (as on a discrete GPU); by default the agent pointer is the host pointer. */
+ * the host pointer. HIP removes both pointers from its map, so by default (a discrete GPU) they
+ * must differ; with SOFTHSA_LOCK_ALIAS=0 (or the full profile, an APU) they are equal. */
 #include "check.h"
 
 static hsa_agent_t cpu, gpu;
@@ -88,14 +88,21 @@ static void init(void) {
 
 int main(void) {
   unsetenv("SOFTHSA_LOCK_ALIAS");
+  unsetenv("SOFTHSA_PROFILE");
   init();
-  CHECK(register_cycle() == 0); /* default: agent pointer == host pointer */
+  CHECK(register_cycle() == 1); /* default: a discrete GPU's distinct agent address */
+  CHECK(register_cycle() == 1); /* and again, after the first alias was released */
   CHECK_OK(hsa_shut_down());
 
-  setenv("SOFTHSA_LOCK_ALIAS", "1", 1);
+  setenv("SOFTHSA_PROFILE", "full", 1);
   init();
-  CHECK(register_cycle() == 1); /* a discrete GPU's distinct agent address */
-  CHECK(register_cycle() == 1); /* and again, after the first alias was released */
+  CHECK(register_cycle() == 0); /* an APU: agent pointer == host pointer */
+  CHECK_OK(hsa_shut_down());
+
+  unsetenv("SOFTHSA_PROFILE");
+  setenv("SOFTHSA_LOCK_ALIAS", "0", 1);
+  init();
+  CHECK(register_cycle() == 0);
   CHECK_OK(hsa_shut_down());
   TEST_DONE();
 }

@@ -24,7 +24,8 @@ FIELDS = {  # (shift, width, picker) operand fields to bias, per (class, form)
  "VOP1": [(0, 9, pick_src9)], "VOP2": [(0, 9, pick_src9)], "VOPC": [(0, 9, pick_src9)],
  "SOP2": [(0, 8, pick_s8), (8, 8, pick_s8)], "SOP1": [(0, 8, pick_s8)], "SOPC": [(0, 8, pick_s8), (8, 8, pick_s8)],
  "SMEM": [(57, 7, pick_s8)], "MUBUF": [(56, 8, pick_s8)], "MTBUF": [(56, 8, pick_s8)],
- "sdwa": [(32, 8, pick_s8)],
+ "sdwa": [(32, 8, pick_s8), (40, 3, lambda: rng.randrange(8)), (48, 3, lambda: rng.randrange(8)),
+          (56, 3, lambda: rng.randrange(8))],
 }
 cands = []; tags = []
 for name, fm in forms.items():

@@ -17,16 +17,10 @@ fn fill(dst: &mut LaneArray, w: &Wave, s: Src, wide: bool) {
     match s {
         Src::V(r) => {
             let r = usize::from(r);
-            let lo = &w.v[r];
             if wide {
-                let hi = &w.v[(r + 1) & 255];
-                for l in 0..64 {
-                    dst[l] = u64::from(lo[l]) | u64::from(hi[l]) << 32;
-                }
+                widen_pair(dst, &w.v[r], &w.v[(r + 1) & 255]);
             } else {
-                for l in 0..64 {
-                    dst[l] = u64::from(lo[l]);
-                }
+                widen(dst, &w.v[r]);
             }
         }
         other => {
@@ -35,32 +29,46 @@ fn fill(dst: &mut LaneArray, w: &Wave, s: Src, wide: bool) {
             } else {
                 u64::from(w.read32(other))
             };
-            *dst = [v; 64];
+            dst.fill(v);
         }
+    }
+}
+
+// Small separate loops, so the compiler vectorizes them (zero-extension by unpacking).
+#[inline(never)]
+fn widen(dst: &mut LaneArray, lo: &[u32; 64]) {
+    for (d, &s) in dst.iter_mut().zip(lo) {
+        *d = u64::from(s);
+    }
+}
+
+#[inline(never)]
+fn widen_pair(dst: &mut LaneArray, lo: &[u32; 64], hi: &[u32; 64]) {
+    for ((d, &l), &h) in dst.iter_mut().zip(lo).zip(hi) {
+        *d = u64::from(l) | u64::from(h) << 32;
     }
 }
 
 /// Writes `vals` (low 32 bits, or 64 when `wide`) into VGPR `d` for the lanes of `mask`.
 #[inline]
 fn write_v(w: &mut Wave, d: usize, vals: &LaneArray, mask: u64, wide: bool) {
+    narrow(&mut w.v[d], vals, mask, 0);
+    if wide {
+        narrow(&mut w.v[(d + 1) & 255], vals, mask, 32);
+    }
+}
+
+/// `dst[l] = vals[l] >> shift` for the lanes of `mask` (all lanes: a vectorized loop).
+#[inline(never)]
+fn narrow(dst: &mut [u32; 64], vals: &LaneArray, mask: u64, shift: u32) {
     if mask == u64::MAX {
-        let lo = &mut w.v[d];
-        for l in 0..64 {
-            lo[l] = vals[l] as u32;
+        for (d, &v) in dst.iter_mut().zip(vals) {
+            *d = (v >> shift) as u32;
         }
     } else {
-        let lo = &mut w.v[d];
-        for l in 0..64 {
+        for (l, (d, &v)) in dst.iter_mut().zip(vals).enumerate() {
             if mask >> l & 1 != 0 {
-                lo[l] = vals[l] as u32;
-            }
-        }
-    }
-    if wide {
-        let hi = &mut w.v[(d + 1) & 255];
-        for l in 0..64 {
-            if mask >> l & 1 != 0 {
-                hi[l] = (vals[l] >> 32) as u32;
+                *d = (v >> shift) as u32;
             }
         }
     }

@@ -1,4 +1,5 @@
-//! Agent-side aliases of locked host memory (`SOFTHSA_LOCK_ALIAS=1`).
+//! Agent-side aliases of locked host memory (`SOFTHSA_LOCK_ALIAS`, on by default in the base
+//! profile, as on a discrete GPU; an APU's ROCr returns the host address).
 //!
 //! On a discrete GPU, `hsa_amd_memory_lock*` returns a GPU virtual address that differs from the
 //! host address. HIP 5.2 depends on it: `hipHostRegister` records both the host pointer and the
@@ -9,9 +10,9 @@
 //! An alias is an address range reserved with `PROT_NONE` (so nothing else is ever placed
 //! there), recorded in the registry as a [`RangeKind::Alias`] range whose delta leads back to
 //! the locked host bytes; the alias keeps the host address's offset within its page. The
-//! runtime's copies and fills translate through [`Registry::resolve`](super::Registry::resolve);
-//! the GPU translates through `MemoryMap::translate` (crates/gpu/ALIAS-REQUEST.md). Until it
-//! does, GPU accesses to an alias are reported memory faults, never host crashes.
+//! runtime's copies and fills translate through [`Registry::resolve`](super::Registry::resolve),
+//! the GPU through `MemoryMap::translate` (crates/gpu/ALIAS-REQUEST.md). A GPU path that does
+//! not translate reports a memory fault (plain `lookup` refuses aliases), never a host crash.
 
 use super::pool::PAGE;
 use super::Range;

@@ -4,8 +4,8 @@
 //! registry (which is what makes device accesses to it legal). Memory inside a pool allocation
 //! is already known: locking or registering it succeeds without a new record, as in ROCm.
 //! Pins may overlap (programs pin what they like); pinning the same range again nests (a count),
-//! and unlocking names a pin by its start. With `SOFTHSA_LOCK_ALIAS=1`, locking returns an
-//! agent-side alias address instead of the host address (see `alias.rs`).
+//! and unlocking names a pin by its start. With aliases on (the base-profile default), locking
+//! returns an agent-side alias address instead of the host address (see `alias.rs`).
 
 use super::{Memory, Range, RangeKind};
 use crate::{Error, Result};

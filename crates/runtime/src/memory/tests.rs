@@ -198,12 +198,11 @@ fn concurrent_allocations_never_exceed_the_budget() {
 /// reaches the host bytes.
 #[test]
 fn aliased_locks_translate_and_release() {
-    let cfg = Config {
-        lock_alias: true,
-        ..Config::default()
-    };
-    let topo = Topology::new(&cfg).unwrap();
-    let mem = Memory::new(&cfg, &topo).unwrap();
+    let (_t, mem) = setup(1 << 30, 1);
+    assert!(
+        mem.lock_alias,
+        "the default for a discrete (base profile) board"
+    );
     let mut host = vec![0u32; 5000];
     let p = host.as_mut_ptr() as u64;
     let len = 5000 * 4;
@@ -255,9 +254,15 @@ fn aliased_locks_translate_and_release() {
     mem.free(d).unwrap();
 }
 
+/// Without aliases (an APU, or SOFTHSA_LOCK_ALIAS=0) the agent address is the host address.
 #[test]
 fn lock_register_and_pointer_info() {
-    let (_t, mem) = setup(1 << 30, 1);
+    let cfg = Config {
+        lock_alias: false,
+        ..Config::default()
+    };
+    let topo = Topology::new(&cfg).unwrap();
+    let mem = Memory::new(&cfg, &topo).unwrap();
     let mut host = vec![0u32; 1024];
     let p = host.as_mut_ptr() as u64;
     assert!(mem.pointer_info(p).is_none());

@@ -63,7 +63,8 @@ fn half_sin_cos_every_finite_input_within_2_ulp() {
 fn llvm_folds(f: &str, hs: &[u16]) -> Vec<u16> {
     let dir = std::env::temp_dir().join(format!("softhsa-valu-fold-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut ll = format!("target triple = \"amdgcn-amd-amdhsa\"\ndeclare half @__ocml_{f}_f16(half)\n");
+    let mut ll =
+        format!("target triple = \"amdgcn-amd-amdhsa\"\ndeclare half @__ocml_{f}_f16(half)\n");
     for (i, h) in hs.iter().enumerate() {
         ll += &format!(
             "define half @t{i}() {{\n  %r = call half @__ocml_{f}_f16(half 0xH{h:04X})\n  ret half %r\n}}\n"
@@ -74,7 +75,14 @@ fn llvm_folds(f: &str, hs: &[u16]) -> Vec<u16> {
     let lib = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
     let st = Command::new("llvm-link-15")
         .arg(&src)
-        .args(["ocml.bc", "oclc_finite_only_off.bc", "oclc_isa_version_906.bc"].map(|b| format!("{lib}/{b}")))
+        .args(
+            [
+                "ocml.bc",
+                "oclc_finite_only_off.bc",
+                "oclc_isa_version_906.bc",
+            ]
+            .map(|b| format!("{lib}/{b}")),
+        )
         .args(["oclc_daz_opt_off.bc", "oclc_unsafe_math_off.bc"].map(|b| format!("{lib}/{b}")))
         .args(["--only-needed", "-o"])
         .arg(&linked)
@@ -93,7 +101,11 @@ fn llvm_folds(f: &str, hs: &[u16]) -> Vec<u16> {
         .filter_map(|l| l.trim().strip_prefix("ret half 0xH"))
         .map(|v| u16::from_str_radix(v, 16).unwrap())
         .collect();
-    assert_eq!(folded.len(), hs.len(), "opt did not fold every call:\n{text}");
+    assert_eq!(
+        folded.len(),
+        hs.len(),
+        "opt did not fold every call:\n{text}"
+    );
     folded
 }
 

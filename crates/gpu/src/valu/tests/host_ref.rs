@@ -78,7 +78,11 @@ pub fn ulps16(a: u16, b: u16) -> u64 {
 /// Distance in ulps between two singles.
 pub fn ulps32(a: f32, b: f32) -> u64 {
     if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
     }
     ordered(i64::from(a.to_bits()), 31).abs_diff(ordered(i64::from(b.to_bits()), 31))
 }
@@ -86,7 +90,11 @@ pub fn ulps32(a: f32, b: f32) -> u64 {
 /// Distance in ulps between two doubles.
 pub fn ulps64(a: f64, b: f64) -> u64 {
     if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+        return if a.is_nan() && b.is_nan() {
+            0
+        } else {
+            u64::MAX
+        };
     }
     let o = |x: f64| {
         let b = x.to_bits() as i64;

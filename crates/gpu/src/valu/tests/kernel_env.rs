@@ -21,7 +21,12 @@ pub fn compile(src: &str, clang: &str, opt: &str, cov: u32, extra: &[&str]) -> V
     let out = dir.join("k.hsaco");
     std::fs::write(&cl, src).unwrap();
     let res = Command::new(clang)
-        .args(["-target", "amdgcn-amd-amdhsa", "-mcpu=gfx906", "-cl-std=CL2.0"])
+        .args([
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-mcpu=gfx906",
+            "-cl-std=CL2.0",
+        ])
         .args([
             "--rocm-path=/usr",
             "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
@@ -60,9 +65,7 @@ impl MemoryMap for Ranges {
     fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>> {
         let end = addr.checked_add(len)?;
         let rs = self.0.lock().unwrap();
-        rs.iter()
-            .find(|r| r.start <= addr && end <= r.end)
-            .cloned()
+        rs.iter().find(|r| r.start <= addr && end <= r.end).cloned()
     }
 }
 

@@ -116,3 +116,4 @@ pub fn d(x: f64) -> u64 {
 pub fn same_f32(a: u64, b: u32) -> bool {
     a as u32 == b || (f32::from_bits(a as u32).is_nan() && f32::from_bits(b).is_nan())
 }
+mod scratch;
