@@ -107,8 +107,12 @@ static hsa_status_t pick_pool(hsa_amd_memory_pool_t pool, void *data) {
 static void queue_error_cb(hsa_status_t status, hsa_queue_t *q, void *data) {
     struct corpus *c = data;
     (void)q;
+    const char *text = NULL;
+    if (hsa_status_string(status, &text) != HSA_STATUS_SUCCESS || !text)
+        text = "?";
     c->queue_error = status;
-    report(c->base.program, "queue (error callback)", status);
+    fprintf(stderr, "%s: queue error callback: status %#x (%s)\n", c->base.program,
+            (unsigned)status, text);
 }
 
 static int create_queue(struct corpus *c) {
