@@ -10,6 +10,7 @@ pkgs=(
   clang-19 lld-19 llvm-19
   rocm-device-libs libhsa-runtime-dev rocminfo
   hipcc libamdhip64-dev libamd-comgr2
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
   gcc make
 )
 missing=()

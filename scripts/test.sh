@@ -49,6 +49,7 @@ stage hip scripts/run-hip-tests.sh
 stage cargo-test cargo test --release --workspace
 stage c-api scripts/run-c-tests.sh
 stage corpus scripts/run-corpus.sh
+stage bench-smoke scripts/bench.sh --quick
 
 echo
 if [ ${#failed_stages[@]} -gt 0 ]; then

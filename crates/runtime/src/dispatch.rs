@@ -5,6 +5,7 @@
 //! kernel, builds the [`Dispatch`], runs it to completion on the [`Device`] and turns a fault
 //! into the HSA status the queue's error callback receives.
 
+use crate::loader::LoadedKernel;
 use softhsa_abi::{
     hsa_kernel_dispatch_packet_t, hsa_status_t, HSA_STATUS_ERROR, HSA_STATUS_ERROR_EXCEPTION,
     HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
@@ -12,7 +13,7 @@ use softhsa_abi::{
     HSA_STATUS_ERROR_MEMORY_FAULT,
 };
 use softhsa_gpu::{
-    Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap,
+    Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap, Program,
 };
 use std::sync::Arc;
 
@@ -31,8 +32,23 @@ pub struct DispatchEnv<'a> {
     pub queue_address: u64,
 }
 
+/// The device form of a loaded kernel, cached on it; its code segment is decoded once for all
+/// the kernels of the code object (the loader shares one [`Program`] per segment). The error
+/// says why the kernel cannot run (e.g. its entry is not an instruction of its code).
+pub fn device_kernel(k: &LoadedKernel) -> Result<Arc<Kernel>, String> {
+    let built = k.device_kernel(|k| {
+        let program = k.shared_program(Program::new)?;
+        Kernel::from_program(&k.name, k.descriptor.clone(), k.kernel_object, program)
+    });
+    if let Err(e) = &built {
+        note_build_error(e);
+    }
+    built
+}
+
 /// Builds the device form of a loaded kernel: `code` is the loaded executable segment at
-/// `code_base` (covering every function), `kernel_object` the descriptor's address.
+/// `code_base` (covering every function), `kernel_object` the descriptor's address. Decodes
+/// `code` again for each kernel: prefer [`device_kernel`], which shares the decoded segment.
 pub fn build_kernel(
     name: &str,
     descriptor: softhsa_codeobj::KernelDescriptor,
@@ -40,7 +56,21 @@ pub fn build_kernel(
     code: &[u8],
     code_base: u64,
 ) -> Result<Kernel, String> {
-    Kernel::new(name, descriptor, kernel_object, code, code_base)
+    let built = Kernel::new(name, descriptor, kernel_object, code, code_base);
+    if let Err(e) = &built {
+        note_build_error(e);
+    }
+    built
+}
+
+thread_local! {
+    /// Why the last kernel build on this thread failed. `find_kernel` answers only `None`, so
+    /// [`run_kernel_dispatch`] (on the same thread) reads the reason from here for its report.
+    static LAST_BUILD_ERROR: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+fn note_build_error(e: &str) {
+    LAST_BUILD_ERROR.with(|c| *c.borrow_mut() = Some(e.to_string()));
 }
 
 /// The HSA status a queue reports for a fault.
@@ -68,13 +98,17 @@ pub fn run_kernel_dispatch(
     packet_address: u64,
     dispatch_id: u64,
 ) -> Result<DispatchStats, (hsa_status_t, Fault)> {
+    LAST_BUILD_ERROR.with(|c| c.borrow_mut().take());
     let Some(kernel) = (env.find_kernel)(packet.kernel_object) else {
+        let why = LAST_BUILD_ERROR
+            .with(|c| c.borrow_mut().take())
+            .map_or_else(
+                || "is not a loaded kernel".to_string(),
+                |e| format!("cannot run: {e}"),
+            );
         let f = Fault::dispatch(
             "<unknown>",
-            format!(
-                "kernel_object {:#x} is not a loaded kernel",
-                packet.kernel_object
-            ),
+            format!("kernel_object {:#x} {why}", packet.kernel_object),
         );
         return Err((HSA_STATUS_ERROR_INVALID_CODE_OBJECT, f));
     };
@@ -142,6 +176,37 @@ mod tests {
         let (status, f) = run_kernel_dispatch(&env, &p, 0, 0).unwrap_err();
         assert_eq!(status, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
         assert!(f.to_string().contains("0x1234"));
+    }
+
+    #[test]
+    fn a_kernel_that_cannot_be_built_reports_why() {
+        let device = Device::new(Default::default());
+        // The processor's lookup drops the build error (`.ok()`): the report still has it.
+        let find = |object: u64| {
+            let kd = softhsa_codeobj::KernelDescriptor::default();
+            build_kernel("k", kd, object, &[0; 8], 0x9000)
+                .ok()
+                .map(Arc::new)
+        };
+        let env = DispatchEnv {
+            device: &device,
+            find_kernel: &find,
+            memory: &NoMemory,
+            events: &NoEvents,
+            queue_address: 0,
+        };
+        let p = hsa_kernel_dispatch_packet_t {
+            setup: 1,
+            kernel_object: 0x5000,
+            ..Default::default()
+        };
+        let (status, f) = run_kernel_dispatch(&env, &p, 0, 0).unwrap_err();
+        assert_eq!(status, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+        let text = f.to_string();
+        assert!(
+            text.contains("0x5000") && text.contains("entry 0x5000 is not in its code"),
+            "{text}"
+        );
     }
 
     #[test]

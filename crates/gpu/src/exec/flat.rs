@@ -2,7 +2,7 @@
 //! to LDS, the private aperture to the wave's scratch (swizzled per dword), anything else to
 //! global memory.
 
-use super::vmem::{access, DwordAddrs, VmemKind};
+use super::vmem::{access, rmw, DwordAddrs, VmemKind};
 use super::{fault, ExecCtx, ExecFault, Flow};
 use crate::fault::FaultKind;
 use crate::lds::{swizzle_private, Lds};
@@ -169,7 +169,7 @@ fn check_private(p: u32, private: (u32, u32, bool), lane: usize) -> Result<(), E
     })
 }
 
-/// FLAT lanes that address the shared aperture: plain LDS loads and stores (atomics too).
+/// FLAT lanes that address the shared aperture: LDS loads, stores and atomics (32/64-bit).
 #[allow(clippy::too_many_arguments)]
 fn lds_access(
     w: &mut Wave,
@@ -227,50 +227,30 @@ fn lds_access(
                     lds.write_u16(a, v as u16);
                 }
             }
-            VmemKind::Atomic { op, wide: false } => {
-                use super::vmem::AtomicOp::*;
-                let old = lds.read_u32(a);
-                let (d, c) = (w.v[vdata][l], w.v[(vdata + 1) & 255][l]);
-                let new = match op {
-                    Swap => d,
-                    CmpSwap => {
-                        if old == c {
-                            d
-                        } else {
-                            old
-                        }
-                    }
-                    Add => old.wrapping_add(d),
-                    Sub => old.wrapping_sub(d),
-                    Smin => (old as i32).min(d as i32) as u32,
-                    Smax => (old as i32).max(d as i32) as u32,
-                    Umin => old.min(d),
-                    Umax => old.max(d),
-                    And => old & d,
-                    Or => old | d,
-                    Xor => old ^ d,
-                    Inc => {
-                        if old >= d {
-                            0
-                        } else {
-                            old + 1
-                        }
-                    }
-                    Dec => {
-                        if old == 0 || old > d {
-                            d
-                        } else {
-                            old - 1
-                        }
-                    }
+            VmemKind::Atomic { op, wide } => {
+                let n = 1 + usize::from(wide);
+                let get = |r: usize| {
+                    (0..n).fold(0u64, |v, k| {
+                        v | u64::from(w.v[(r + k) & 255][l]) << (32 * k)
+                    })
                 };
-                lds.write_u32(a, new);
-                if glc {
-                    w.v[vdst][l] = old;
+                let (data, cmp) = (get(vdata), get(vdata + n));
+                let old = if wide {
+                    lds.read_u64(a)
+                } else {
+                    u64::from(lds.read_u32(a))
+                };
+                let new = rmw(op, old, data, cmp, wide);
+                if wide {
+                    lds.write_u64(a, new);
+                } else {
+                    lds.write_u32(a, new as u32);
                 }
-            }
-            VmemKind::Atomic { wide: true, .. } => {
-                return Err(ExecFault::new(FaultKind::Unimplemented))
+                if glc {
+                    for k in 0..n {
+                        w.v[(vdst + k) & 255][l] = (old >> (32 * k)) as u32;
+                    }
+                }
             }
             VmemKind::Fence => {}
         }

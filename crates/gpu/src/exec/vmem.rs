@@ -143,6 +143,55 @@ pub fn classify(name: &str) -> Option<VmemKind> {
     None
 }
 
+/// The value an atomic leaves in memory: `old` combined with `data` (`cmp`: the compare value
+/// of cmpswap). Used where no other thread can see the location (LDS, scratch), so a plain
+/// read-modify-write is exact.
+pub fn rmw(op: AtomicOp, old: u64, data: u64, cmp: u64, wide: bool) -> u64 {
+    let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
+    let (old, d) = (old & mask, data & mask);
+    let signed = |v: u64| {
+        if wide {
+            v as i64
+        } else {
+            i64::from(v as u32 as i32)
+        }
+    };
+    let new = match op {
+        AtomicOp::Swap => d,
+        AtomicOp::CmpSwap => {
+            if old == cmp & mask {
+                d
+            } else {
+                old
+            }
+        }
+        AtomicOp::Add => old.wrapping_add(d),
+        AtomicOp::Sub => old.wrapping_sub(d),
+        AtomicOp::Smin => signed(old).min(signed(d)) as u64,
+        AtomicOp::Smax => signed(old).max(signed(d)) as u64,
+        AtomicOp::Umin => old.min(d),
+        AtomicOp::Umax => old.max(d),
+        AtomicOp::And => old & d,
+        AtomicOp::Or => old | d,
+        AtomicOp::Xor => old ^ d,
+        AtomicOp::Inc => {
+            if old >= d {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if old == 0 || old > d {
+                d
+            } else {
+                old - 1
+            }
+        }
+    };
+    new & mask
+}
+
 /// One lane's host atomic; returns the old value.
 ///
 /// # Safety
@@ -306,6 +355,31 @@ pub fn access(
                         memory::write_u8(at(0, l), v as u8)
                     } else {
                         memory::write_u16(at(0, l), v as u16)
+                    }
+                }
+            }
+        }
+        VmemKind::Atomic { op, wide } if !contiguous => {
+            // Scratch: each lane's dwords are swizzled apart and private to the lane, so the
+            // atomic is a plain read-modify-write of its dwords.
+            let n = if wide { 2 } else { 1 };
+            for l in lanes {
+                let get = |r: usize| {
+                    (0..n).fold(0u64, |v, k| {
+                        v | u64::from(w.v[(r + k) & 255][l]) << (32 * k)
+                    })
+                };
+                let (data, cmp) = (get(vdata), get(vdata + n));
+                // SAFETY: each dword of each active lane was checked above.
+                let old = (0..n).fold(0u64, |v, k| {
+                    v | u64::from(unsafe { memory::read_u32(addr[k][l]) }) << (32 * k)
+                });
+                let new = rmw(op, old, data, cmp, wide);
+                for k in 0..n {
+                    // SAFETY: checked above.
+                    unsafe { memory::write_u32(addr[k][l], (new >> (32 * k)) as u32) };
+                    if glc {
+                        w.v[(vdst + k) & 255][l] = (old >> (32 * k)) as u32;
                     }
                 }
             }

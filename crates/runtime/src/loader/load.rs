@@ -3,7 +3,7 @@
 
 use super::executable::{AgentRef, Executable};
 use super::memory::{SegmentMemory, SegmentRegistry};
-use super::objects::{LoadedCodeObject, LoadedKernel, Symbol, SymbolKind, Variable};
+use super::objects::{LoadedCodeObject, LoadedKernel, SharedProgram, Symbol, SymbolKind, Variable};
 use super::reader::Reader;
 use crate::{Error, Result};
 use softhsa_abi::*;
@@ -99,7 +99,7 @@ pub(crate) fn load(
     registry.add(base, memory.len() as u64, owner)?;
 
     // One shared copy of each executable segment's relocated bytes.
-    let mut texts: Vec<(u64, Arc<[u8]>)> = Vec::new();
+    let mut texts: Vec<(u64, Arc<[u8]>, SharedProgram)> = Vec::new();
     let mut kernels = Vec::new();
     let mut new_symbols = Vec::new();
     for k in &plan.kernels {
@@ -108,15 +108,16 @@ pub(crate) fn load(
             .iter()
             .find(|s| s.flags.execute && s.contains(k.entry_vaddr, 4));
         let Some(seg) = seg else { continue };
-        let code = match texts.iter().find(|t| t.0 == seg.vaddr) {
-            Some(t) => t.1.clone(),
+        let (code, program) = match texts.iter().find(|t| t.0 == seg.vaddr) {
+            Some(t) => (t.1.clone(), t.2.clone()),
             None => {
                 let bytes: Arc<[u8]> = memory
                     .copy_out(seg.vaddr, seg.memsz)
                     .unwrap_or_default()
                     .into();
-                texts.push((seg.vaddr, bytes.clone()));
-                bytes
+                let program = SharedProgram::default();
+                texts.push((seg.vaddr, bytes.clone(), program.clone()));
+                (bytes, program)
             }
         };
         let lk = Arc::new(LoadedKernel::new(
@@ -129,6 +130,7 @@ pub(crate) fn load(
             exec_handle,
             base + seg.vaddr,
             code,
+            program,
             memory.clone(),
         ));
         new_symbols.push(Symbol {

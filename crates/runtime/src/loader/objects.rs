@@ -27,7 +27,13 @@ pub struct LoadedKernel {
     /// Keeps the loaded descriptor and data alive while dispatches still use the kernel.
     pub(crate) _memory: Arc<SegmentMemory>,
     device: OnceLock<Arc<dyn Any + Send + Sync>>,
+    /// The device's decoded form of `code`, shared by every kernel of the same segment so a
+    /// code object's text is decoded once (see [`LoadedKernel::shared_program`]).
+    program: SharedProgram,
 }
+
+/// One decoded text per loaded executable segment, built on first use.
+pub(crate) type SharedProgram = Arc<OnceLock<Arc<dyn Any + Send + Sync>>>;
 
 impl LoadedKernel {
     #[allow(clippy::too_many_arguments)]
@@ -41,6 +47,7 @@ impl LoadedKernel {
         executable: u64,
         code_base: u64,
         code: Arc<[u8]>,
+        program: SharedProgram,
         memory: Arc<SegmentMemory>,
     ) -> LoadedKernel {
         LoadedKernel {
@@ -55,6 +62,7 @@ impl LoadedKernel {
             code,
             _memory: memory,
             device: OnceLock::new(),
+            program,
         }
     }
 
@@ -90,6 +98,21 @@ impl LoadedKernel {
         let k = self.device.get_or_init(|| built).clone();
         k.downcast::<T>()
             .map_err(|_| "cached device kernel has another type".to_string())
+    }
+}
+
+impl LoadedKernel {
+    /// The decoded form of this kernel's code segment (e.g. `softhsa_gpu::Program`), built by
+    /// `decode(code, code_base)` once for all the kernels of the segment.
+    pub fn shared_program<P: Any + Send + Sync>(
+        &self,
+        decode: impl FnOnce(&[u8], u64) -> P,
+    ) -> Result<Arc<P>, String> {
+        self.program
+            .get_or_init(|| Arc::new(decode(&self.code, self.code_base)))
+            .clone()
+            .downcast::<P>()
+            .map_err(|_| "shared program has another type".to_string())
     }
 }
 

@@ -389,17 +389,15 @@ fn every_loaded_kernel_builds_for_the_gpu() {
         load(&loader, &reg, file);
         let kernels = loader.kernels_for_test();
         assert_eq!(kernels.len(), 4, "{file}");
+        let kernels_of_file = kernels.clone();
         for k in kernels {
-            let built = k.device_kernel(|k| {
-                crate::dispatch::build_kernel(
-                    &k.name,
-                    k.descriptor.clone(),
-                    k.kernel_object,
-                    &k.code,
-                    k.code_base,
-                )
-            });
+            let built = crate::dispatch::device_kernel(&k);
             let built = built.unwrap_or_else(|e| panic!("{file}: {}: {e}", k.name));
+            // One decode per code segment: every kernel of it shares the program.
+            let first = crate::dispatch::device_kernel(&kernels_of_file[0]).unwrap();
+            if first.program.base == built.program.base {
+                assert!(Arc::ptr_eq(&first.program, &built.program), "{file}");
+            }
             let entry = k
                 .kernel_object
                 .wrapping_add(k.descriptor.entry_offset as u64);

@@ -279,7 +279,23 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
         queue_address: q.addr(),
     };
     match dispatch::run_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
-        Ok(_) => Ok(()),
+        Ok(stats) => {
+            // The figures `scripts/bench.sh` and users read: work done and wave instructions.
+            crate::trace!(
+                crate::system::trace::Category::Dispatch,
+                "queue {:#x} packet {index}: kernel_object={:#x} grid={:?} workgroup={:?} \
+                 workgroups={} waves={} instructions={} ns={}",
+                q.addr(),
+                packet.kernel_object,
+                [packet.grid_size_x, packet.grid_size_y, packet.grid_size_z],
+                [packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z],
+                stats.workgroups,
+                stats.waves,
+                stats.instructions,
+                stats.elapsed_ns
+            );
+            Ok(())
+        }
         Err((status, fault)) => {
             // The report users need to debug their kernel: always on stderr (DESIGN.md).
             eprintln!("softhsa: queue {:#x}, packet {index}: {fault}", q.addr());

@@ -2,6 +2,7 @@
 //! operations, exact integer arithmetic (u128/i128), known bit patterns and math identities.
 
 mod bits_int;
+mod cl_convert;
 mod cl_math;
 mod compare_convert;
 mod divide;
