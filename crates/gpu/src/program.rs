@@ -1,6 +1,7 @@
 //! A kernel's code, decoded once: pre-decoded instructions with resolved operands and branch
 //! targets, and an O(1) map from byte address to instruction index.
 
+use crate::exec::int32::Int32;
 use crate::exec::operand::{resolve_src, Src, Width};
 use crate::exec::vmem::{classify, VmemKind};
 use crate::valu::{self, ValuOp};
@@ -26,6 +27,8 @@ pub struct XInst {
     pub vmem: Option<VmemKind>,
     /// Exists on gfx906 only (dot products, fmac...): illegal on a gfx900 device.
     pub gfx906_only: bool,
+    /// The 32-bit integer fast path's op, when this instruction qualifies for it.
+    pub int32: Option<Int32>,
 }
 
 /// What occupies an instruction slot.
@@ -202,7 +205,9 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
         Class::Smem if op.flags().has(softhsa_isa::OpFlags::ATOMIC) => classify(op.name()),
         _ => None,
     };
+    let int32 = Int32::of(&inst, &src);
     Some(XInst {
+        int32,
         inst,
         src,
         target: NO_INDEX,

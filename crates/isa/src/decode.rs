@@ -181,16 +181,18 @@ fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
         (Class::Vop1 | Class::Vop2 | Class::Vopc, Form::E64) => Class::Vop3,
         (c, _) => c,
     };
-    let free = free
-        | operand_bits(
-            op,
-            if class == Class::Vop3 {
-                op.class()
-            } else {
-                class
-            },
-            form,
-        );
+    let outer = if class == Class::Vop3 { op.class() } else { class };
+    let mut free = free | operand_bits(op, outer, form);
+    if let Form::Sdwa = form {
+        // SDWA selects: single toggles of the canonical DWORD (6) miss values such as WORD_1
+        // (5); a used select field is free as a whole and its value checked when decoding.
+        for lo in [40, 48, 56] {
+            let field = 7u64 << lo;
+            if free & field != 0 {
+                free |= field;
+            }
+        }
+    }
     if base != 0 && (x & !free) == (base & !free) {
         Ok(())
     } else {

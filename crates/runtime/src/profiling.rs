@@ -10,9 +10,43 @@
 use crate::signal::{Signal, Signals};
 use crate::{Error, Result};
 use softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 static ASYNC_COPY_PROFILING: AtomicBool = AtomicBool::new(false);
+
+static DISPATCHES: AtomicU64 = AtomicU64::new(0);
+static WAVES: AtomicU64 = AtomicU64::new(0);
+static WAVE_INSTRUCTIONS: AtomicU64 = AtomicU64::new(0);
+static DISPATCH_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Work done by the software GPU in this process, over every completed kernel dispatch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchTotals {
+    pub dispatches: u64,
+    pub waves: u64,
+    /// Wave instructions executed (one per wave per instruction).
+    pub wave_instructions: u64,
+    /// Sum of the dispatches' elapsed times.
+    pub busy_ns: u64,
+}
+
+/// Adds one completed dispatch to the process totals (called by the packet processor).
+pub fn record_dispatch(stats: &softhsa_gpu::DispatchStats) {
+    DISPATCHES.fetch_add(1, Ordering::Relaxed);
+    WAVES.fetch_add(stats.waves, Ordering::Relaxed);
+    WAVE_INSTRUCTIONS.fetch_add(stats.instructions, Ordering::Relaxed);
+    DISPATCH_NS.fetch_add(stats.elapsed_ns, Ordering::Relaxed);
+}
+
+/// The process totals so far; subtract two readings to measure a span of work.
+pub fn dispatch_totals() -> DispatchTotals {
+    DispatchTotals {
+        dispatches: DISPATCHES.load(Ordering::Relaxed),
+        waves: WAVES.load(Ordering::Relaxed),
+        wave_instructions: WAVE_INSTRUCTIONS.load(Ordering::Relaxed),
+        busy_ns: DISPATCH_NS.load(Ordering::Relaxed),
+    }
+}
 
 /// The current system timestamp, in ticks.
 pub fn now() -> u64 {

@@ -39,7 +39,7 @@ for name, fm in forms.items():
             x = base ^ (rng.getrandbits(64) & free) if k else base
             if k and rng.random() < 0.7:
                 for sh, wd, pk in FIELDS.get(form if form in ("e64", "sdwa") else cls, []):
-                    if (free >> sh) & 1 and rng.random() < 0.6:
+                    if (free >> sh) & ((1 << wd) - 1) and rng.random() < 0.6:
                         x = (x & ~(((1 << wd) - 1) << sh)) | ((pk() & ((1 << wd) - 1)) << sh)
             ws = [x & 0xffffffff] + ([x >> 32] if nw > 1 else [])
             ws.append(rng.getrandbits(32))  # possible literal

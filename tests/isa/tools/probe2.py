@@ -12,7 +12,9 @@ for e in ops:
         forms.append((e["name"], "e64", [int(x, 16) for x in e["e64"]["words"]]))
     if e["cls"] in ("VOP1", "VOP2", "VOPC"):
         w0 = w[0] & ~0x1FF
-        forms.append((e["name"], "sdwa", [w0 | 0xF9, 20 | 6 << 8 | 6 << 16 | 6 << 24] + w[2:]))
+        # VOP1 has no src1: its src1_sel field must stay 0.
+        sel1 = 0 if e["cls"] == "VOP1" else 6 << 24
+        forms.append((e["name"], "sdwa", [w0 | 0xF9, 20 | 6 << 8 | 6 << 16 | sel1] + w[2:]))
         forms.append((e["name"], "dpp", [w0 | 0xFA, 20 | 0xE4 << 8 | 0xF << 24 | 0xF << 28] + w[2:]))
 # Register fields whose toggles could reach 128+-bit special operands (llvm-objdump-15 aborts
 # on those); the decoder validates these fields itself, so they need no probing.

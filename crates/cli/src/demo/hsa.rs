@@ -144,6 +144,8 @@ pub struct Kernel {
 pub struct Hsa {
     allocations: std::cell::RefCell<Vec<*mut c_void>>,
     kernels: std::cell::RefCell<Vec<(hsa_executable_t, hsa_code_object_reader_t)>>,
+    /// The runtime's wave-instruction total when this session began.
+    instructions_at_init: u64,
 }
 
 /// hsa_iterate_agents callback: `data` is a `(device type wanted, first agent of that type)`.
@@ -194,6 +196,7 @@ impl Hsa {
         Ok(Hsa {
             allocations: Default::default(),
             kernels: Default::default(),
+            instructions_at_init: softhsa_runtime::profiling::dispatch_totals().wave_instructions,
         })
     }
 
@@ -441,10 +444,10 @@ impl Hsa {
             .then(|| ((times.end - times.start) as u128 * 1_000_000_000 / u128::from(freq)) as u64))
     }
 
-    /// Wave instructions of the last dispatch, when the runtime reports them.
-    /// TODO(runtime): softhsa-runtime does not expose the GPU's DispatchStats yet.
+    /// Wave instructions executed since this session began (the runtime runs in this process).
     pub fn wave_instructions(&self) -> Option<u64> {
-        None
+        let now = softhsa_runtime::profiling::dispatch_totals().wave_instructions;
+        Some(now - self.instructions_at_init)
     }
 }
 

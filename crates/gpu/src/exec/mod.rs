@@ -6,6 +6,7 @@
 pub mod control;
 pub mod ds;
 pub mod flat;
+pub mod int32;
 pub mod lanes;
 pub mod mubuf;
 pub mod operand;

@@ -2,6 +2,7 @@
 //! lane moves, calls the gpu-valu lane semantics, and writes back under EXEC. Also the lane ops
 //! that are not arithmetic (readlane, writelane, readfirstlane, movrel, swap).
 
+use super::int32;
 use super::lanes::{dpp_apply, sdwa_place, sdwa_select};
 use super::operand::Src;
 use super::{fault, ExecCtx, Flow};
@@ -106,6 +107,10 @@ fn relocated(w: &Wave, x: &XInst) -> XInst {
 
 #[inline]
 fn exec_inst(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    if let Some(op) = x.int32 {
+        int32::exec(w, op, &x.src, vgpr(x.inst.dst));
+        return Flow::Next;
+    }
     match (x.valu, &x.vinfo) {
         (Some(op), Some(info)) => arith(w, x, cx, op, info),
         _ => lane_op(w, x),

@@ -280,6 +280,7 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
     };
     match dispatch::run_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
         Ok(stats) => {
+            crate::profiling::record_dispatch(&stats);
             // The figures `scripts/bench.sh` and users read: work done and wave instructions.
             crate::trace!(
                 crate::system::trace::Category::Dispatch,

@@ -1,0 +1,260 @@
+//! Fast path for the most frequent 32-bit integer VALU ops (moves, add/sub, shifts, logic,
+//! 24-bit and low multiplies, the 3-source combinations LLVM emits for addressing, cndmask):
+//! operands stay `[u32; 64]` and the result is written straight back, instead of widening every
+//! source to 64-bit lanes for the general VALU module. It applies only to plain encodings (no
+//! modifiers, SDWA or DPP); the general module stays the reference (tests compare both).
+
+use super::operand::Src;
+use crate::wave::Wave;
+use softhsa_isa::{Encoding, Ext, Inst, VopMods};
+
+/// A fast-path op; `a`, `b`, `c` are src0..src2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Int32 {
+    Mov,
+    Not,
+    Add,
+    Sub,
+    SubRev,
+    MulLo,
+    MulHiU,
+    MulU24,
+    And,
+    Or,
+    Xor,
+    LshlRev,
+    LshrRev,
+    AshrRev,
+    MinU,
+    MaxU,
+    MinI,
+    MaxI,
+    LshlAdd,
+    AddLshl,
+    Add3,
+    LshlOr,
+    AndOr,
+    Or3,
+    Xad,
+    MadU24,
+    /// `b` where the lane's mask bit is set, else `a`.
+    Cndmask,
+}
+
+impl Int32 {
+    /// Every op with its mnemonic (one list for the decoder-time match and the tests).
+    pub const ALL: [(Int32, &'static str); 27] = [
+        (Int32::Mov, "v_mov_b32"),
+        (Int32::Not, "v_not_b32"),
+        (Int32::Add, "v_add_u32"),
+        (Int32::Sub, "v_sub_u32"),
+        (Int32::SubRev, "v_subrev_u32"),
+        (Int32::MulLo, "v_mul_lo_u32"),
+        (Int32::MulHiU, "v_mul_hi_u32"),
+        (Int32::MulU24, "v_mul_u32_u24"),
+        (Int32::And, "v_and_b32"),
+        (Int32::Or, "v_or_b32"),
+        (Int32::Xor, "v_xor_b32"),
+        (Int32::LshlRev, "v_lshlrev_b32"),
+        (Int32::LshrRev, "v_lshrrev_b32"),
+        (Int32::AshrRev, "v_ashrrev_i32"),
+        (Int32::MinU, "v_min_u32"),
+        (Int32::MaxU, "v_max_u32"),
+        (Int32::MinI, "v_min_i32"),
+        (Int32::MaxI, "v_max_i32"),
+        (Int32::LshlAdd, "v_lshl_add_u32"),
+        (Int32::AddLshl, "v_add_lshl_u32"),
+        (Int32::Add3, "v_add3_u32"),
+        (Int32::LshlOr, "v_lshl_or_b32"),
+        (Int32::AndOr, "v_and_or_b32"),
+        (Int32::Or3, "v_or3_b32"),
+        (Int32::Xad, "v_xad_u32"),
+        (Int32::MadU24, "v_mad_u32_u24"),
+        (Int32::Cndmask, "v_cndmask_b32"),
+    ];
+
+    /// The fast op for a decoded instruction whose sources are `src`, if it qualifies.
+    pub fn of(inst: &Inst, src: &[Src; 4]) -> Option<Int32> {
+        let plain = matches!(inst.enc, Encoding::Vop1 | Encoding::Vop2 | Encoding::Vop3)
+            && matches!(inst.ext, Ext::None)
+            && inst.mods == VopMods::default()
+            && inst.dst.is_vgpr();
+        let simple = |s: &Src| matches!(s, Src::V(_) | Src::S(_) | Src::Imm(_) | Src::None);
+        if !plain || !src[..3].iter().all(simple) {
+            return None;
+        }
+        let name = inst.op.name();
+        Int32::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|&(op, _)| op)
+    }
+
+    /// Number of sources the op reads.
+    pub fn arity(self) -> usize {
+        use Int32::*;
+        match self {
+            Mov | Not => 1,
+            LshlAdd | AddLshl | Add3 | LshlOr | AndOr | Or3 | Xad | MadU24 => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// `out = op(a, b, c)` lane by lane (`mask`: the cndmask select mask).
+#[inline(never)]
+pub fn apply(
+    op: Int32,
+    a: &[u32; 64],
+    b: &[u32; 64],
+    c: &[u32; 64],
+    mask: u64,
+    out: &mut [u32; 64],
+) {
+    macro_rules! lanes {
+        (|$x:ident, $y:ident, $z:ident| $e:expr) => {
+            for (((o, &$x), &$y), &$z) in out.iter_mut().zip(a).zip(b).zip(c) {
+                *o = $e;
+            }
+        };
+    }
+    let u24 = |v: u32| v & 0xff_ffff;
+    match op {
+        Int32::Mov => out.copy_from_slice(a),
+        Int32::Not => lanes!(|x, _y, _z| !x),
+        Int32::Add => lanes!(|x, y, _z| x.wrapping_add(y)),
+        Int32::Sub => lanes!(|x, y, _z| x.wrapping_sub(y)),
+        Int32::SubRev => lanes!(|x, y, _z| y.wrapping_sub(x)),
+        Int32::MulLo => lanes!(|x, y, _z| x.wrapping_mul(y)),
+        Int32::MulHiU => lanes!(|x, y, _z| ((u64::from(x) * u64::from(y)) >> 32) as u32),
+        Int32::MulU24 => lanes!(|x, y, _z| u24(x).wrapping_mul(u24(y))),
+        Int32::And => lanes!(|x, y, _z| x & y),
+        Int32::Or => lanes!(|x, y, _z| x | y),
+        Int32::Xor => lanes!(|x, y, _z| x ^ y),
+        Int32::LshlRev => lanes!(|x, y, _z| y << (x & 31)),
+        Int32::LshrRev => lanes!(|x, y, _z| y >> (x & 31)),
+        Int32::AshrRev => lanes!(|x, y, _z| ((y as i32) >> (x & 31)) as u32),
+        Int32::MinU => lanes!(|x, y, _z| x.min(y)),
+        Int32::MaxU => lanes!(|x, y, _z| x.max(y)),
+        Int32::MinI => lanes!(|x, y, _z| (x as i32).min(y as i32) as u32),
+        Int32::MaxI => lanes!(|x, y, _z| (x as i32).max(y as i32) as u32),
+        Int32::LshlAdd => lanes!(|x, y, z| (x << (y & 31)).wrapping_add(z)),
+        Int32::AddLshl => lanes!(|x, y, z| x.wrapping_add(y) << (z & 31)),
+        Int32::Add3 => lanes!(|x, y, z| x.wrapping_add(y).wrapping_add(z)),
+        Int32::LshlOr => lanes!(|x, y, z| (x << (y & 31)) | z),
+        Int32::AndOr => lanes!(|x, y, z| (x & y) | z),
+        Int32::Or3 => lanes!(|x, y, z| x | y | z),
+        Int32::Xad => lanes!(|x, y, z| (x ^ y).wrapping_add(z)),
+        Int32::MadU24 => lanes!(|x, y, z| u24(x).wrapping_mul(u24(y)).wrapping_add(z)),
+        Int32::Cndmask => {
+            for (l, ((o, &x), &y)) in out.iter_mut().zip(a).zip(b).enumerate() {
+                *o = if mask >> l & 1 != 0 { y } else { x };
+            }
+        }
+    }
+}
+
+/// Runs `op` on wave `w`: sources `src`, destination VGPR `dst`, lanes of EXEC.
+#[inline]
+pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) {
+    let exec = w.exec();
+    let mask = if op == Int32::Cndmask {
+        // VOP3 names the mask SGPR pair in src2; VOP2 reads VCC.
+        match src[2] {
+            Src::None => w.vcc(),
+            s => w.read64(s),
+        }
+    } else {
+        0
+    };
+    let mut buf = [[0u32; 64]; 3];
+    let mut take = |i: usize, w: &Wave| -> usize {
+        match src[i] {
+            Src::V(r) => usize::from(r),
+            s => {
+                buf[i] = [w.read32(s); 64];
+                256 + i
+            }
+        }
+    };
+    let n = op.arity().min(if op == Int32::Cndmask { 2 } else { 3 });
+    let mut regs = [256usize + 2; 3];
+    for (i, r) in regs.iter_mut().enumerate().take(n) {
+        *r = take(i, w);
+    }
+    let pick = |r: usize| if r < 256 { &w.v[r] } else { &buf[r - 256] };
+    let mut out = [0u32; 64];
+    apply(
+        op,
+        pick(regs[0]),
+        pick(regs[1]),
+        pick(regs[2]),
+        mask,
+        &mut out,
+    );
+    let d = &mut w.v[dst];
+    if exec == u64::MAX {
+        *d = out;
+    } else {
+        for (l, (d, &v)) in d.iter_mut().zip(&out).enumerate() {
+            if exec >> l & 1 != 0 {
+                *d = v;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::valu::{self, VopInputs, VopOutputs};
+
+    fn lanes(seed: u64) -> [u32; 64] {
+        let mut x = seed;
+        std::array::from_fn(|l| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Mix in edge values: 0, all ones, sign bit, shift counts past 31.
+            match l % 8 {
+                0 => 0,
+                1 => u32::MAX,
+                2 => 0x8000_0000,
+                3 => 33 + l as u32,
+                _ => (x >> 29) as u32,
+            }
+        })
+    }
+
+    #[test]
+    fn fast_ops_match_the_general_valu_module() {
+        let mut inp = VopInputs::default();
+        let mut out = VopOutputs::default();
+        for (seed, (op, name)) in Int32::ALL.iter().enumerate() {
+            let general = valu::resolve(name).unwrap_or_else(|| panic!("{name}: no VALU op"));
+            let (a, b, c) = (
+                lanes(seed as u64),
+                lanes(seed as u64 + 100),
+                lanes(seed as u64 + 200),
+            );
+            let mask = 0x0123_4567_89ab_cdef_u64.rotate_left(seed as u32);
+            for (s, v) in inp.src.iter_mut().zip([&a, &b, &c]) {
+                for (d, &x) in s.iter_mut().zip(v) {
+                    *d = u64::from(x);
+                }
+            }
+            inp.exec = u64::MAX;
+            inp.mask_in = mask;
+            valu::execute(general, &inp, &mut out).unwrap_or_else(|_| panic!("{name}"));
+            let mut fast = [0u32; 64];
+            apply(*op, &a, &b, &c, mask, &mut fast);
+            for l in 0..64 {
+                assert_eq!(
+                    fast[l], out.dst[l] as u32,
+                    "{name} lane {l}: {:#x} {:#x} {:#x}",
+                    a[l], b[l], c[l]
+                );
+            }
+        }
+    }
+}
