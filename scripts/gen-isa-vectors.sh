@@ -22,6 +22,7 @@ if [ "${1:-}" = "--table" ]; then
     python3 gen_table.py             # -> ops.json
     python3 probe2.py gfx906         # valid base + free bits of every encoding form
     python3 emit.py "$root/crates/isa/src/table.rs"
+    rustfmt --edition 2021 "$root/crates/isa/src/table.rs"
     cp ops.json forms-gfx906.json probe-gfx906.json probe-gfx900.json "$tools/"
 fi
 rm -f "$root"/tests/isa/*.txt "$root"/tests/isa/*.lst

@@ -43,7 +43,7 @@ stage() {
 }
 
 stage deps scripts/install-deps.sh
-stage build-lib scripts/build-lib.sh
+stage build-lib scripts/build-lib.sh --strict
 stage build-cli cargo build --release -p softhsa
 stage hip scripts/run-hip-tests.sh
 stage cargo-test cargo test --release --workspace

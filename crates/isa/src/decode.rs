@@ -181,7 +181,11 @@ fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
         (Class::Vop1 | Class::Vop2 | Class::Vopc, Form::E64) => Class::Vop3,
         (c, _) => c,
     };
-    let outer = if class == Class::Vop3 { op.class() } else { class };
+    let outer = if class == Class::Vop3 {
+        op.class()
+    } else {
+        class
+    };
     let mut free = free | operand_bits(op, outer, form);
     if let Form::Sdwa = form {
         // SDWA selects: single toggles of the canonical DWORD (6) miss values such as WORD_1

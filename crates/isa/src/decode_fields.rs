@@ -98,9 +98,6 @@ pub(crate) fn vop32(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> 
             Op::V_MADMK_F32 | Op::V_MADMK_F16 => [i.src[0], k, i.src[1], Operand::NONE],
             _ => [i.src[0], i.src[1], k, Operand::NONE],
         };
-        if i.src[0].is_literal() {
-            return Err(DecodeError::InvalidFields { op: op.name() });
-        }
         return Ok(i);
     }
     take_literal(d, &mut i, 1)?;

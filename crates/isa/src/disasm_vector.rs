@@ -117,7 +117,8 @@ fn vop32(w: &mut impl Write, i: &Inst) -> fmt::Result {
         for s in 0..3 {
             w.write_str(sep)?;
             sep = ", ";
-            if i.src[s].is_literal() && s > 0 {
+            // K (and a literal src0, which shares it) print as raw 32-bit hex.
+            if i.src[s].is_literal() {
                 write!(w, "0x{:x}", i.literal)?;
             } else {
                 src(w, i, i.src[s], 1, src_ty(op, s))?;

@@ -1,6 +1,6 @@
 //! `llvm-objdump -d`-style listing of an AMDGPU code object (what `softhsa disasm` prints).
 
-use crate::{decode_all, Gfx};
+use crate::{decode_for, Gfx};
 use object::{Object, ObjectSection, ObjectSymbol, SectionKind, SymbolKind};
 use std::fmt::Write;
 
@@ -48,6 +48,9 @@ pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
     let mut out = Vec::new();
     for sec in file.sections().filter(|s| s.kind() == SectionKind::Text) {
         let data = sec.data()?;
+        if data.is_empty() {
+            continue; // llvm-objdump lists nothing for an empty section
+        }
         let base = sec.address();
         let sec_name = sec.name().unwrap_or("").to_string();
         let mut syms: Vec<(u64, String, bool)> = file
@@ -99,29 +102,43 @@ pub fn blocks(elf: &[u8]) -> Result<Vec<Block>, ElfError> {
     Ok(out)
 }
 
-/// Decode `code` (at address `start`) into listing lines.
+/// Decode `code` (at address `start`) into listing lines. Like llvm-objdump (without `-z`), a run
+/// of 8 or more zero bytes at an instruction boundary is skipped (in whole dwords) and shown as
+/// one `...` line; undecodable dwords show as `.long`.
 fn decode_lines(code: &[u8], start: u64, gfx: Gfx) -> Vec<Line> {
-    decode_all(code, gfx)
-        .into_iter()
-        .map(|(off, r)| {
-            let pc = start + off as u64;
-            let (len, text, target) = match r {
-                Ok(i) => (
-                    i.len as usize,
-                    i.display(pc).to_string(),
-                    i.branch_target(pc),
-                ),
-                Err(_) => (4, format!(".long 0x{:x}", word(code, off)), None),
-            };
-            let words = (0..len / 4).map(|j| word(code, off + 4 * j)).collect();
-            Line {
+    let mut out = Vec::new();
+    let mut off = 0;
+    while off + 4 <= code.len() {
+        let pc = start + off as u64;
+        let zeros = code[off..].iter().take_while(|&&b| b == 0).count();
+        if zeros >= 8 {
+            out.push(Line {
                 addr: pc,
-                words,
-                text,
-                target,
-            }
-        })
-        .collect()
+                words: Vec::new(),
+                text: "...".to_string(),
+                target: None,
+            });
+            off += zeros & !3;
+            continue;
+        }
+        let (len, text, target) = match decode_for(&code[off..], gfx) {
+            Ok(i) => (
+                i.len as usize,
+                i.display(pc).to_string(),
+                i.branch_target(pc),
+            ),
+            Err(_) => (4, format!(".long 0x{:x}", word(code, off)), None),
+        };
+        let words = (0..len / 4).map(|j| word(code, off + 4 * j)).collect();
+        out.push(Line {
+            addr: pc,
+            words,
+            text,
+            target,
+        });
+        off += len;
+    }
+    out
 }
 
 /// The processor from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f gfx906).
@@ -164,6 +181,10 @@ pub fn listing(elf: &[u8], file_name: &str) -> Result<String, ElfError> {
             }
         }
         for l in &b.lines {
+            if l.words.is_empty() {
+                s.push_str("\t\t...\n");
+                continue;
+            }
             let hex: Vec<String> = l.words.iter().map(|w| format!("{w:08X}")).collect();
             // llvm-objdump pads the text to 59 columns and appends the comment without a space.
             let _ = write!(s, "\t{:<59}// {:012X}: {}", l.text, l.addr, hex.join(" "));

@@ -10,6 +10,15 @@
 //!   `Op::V_ADD_F32`); per-op facts (operand widths, class, memory direction) are methods on `Op`.
 //! - [`Operand`] is the raw 9-bit operand code (0..=255 scalar/constant/special, 256..=511 VGPR)
 //!   so evaluation is a match on a small integer; the 32-bit literal lives in [`Inst::literal`].
+//! - [`decode_for`] takes the processor ([`Gfx`]): gfx906 adds dot/fma_mix/fmac/xnor, and
+//!   gfx900 names the fma_mix opcodes `v_mad_mix*`. [`decode`] means gfx906.
+//! - [`elf`] lists a whole code object in llvm-objdump's layout (`softhsa disasm`).
+//!
+//! How validity is decided (what LLVM's decoder accepts is the reference): the table stores for
+//! every op and encoding form a valid base encoding and the bits that may vary from it
+//! (probed from llvm-objdump); register fields the op uses are then checked by value
+//! (`operand_check`: reserved codes, register-file bounds, tuple alignment, specials per width).
+//! Not modelled: VOP3 `v_interp_*`, VINTRP and EXP encodings (decode errors).
 
 mod decode;
 mod decode_fields;

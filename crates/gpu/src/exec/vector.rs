@@ -119,7 +119,9 @@ fn exec_inst(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
 
 /// The scalar mask register a compare or carry writes: VCC unless the encoding names another.
 fn mask_target(x: &XInst, writes_vgpr: bool) -> usize {
-    let named = if writes_vgpr || x.inst.enc == Encoding::Sdwa {
+    // SDWA VOPC names its sdst in `dst` (the decoder's choice); accept `sdst` there as well.
+    let sdwa_sdst = x.inst.enc == Encoding::Sdwa && !x.inst.sdst.is_none();
+    let named = if writes_vgpr || sdwa_sdst {
         x.inst.sdst
     } else {
         x.inst.dst
@@ -143,7 +145,13 @@ fn arith(w: &mut Wave, x: &XInst, cx: &mut ExecCtx, op: ValuOp, info: &OpInfo) -
         // K is the literal: madmk = src0 * K + src1, madak = src0 * src1 + K.
         let k = u64::from(inst.literal);
         if inst.op.name().contains("madmk") || inst.op.name().contains("fmamk") {
-            fill(&mut inp.src[2], w, x.src[1], false);
+            // The decoder gives madmk in mad order (src0, K, src1); the addend is src[2].
+            let addend = if x.src[2] != Src::None {
+                x.src[2]
+            } else {
+                x.src[1]
+            };
+            fill(&mut inp.src[2], w, addend, false);
             inp.src[1] = [k; 64];
         } else {
             inp.src[2] = [k; 64];

@@ -77,6 +77,8 @@ pub struct Image {
     mem: Vec<u64>,
     base: u64,
     co: CodeObject,
+    /// The text decoded once, shared by the image's kernels.
+    program: std::sync::Arc<crate::Program>,
 }
 
 impl Image {
@@ -95,22 +97,26 @@ impl Image {
         co.plan
             .apply_relocations(image, base, &mut |_| None)
             .unwrap();
-        Image { mem, base, co }
+        // SAFETY: the image was fully written above and `mem` outlives this borrow.
+        let code = unsafe { std::slice::from_raw_parts(base as *const u8, size as usize) };
+        let program = std::sync::Arc::new(crate::Program::new(code, base));
+        Image {
+            mem,
+            base,
+            co,
+            program,
+        }
     }
 
     /// Runs kernel `name` over `n` work-items (work-groups of 64). `args` are the explicit
     /// arguments in order (pointers or scalars, each written with its metadata size).
     pub fn run(&self, name: &str, args: &[u64], n: u32, map: &Ranges) -> Result<(), Fault> {
         let ks = self.co.plan.kernel(name).expect("kernel exists");
-        let size = self.co.plan.virtual_size as usize;
-        // SAFETY: the image (`self.mem`) is live and unmodified while this borrow is used.
-        let code = unsafe { std::slice::from_raw_parts(self.base as *const u8, size) };
-        let kernel = Kernel::new(
+        let kernel = Kernel::from_program(
             name,
             ks.descriptor.clone(),
             self.base + ks.descriptor_vaddr,
-            code,
-            self.base,
+            self.program.clone(),
         )
         .unwrap();
         let md = ks.metadata.as_ref().expect("kernel metadata");
