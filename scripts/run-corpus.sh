@@ -87,6 +87,13 @@ compile_one() { # kernel_path devlib cc target opt cov out
     else
         flags+=(-nogpulib)
     fi
+    # clang-16 at -O0 places spill reloads before the EXEC restore where branches rejoin, so the
+    # reloads run with the wrong lanes and real hardware computes wrong results too (LLVM issue
+    # llvm-project#61083, fixed after LLVM 16). Its greedy register allocator avoids the bug and
+    # keeps every other -O0 property (no optimization passes).
+    if [ "$cc" = 16 ] && [ "$o" = 0 ]; then
+        flags+=(-mllvm -optimize-regalloc)
+    fi
     if ! "clang-$cc" "${flags[@]}" -I"$(dirname "$src")" -o "$out.tmp" "$src" 2>"$out.err"; then
         echo "BUILD-FAIL $(basename "$src" .cl) clang-$cc $t -O$o v$v: $(head -c 300 "$out.err")"
         return 0

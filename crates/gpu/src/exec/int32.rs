@@ -154,10 +154,14 @@ pub fn apply(
     }
 }
 
+/// What an op's unused source slots read.
+static UNUSED: [u32; 64] = [0; 64];
+
 /// Runs `op` on wave `w`: sources `src`, destination VGPR `dst`, lanes of EXEC.
 #[inline]
 pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) {
     let exec = w.exec();
+    let dst = dst & 255;
     let mask = if op == Int32::Cndmask {
         // VOP3 names the mask SGPR pair in src2; VOP2 reads VCC.
         match src[2] {
@@ -167,35 +171,47 @@ pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) {
     } else {
         0
     };
-    let mut buf = [[0u32; 64]; 3];
-    let mut take = |i: usize, w: &Wave| -> usize {
-        match src[i] {
-            Src::V(r) => usize::from(r),
-            s => {
-                buf[i] = [w.read32(s); 64];
-                256 + i
-            }
-        }
+    let n = if op == Int32::Cndmask { 2 } else { op.arity() };
+    // Register sources are read in place; a scalar or constant is splatted once.
+    let reg = |i: usize| match src[i] {
+        Src::V(r) if i < n => Some(usize::from(r)),
+        _ => None,
     };
-    let n = op.arity().min(if op == Int32::Cndmask { 2 } else { 3 });
-    let mut regs = [256usize + 2; 3];
-    for (i, r) in regs.iter_mut().enumerate().take(n) {
-        *r = take(i, w);
+    let regs = [reg(0), reg(1), reg(2)];
+    let aliased = regs.contains(&Some(dst));
+    let vp = w.v.as_mut_ptr();
+    // A scalar or constant source is splatted in place (no move of a 64-lane array).
+    let (s0, s1, s2);
+    macro_rules! source {
+        ($i:expr, $splat:ident) => {
+            match regs[$i] {
+                // SAFETY: a register number below 256 indexes the wave's 256 VGPRs.
+                Some(r) => unsafe { vp.add(r) as *const [u32; 64] },
+                None if $i < n => {
+                    $splat = [w.read32(src[$i]); 64];
+                    &$splat as *const [u32; 64]
+                }
+                None => &UNUSED as *const [u32; 64],
+            }
+        };
     }
-    let pick = |r: usize| if r < 256 { &w.v[r] } else { &buf[r - 256] };
-    let mut out = [0u32; 64];
-    apply(
-        op,
-        pick(regs[0]),
-        pick(regs[1]),
-        pick(regs[2]),
-        mask,
-        &mut out,
-    );
-    let d = &mut w.v[dst];
-    if exec == u64::MAX {
-        *d = out;
-    } else {
+    let (pa, pb, pc) = (source!(0, s0), source!(1, s1), source!(2, s2));
+    // SAFETY: the pointers are to live VGPRs, splats or UNUSED. The shared references below
+    // and the mutable one to VGPR `dst` (< 256) never overlap: `aliased` sends the
+    // dst-is-a-source case through a separate output array.
+    unsafe {
+        let (a, b, c) = (&*pa, &*pb, &*pc);
+        if exec == u64::MAX && !aliased {
+            apply(op, a, b, c, mask, &mut *vp.add(dst));
+            return;
+        }
+        let mut out = [0u32; 64];
+        apply(op, a, b, c, mask, &mut out);
+        let d = &mut *vp.add(dst);
+        if exec == u64::MAX {
+            *d = out;
+            return;
+        }
         for (l, (d, &v)) in d.iter_mut().zip(&out).enumerate() {
             if exec >> l & 1 != 0 {
                 *d = v;
