@@ -16,7 +16,10 @@ fn library_dir() -> Result<PathBuf, String> {
         return if dir.join(LIBRARY).exists() {
             Ok(dir)
         } else {
-            Err(format!("SOFTHSA_LIB_DIR={} holds no {LIBRARY}", dir.display()))
+            Err(format!(
+                "SOFTHSA_LIB_DIR={} holds no {LIBRARY}",
+                dir.display()
+            ))
         };
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate softhsa: {e}"))?;
@@ -44,7 +47,13 @@ pub fn run(program: &OsString, args: &[OsString]) -> i32 {
         path.push(":");
         path.push(old);
     }
-    let err = Command::new(program).args(args).env("LD_LIBRARY_PATH", path).exec();
-    eprintln!("softhsa run: cannot run {}: {err}", program.to_string_lossy());
+    let err = Command::new(program)
+        .args(args)
+        .env("LD_LIBRARY_PATH", path)
+        .exec();
+    eprintln!(
+        "softhsa run: cannot run {}: {err}",
+        program.to_string_lossy()
+    );
     127
 }

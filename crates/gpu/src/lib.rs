@@ -31,6 +31,10 @@
 //! - Agent-side aliases: [`MemoryMap::translate`] may map a range to host memory at a delta;
 //!   every checked access adds it, fault reports keep the agent address.
 //! - gfx900 devices fault on gfx906-only instructions (illegal instruction).
+//! - Plain 32-bit integer VALU ops (no modifiers/SDWA/DPP) run on `[u32; 64]` through
+//!   [`exec::int32`], chosen at decode time; the `valu` module stays the reference (PERF.md).
+//! - FLAT atomics that land in LDS or scratch are plain read-modify-writes ([`exec::vmem::rmw`]):
+//!   no other thread sees those bytes. Global atomics are host atomics.
 
 use std::ops::Range;
 

@@ -78,7 +78,7 @@ fn flat_atomics_in_lds_and_private_apertures() {
         let lane = l as u64;
         assert_eq!(q(l, 2), 0x55 << 32 | lane, "cmpswap_x2 old, lane {l}");
         let swapped = if l % 2 == 0 {
-            0x77 << 32 | 3 * lane
+            (0x77 << 32) | (3 * lane)
         } else {
             0x55 << 32 | lane
         };

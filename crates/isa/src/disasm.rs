@@ -219,10 +219,11 @@ pub(crate) fn literal(w: &mut impl Write, v: u32, ty: Ty) -> fmt::Result {
     } else {
         v
     };
-    let int = if matches!(ty, Ty::I16 | Ty::F16) {
-        v as u16 as i16 as i32
-    } else {
-        v as i32
+    // A 64-bit operand zero-extends its literal, so 0xffffffff is not the inline -1 there.
+    let int = match ty {
+        Ty::I16 | Ty::F16 => i64::from(v as u16 as i16),
+        Ty::B32 => i64::from(v as i32),
+        Ty::B64 => i64::from(v),
     };
     if (-16..=64).contains(&int) {
         return write!(w, "{int}");

@@ -14,10 +14,16 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub const fn new(status: hsa_status_t) -> Self {
-        Error { status, message: None }
+        Error {
+            status,
+            message: None,
+        }
     }
     pub fn with_message(status: hsa_status_t, message: impl Into<String>) -> Self {
-        Error { status, message: Some(message.into()) }
+        Error {
+            status,
+            message: Some(message.into()),
+        }
     }
 }
 

@@ -19,7 +19,10 @@ struct State {
     runtime: Option<Arc<Runtime>>,
 }
 
-static STATE: Mutex<State> = Mutex::new(State { refcount: 0, runtime: None });
+static STATE: Mutex<State> = Mutex::new(State {
+    refcount: 0,
+    runtime: None,
+});
 /// Read side kept separate so that every API call does not contend on the init lock.
 static CURRENT: RwLock<Option<Arc<Runtime>>> = RwLock::new(None);
 
@@ -65,7 +68,15 @@ impl Runtime {
         let queues = queue::Queues::new(&config)?;
         let loader = loader::Loader::new();
         let copies = copy::Copies::default();
-        Ok(Runtime { config, topology, memory, signals, queues, copies, loader })
+        Ok(Runtime {
+            config,
+            topology,
+            memory,
+            signals,
+            queues,
+            copies,
+            loader,
+        })
     }
 
     /// Stops runtime threads (packet processors, copy workers, handler threads) and frees memory.

@@ -22,7 +22,10 @@ pub const BUILD_VERSION: &CStr = c"softhsa 0.1.0";
 pub fn timestamp() -> u64 {
     // CLOCK_MONOTONIC in nanoseconds, as ROCr reports it: HIP compares its own host clock with
     // dispatch timestamps, so both must come from the same clock.
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime writes one timespec through a valid pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64

@@ -39,11 +39,18 @@ pub enum Int32 {
     MadU24,
     /// `b` where the lane's mask bit is set, else `a`.
     Cndmask,
+    /// Carry/borrow ops: they also write a lane mask (carry-out), the last three read one.
+    AddCo,
+    SubCo,
+    SubRevCo,
+    Addc,
+    Subb,
+    SubbRev,
 }
 
 impl Int32 {
     /// Every op with its mnemonic (one list for the decoder-time match and the tests).
-    pub const ALL: [(Int32, &'static str); 27] = [
+    pub const ALL: [(Int32, &'static str); 33] = [
         (Int32::Mov, "v_mov_b32"),
         (Int32::Not, "v_not_b32"),
         (Int32::Add, "v_add_u32"),
@@ -71,6 +78,12 @@ impl Int32 {
         (Int32::Xad, "v_xad_u32"),
         (Int32::MadU24, "v_mad_u32_u24"),
         (Int32::Cndmask, "v_cndmask_b32"),
+        (Int32::AddCo, "v_add_co_u32"),
+        (Int32::SubCo, "v_sub_co_u32"),
+        (Int32::SubRevCo, "v_subrev_co_u32"),
+        (Int32::Addc, "v_addc_co_u32"),
+        (Int32::Subb, "v_subb_co_u32"),
+        (Int32::SubbRev, "v_subbrev_co_u32"),
     ];
 
     /// The fast op for a decoded instruction whose sources are `src`, if it qualifies.
@@ -90,6 +103,20 @@ impl Int32 {
             .map(|&(op, _)| op)
     }
 
+    /// Reads a lane mask: VCC, or the SGPR pair in src2 (VOP3).
+    pub fn reads_mask(self) -> bool {
+        matches!(
+            self,
+            Int32::Cndmask | Int32::Addc | Int32::Subb | Int32::SubbRev
+        )
+    }
+
+    /// Writes a carry-out lane mask.
+    pub fn writes_carry(self) -> bool {
+        use Int32::*;
+        matches!(self, AddCo | SubCo | SubRevCo | Addc | Subb | SubbRev)
+    }
+
     /// Number of sources the op reads.
     pub fn arity(self) -> usize {
         use Int32::*;
@@ -101,7 +128,8 @@ impl Int32 {
     }
 }
 
-/// `out = op(a, b, c)` lane by lane (`mask`: the cndmask select mask).
+/// `out = op(a, b, c)` lane by lane (`mask`: the cndmask select mask or the carry-in); returns
+/// the carry-out mask of the carry ops (0 for the others).
 #[inline(never)]
 pub fn apply(
     op: Int32,
@@ -110,7 +138,7 @@ pub fn apply(
     c: &[u32; 64],
     mask: u64,
     out: &mut [u32; 64],
-) {
+) -> u64 {
     macro_rules! lanes {
         (|$x:ident, $y:ident, $z:ident| $e:expr) => {
             for (((o, &$x), &$y), &$z) in out.iter_mut().zip(a).zip(b).zip(c) {
@@ -151,18 +179,40 @@ pub fn apply(
                 *o = if mask >> l & 1 != 0 { y } else { x };
             }
         }
+        _ => return carry_op(op, a, b, mask, out),
     }
+    0
+}
+
+/// The add/sub ops with carry-out (and carry-in for addc/subb/subbrev), in 64-bit lanes.
+fn carry_op(op: Int32, a: &[u32; 64], b: &[u32; 64], cin: u64, out: &mut [u32; 64]) -> u64 {
+    let mut carry = 0u64;
+    for (l, ((o, &x), &y)) in out.iter_mut().zip(a).zip(b).enumerate() {
+        let (x, y, ci) = (u64::from(x), u64::from(y), cin >> l & 1);
+        let (v, c) = match op {
+            Int32::AddCo => (x + y, (x + y) >> 32),
+            Int32::Addc => (x + y + ci, (x + y + ci) >> 32),
+            Int32::SubCo => (x.wrapping_sub(y), u64::from(y > x)),
+            Int32::SubRevCo => (y.wrapping_sub(x), u64::from(x > y)),
+            Int32::Subb => (x.wrapping_sub(y + ci), u64::from(y + ci > x)),
+            _ => (y.wrapping_sub(x + ci), u64::from(x + ci > y)),
+        };
+        *o = v as u32;
+        carry |= (c & 1) << l;
+    }
+    carry
 }
 
 /// What an op's unused source slots read.
 static UNUSED: [u32; 64] = [0; 64];
 
-/// Runs `op` on wave `w`: sources `src`, destination VGPR `dst`, lanes of EXEC.
+/// Runs `op` on wave `w`: sources `src`, destination VGPR `dst`, lanes of EXEC. Returns the
+/// carry-out mask (active lanes only) for the caller to write where the encoding says.
 #[inline]
-pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) {
+pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) -> u64 {
     let exec = w.exec();
     let dst = dst & 255;
-    let mask = if op == Int32::Cndmask {
+    let mask = if op.reads_mask() {
         // VOP3 names the mask SGPR pair in src2; VOP2 reads VCC.
         match src[2] {
             Src::None => w.vcc(),
@@ -171,7 +221,7 @@ pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) {
     } else {
         0
     };
-    let n = if op == Int32::Cndmask { 2 } else { op.arity() };
+    let n = if op.reads_mask() { 2 } else { op.arity() };
     // Register sources are read in place; a scalar or constant is splatted once.
     let reg = |i: usize| match src[i] {
         Src::V(r) if i < n => Some(usize::from(r)),
@@ -202,21 +252,21 @@ pub fn exec(w: &mut Wave, op: Int32, src: &[Src; 4], dst: usize) {
     unsafe {
         let (a, b, c) = (&*pa, &*pb, &*pc);
         if exec == u64::MAX && !aliased {
-            apply(op, a, b, c, mask, &mut *vp.add(dst));
-            return;
+            return apply(op, a, b, c, mask, &mut *vp.add(dst));
         }
         let mut out = [0u32; 64];
-        apply(op, a, b, c, mask, &mut out);
+        let carry = apply(op, a, b, c, mask, &mut out) & exec;
         let d = &mut *vp.add(dst);
         if exec == u64::MAX {
             *d = out;
-            return;
+            return carry;
         }
         for (l, (d, &v)) in d.iter_mut().zip(&out).enumerate() {
             if exec >> l & 1 != 0 {
                 *d = v;
             }
         }
+        carry
     }
 }
 
@@ -263,7 +313,10 @@ mod tests {
             inp.mask_in = mask;
             valu::execute(general, &inp, &mut out).unwrap_or_else(|_| panic!("{name}"));
             let mut fast = [0u32; 64];
-            apply(*op, &a, &b, &c, mask, &mut fast);
+            let carry = apply(*op, &a, &b, &c, mask, &mut fast);
+            if op.writes_carry() {
+                assert_eq!(carry, out.mask, "{name}: carry-out");
+            }
             for l in 0..64 {
                 assert_eq!(
                     fast[l], out.dst[l] as u32,

@@ -108,7 +108,10 @@ fn relocated(w: &Wave, x: &XInst) -> XInst {
 #[inline]
 fn exec_inst(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     if let Some(op) = x.int32 {
-        int32::exec(w, op, &x.src, vgpr(x.inst.dst));
+        let carry = int32::exec(w, op, &x.src, vgpr(x.inst.dst));
+        if op.writes_carry() {
+            w.set_s64(mask_target(x, true), carry);
+        }
         return Flow::Next;
     }
     match (x.valu, &x.vinfo) {

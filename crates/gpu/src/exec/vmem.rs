@@ -370,14 +370,15 @@ pub fn access(
                     })
                 };
                 let (data, cmp) = (get(vdata), get(vdata + n));
-                // SAFETY: each dword of each active lane was checked above.
-                let old = (0..n).fold(0u64, |v, k| {
-                    v | u64::from(unsafe { memory::read_u32(addr[k][l]) }) << (32 * k)
+                let old = addr.iter().take(n).enumerate().fold(0u64, |v, (k, a)| {
+                    // SAFETY: each dword of each active lane was checked above.
+                    let d = unsafe { memory::read_u32(a[l]) };
+                    v | u64::from(d) << (32 * k)
                 });
                 let new = rmw(op, old, data, cmp, wide);
-                for k in 0..n {
+                for (k, a) in addr.iter().take(n).enumerate() {
                     // SAFETY: checked above.
-                    unsafe { memory::write_u32(addr[k][l], (new >> (32 * k)) as u32) };
+                    unsafe { memory::write_u32(a[l], (new >> (32 * k)) as u32) };
                     if glc {
                         w.v[(vdst + k) & 255][l] = (old >> (32 * k)) as u32;
                     }
@@ -461,6 +462,48 @@ mod tests {
         );
         assert_eq!(classify("buffer_wbinvl1_vol"), Some(VmemKind::Fence));
         assert_eq!(classify("buffer_load_format_x"), None);
+    }
+
+    #[test]
+    fn plain_rmw_matches_host_atomics() {
+        use AtomicOp::*;
+        let ops = [
+            Swap, CmpSwap, Add, Sub, Smin, Umin, Smax, Umax, And, Or, Xor, Inc, Dec,
+        ];
+        let vals = [
+            0u64,
+            1,
+            5,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0x1_0000_0000,
+            u64::MAX,
+        ];
+        for op in ops {
+            for wide in [false, true] {
+                for &old in &vals {
+                    for &data in &vals {
+                        let mask = if wide { u64::MAX } else { 0xffff_ffff };
+                        let mut cell = [old & mask];
+                        let a = cell.as_mut_ptr() as u64;
+                        // SAFETY: `cell` is live, 8-byte aligned local memory.
+                        let got = unsafe { host_atomic(op, a, data, old, wide) };
+                        assert_eq!(got, Some(old & mask));
+                        let host = if wide { cell[0] } else { cell[0] & mask };
+                        let plain = rmw(op, old, data, old, wide);
+                        assert_eq!(
+                            plain, host,
+                            "{op:?} wide={wide} old={old:#x} data={data:#x}"
+                        );
+                        let miss = rmw(op, old, data, old ^ 1, wide);
+                        if op == CmpSwap {
+                            assert_eq!(miss, old & mask, "cmpswap miss");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -258,18 +258,11 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
     // SAFETY: the packet words are a plain copy of 64 bytes, and hsa_kernel_dispatch_packet_t
     // is 64 bytes of integers and a raw pointer, for which every bit pattern is valid.
     let packet: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
+    // One decoded program per code object segment, shared by its kernels (the loader caches it).
     let find_kernel = |object: u64| {
-        let k = rt.loader.kernel(object)?;
-        k.device_kernel(|k| {
-            dispatch::build_kernel(
-                &k.name,
-                k.descriptor.clone(),
-                k.kernel_object,
-                &k.code,
-                k.code_base,
-            )
-        })
-        .ok()
+        rt.loader
+            .kernel(object)
+            .and_then(|k| dispatch::device_kernel(&k).ok())
     };
     let env = dispatch::DispatchEnv {
         device,
@@ -289,7 +282,11 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
                 q.addr(),
                 packet.kernel_object,
                 [packet.grid_size_x, packet.grid_size_y, packet.grid_size_z],
-                [packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z],
+                [
+                    packet.workgroup_size_x,
+                    packet.workgroup_size_y,
+                    packet.workgroup_size_z
+                ],
                 stats.workgroups,
                 stats.waves,
                 stats.instructions,
