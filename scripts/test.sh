@@ -43,6 +43,7 @@ stage() {
 }
 
 stage deps scripts/install-deps.sh
+stage lint bash -c "cargo fmt --all -- --check && cargo clippy --release --workspace --all-targets -- -D warnings"
 stage build-lib scripts/build-lib.sh --strict
 stage build-cli cargo build --release -p softhsa
 stage hip scripts/run-hip-tests.sh
