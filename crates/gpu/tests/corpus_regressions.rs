@@ -14,9 +14,10 @@ fn one_wave(body: &str, input: &[u32]) -> Vec<u32> {
          global_store_dword v9, v1, s[20:21]\ns_endpgm\n"
     );
     let k = kernel(&asm, descriptor());
-    let out = vec![0u32; 64];
+    let mut out = vec![0u32; 64];
     let map = Map::default();
-    let args = [map.add(&out), map.add(input)];
+    let mut input = input.to_vec();
+    let args = [map.add(&mut out), map.add(&mut input)];
     run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap_or_else(|f| panic!("{f}"));
     out
 }

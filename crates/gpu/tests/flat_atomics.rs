@@ -63,9 +63,9 @@ fn flat_atomics_in_lds_and_private_apertures() {
     // USER_SGPR_COUNT = 6, SCRATCH_EN, work-group id X.
     kd.pgm_rsrc2 = 1 | 6 << 1 | 1 << 7;
     let k = kernel(asm, kd);
-    let out = vec![0u32; 16 * 64];
+    let mut out = vec![0u32; 16 * 64];
     let map = Map::default();
-    let args = [map.add(&out)];
+    let args = [map.add(&mut out)];
     run_with(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1], 0, 64)
         .unwrap_or_else(|f| panic!("{f}"));
     let q = |l: usize, i: usize| u64::from(out[16 * l + i]) | u64::from(out[16 * l + i + 1]) << 32;

@@ -90,18 +90,18 @@ fn compile() -> Vec<u8> {
 fn hip_block_sum_and_warp_scan() {
     let img = load(build());
     let n = 3000usize;
-    let input: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
-    let out = vec![0f32; 1];
+    let mut input: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
+    let mut out = vec![0f32; 1];
     let map = Map::default();
-    let args = [map.add(&input), map.add(&out), n as u64];
+    let args = [map.add(&mut input), map.add(&mut out), n as u64];
     dispatch(&img, "block_sum", &args, &map, 3072, 256);
     // Integer-valued floats: every partial sum is exact, whatever the order.
     assert_eq!(out[0], input.iter().sum::<f32>());
 
-    let input: Vec<i32> = (0..256).map(|i| (i * 7 % 13) - 6).collect();
-    let out = vec![0i32; 256];
+    let mut input: Vec<i32> = (0..256).map(|i| (i * 7 % 13) - 6).collect();
+    let mut out = vec![0i32; 256];
     let map = Map::default();
-    let args = [map.add(&input), map.add(&out)];
+    let args = [map.add(&mut input), map.add(&mut out)];
     dispatch(&img, "scan_warp", &args, &map, 256, 64);
     for w in 0..4 {
         let mut acc = 0;
@@ -115,10 +115,10 @@ fn hip_block_sum_and_warp_scan() {
 #[test]
 fn hip_dpp_wave_scan() {
     let img = load(build());
-    let input: Vec<i32> = (0..256).map(|i| (i * 5 % 11) - 4).collect();
-    let out = vec![0i32; 256];
+    let mut input: Vec<i32> = (0..256).map(|i| (i * 5 % 11) - 4).collect();
+    let mut out = vec![0i32; 256];
     let map = Map::default();
-    let args = [map.add(&input), map.add(&out)];
+    let args = [map.add(&mut input), map.add(&mut out)];
     dispatch(&img, "dpp_scan", &args, &map, 256, 64);
     for w in 0..4 {
         let mut acc = 0;
@@ -132,11 +132,15 @@ fn hip_dpp_wave_scan() {
 #[test]
 fn hip_threadfence_and_clock64() {
     let img = load(build());
-    let data = vec![0i32; 16];
-    let flags = vec![0i32; 1];
-    let clocks = vec![-1i64; 16];
+    let mut data = vec![0i32; 16];
+    let mut flags = vec![0i32; 1];
+    let mut clocks = vec![-1i64; 16];
     let map = Map::default();
-    let args = [map.add(&data), map.add(&flags), map.add(&clocks)];
+    let args = [
+        map.add(&mut data),
+        map.add(&mut flags),
+        map.add(&mut clocks),
+    ];
     dispatch(&img, "fenced", &args, &map, 16 * 64, 64);
     assert_eq!(flags[0], 16);
     for b in 0..16 {

@@ -28,11 +28,11 @@ BB_end:
 fn vector_add_with_partial_workgroup() {
     let k = kernel(VADD, descriptor());
     let n = 1000usize;
-    let a: Vec<u32> = (0..n as u32).map(|i| i * 3 + 1).collect();
-    let b: Vec<u32> = (0..n as u32).map(|i| i ^ 0x5555).collect();
-    let c = vec![0xdead_beefu32; n];
+    let mut a: Vec<u32> = (0..n as u32).map(|i| i * 3 + 1).collect();
+    let mut b: Vec<u32> = (0..n as u32).map(|i| i ^ 0x5555).collect();
+    let mut c = vec![0xdead_beefu32; n];
     let map = Map::default();
-    let args = [map.add(&a), map.add(&b), map.add(&c), n as u64];
+    let args = [map.add(&mut a), map.add(&mut b), map.add(&mut c), n as u64];
     // Grid of 100: the second work-group has 36 work-items; EXEC must stop the rest.
     let stats = run(&device(), &k, &map, &args, [100, 1, 1], [64, 1, 1]).unwrap();
     assert_eq!((stats.workgroups, stats.waves), (2, 2));
@@ -51,11 +51,11 @@ fn vector_add_with_partial_workgroup() {
 fn out_of_bounds_store_faults_with_address() {
     let k = kernel(VADD, descriptor());
     let n = 64usize;
-    let a = vec![1u32; n];
-    let b = vec![2u32; n];
-    let c = vec![0u32; n - 1]; // one element short
+    let mut a = vec![1u32; n];
+    let mut b = vec![2u32; n];
+    let mut c = vec![0u32; n - 1]; // one element short
     let map = Map::default();
-    let args = [map.add(&a), map.add(&b), map.add(&c), n as u64];
+    let args = [map.add(&mut a), map.add(&mut b), map.add(&mut c), n as u64];
     let f = run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap_err();
     let end = c.as_ptr() as u64 + 4 * (n as u64 - 1);
     assert_eq!(
@@ -129,9 +129,9 @@ fn workitem_and_workgroup_ids_3d() {
 "#;
     let k = kernel(asm, descriptor());
     let (gx, gy, gz) = (10u32, 7u32, 3u32);
-    let out = vec![u32::MAX; (gx * gy * gz) as usize];
+    let mut out = vec![u32::MAX; (gx * gy * gz) as usize];
     let map = Map::default();
-    let args = [map.add(&out), u64::from(gx) | u64::from(gy) << 32];
+    let args = [map.add(&mut out), u64::from(gx) | u64::from(gy) << 32];
     let stats = run(&device(), &k, &map, &args, [gx, gy, gz], [4, 4, 2]).unwrap();
     assert_eq!(stats.workgroups, 3 * 2 * 2);
     for z in 0..gz {
@@ -167,9 +167,9 @@ fn lds_and_barrier_reverse() {
     let mut kd = descriptor();
     kd.group_segment_fixed_size = 1024;
     let k = kernel(asm, kd);
-    let out = vec![0u32; 1024];
+    let mut out = vec![0u32; 1024];
     let map = Map::default();
-    let args = [map.add(&out)];
+    let args = [map.add(&mut out)];
     run(&device(), &k, &map, &args, [1024, 1, 1], [256, 1, 1]).unwrap();
     for g in 0..1024u32 {
         assert_eq!(out[g as usize], (255 - g % 256) * 7, "item {g}");
@@ -203,9 +203,9 @@ fn scratch_buffer_and_flat_scratch_agree() {
     // USER_SGPR_COUNT = 6, SCRATCH_EN, work-group id X.
     kd.pgm_rsrc2 = 1 | 6 << 1 | 1 << 7;
     let k = kernel(asm, kd);
-    let out = vec![0u32; 2 * 128];
+    let mut out = vec![0u32; 2 * 128];
     let map = Map::default();
-    let args = [map.add(&out)];
+    let args = [map.add(&mut out)];
     run_with(&device(), &k, &map, &args, [128, 1, 1], [128, 1, 1], 0, 64).unwrap();
     for t in 0..128u32 {
         assert_eq!(out[2 * t as usize], 3 * t, "scratch_load lane {t}");
@@ -289,11 +289,16 @@ fn concurrent_dispatches_share_the_pool() {
             s.spawn(move || {
                 for round in 0..5u32 {
                     let n = 64 * 40;
-                    let a: Vec<u32> = (0..n).map(|i| i * t + round).collect();
-                    let b: Vec<u32> = (0..n).map(|i| i ^ t).collect();
-                    let c = vec![0u32; n as usize];
+                    let mut a: Vec<u32> = (0..n).map(|i| i * t + round).collect();
+                    let mut b: Vec<u32> = (0..n).map(|i| i ^ t).collect();
+                    let mut c = vec![0u32; n as usize];
                     let map = Map::default();
-                    let args = [map.add(&a), map.add(&b), map.add(&c), u64::from(n)];
+                    let args = [
+                        map.add(&mut a),
+                        map.add(&mut b),
+                        map.add(&mut c),
+                        u64::from(n),
+                    ];
                     run(dev, k, &map, &args, [n, 1, 1], [64, 1, 1]).unwrap();
                     for i in 0..n as usize {
                         assert_eq!(
@@ -334,9 +339,13 @@ fn aliased_host_memory_is_translated() {
     let n = 256usize;
     let a: Vec<u32> = (0..n as u32).collect();
     let b: Vec<u32> = (0..n as u32).map(|i| i * 1000).collect();
-    let c = vec![0u32; n];
+    let mut c = vec![0u32; n];
     let inner = Map::default();
-    let (pa, pb, pc) = (inner.add(&a), inner.add(&b), c.as_ptr() as u64);
+    let (pa, pb, pc) = (
+        inner.add_readonly(&a),
+        inner.add_readonly(&b),
+        c.as_mut_ptr() as u64,
+    );
     // `c` is reachable only through its alias 1 TiB higher.
     let alias = pc + (1 << 40);
     let map = AliasMap {
@@ -346,7 +355,7 @@ fn aliased_host_memory_is_translated() {
     };
     let args = [pa, pb, alias, n as u64];
     let kernarg = args.to_vec();
-    let ka = map.inner.add(&kernarg);
+    let ka = map.inner.add_readonly(&kernarg);
     let events = Events::default();
     let d = softhsa_gpu::Dispatch {
         kernel: &k,

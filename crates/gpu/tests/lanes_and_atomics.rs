@@ -11,9 +11,9 @@ fn one_wave(body: &str) -> Vec<u32> {
         "s_load_dwordx2 s[6:7], s[0:1], 0x0\n{body}\ns_mov_b64 exec, -1\nv_lshlrev_b32 v9, 2, v0\ns_waitcnt lgkmcnt(0)\nglobal_store_dword v9, v1, s[6:7]\ns_endpgm\n"
     );
     let k = kernel(&asm, descriptor());
-    let out = vec![0u32; 64];
+    let mut out = vec![0u32; 64];
     let map = Map::default();
-    let args = [map.add(&out)];
+    let args = [map.add(&mut out)];
     run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap();
     out
 }
@@ -134,9 +134,9 @@ fn global_atomics_across_workgroups() {
 "#;
     let k = kernel(asm, descriptor());
     let n = 64 * 64;
-    let buf = vec![0u32; 4 + n];
+    let mut buf = vec![0u32; 4 + n];
     let map = Map::default();
-    let args = [map.add(&buf)];
+    let args = [map.add(&mut buf)];
     run(&device(), &k, &map, &args, [n as u32, 1, 1], [64, 1, 1]).unwrap();
     assert_eq!(buf[0], n as u32);
     assert_eq!(buf[1], n as u32 - 1);

@@ -6,6 +6,11 @@ use common::*;
 
 /// Runs a one-wave kernel (kernarg: out pointer, in pointer) that leaves its result in v1.
 fn one_wave(body: &str, lds: u32, input: &[u32]) -> Vec<u32> {
+    one_wave_rw(body, lds, &mut input.to_vec())
+}
+
+/// [`one_wave`] with an input buffer the kernel may also write.
+fn one_wave_rw(body: &str, lds: u32, input: &mut [u32]) -> Vec<u32> {
     let asm = format!(
         "s_load_dwordx4 s[20:23], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n{body}\n\
          s_mov_b64 exec, -1\nv_lshlrev_b32 v9, 2, v0\ns_waitcnt vmcnt(0) lgkmcnt(0)\n\
@@ -14,9 +19,9 @@ fn one_wave(body: &str, lds: u32, input: &[u32]) -> Vec<u32> {
     let mut kd = descriptor();
     kd.group_segment_fixed_size = lds;
     let k = kernel(&asm, kd);
-    let out = vec![0u32; 64];
+    let mut out = vec![0u32; 64];
     let map = Map::default();
-    let args = [map.add(&out), map.add(input)];
+    let args = [map.add(&mut out), map.add(input)];
     run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap_or_else(|f| panic!("{f}"));
     out
 }
@@ -129,9 +134,9 @@ fn global_64bit_atomics_and_cmpswap() {
   s_endpgm
 "#;
     let k = kernel(asm, descriptor());
-    let buf = vec![0u32; 4 + 64];
+    let mut buf = vec![0u32; 4 + 64];
     let map = Map::default();
-    let args = [map.add(&buf)];
+    let args = [map.add(&mut buf)];
     run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap();
     let sum = u64::from(buf[0]) | u64::from(buf[1]) << 32;
     assert_eq!(sum, 64 * (3 + (1u64 << 32)));
@@ -162,14 +167,14 @@ fn buffer_idxen_stride_and_bounds() {
 #[test]
 fn scalar_atomics() {
     // input[0] += 5 (old value back), then cmpswap input[1]: 7 → 9 succeeds, 7 → 11 fails.
-    let input = vec![100u32, 7, 0, 0];
-    let out = one_wave(
+    let mut input = vec![100u32, 7, 0, 0];
+    let out = one_wave_rw(
         "s_mov_b32 s30, 5\ns_atomic_add s30, s[22:23], 0x0 glc\n\
          s_mov_b32 s32, 9\ns_mov_b32 s33, 7\ns_atomic_cmpswap s[32:33], s[22:23], 0x4 glc\n\
          s_mov_b32 s34, 11\ns_mov_b32 s35, 7\ns_atomic_cmpswap s[34:35], s[22:23], 0x4 glc\n\
          s_waitcnt lgkmcnt(0)\nv_mov_b32 v1, s30\nv_writelane_b32 v1, s32, 1\nv_writelane_b32 v1, s34, 2",
         0,
-        &input,
+        &mut input,
     );
     assert_eq!(&out[..3], &[100, 7, 9]);
     assert_eq!(&input[..2], &[105, 9]);

@@ -103,12 +103,12 @@ fn each_build(f: impl Fn(&Image)) {
 fn saxpy_all_builds() {
     each_build(|img| {
         let n = 1000usize;
-        let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
-        let y: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
+        let mut x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+        let mut y: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
         let map = Map::default();
         let args = [
-            map.add(&y),
-            map.add(&x),
+            map.add(&mut y),
+            map.add(&mut x),
             u64::from(2.0f32.to_bits()) | 1000 << 32,
         ];
         dispatch(img, "saxpy", &args, &map, 1024, 256);
@@ -125,10 +125,10 @@ fn saxpy_all_builds() {
 #[test]
 fn reduce_with_lds_and_barriers() {
     each_build(|img| {
-        let input: Vec<i32> = (0..2048).map(|i| (i * 37 % 101) - 50).collect();
-        let out = vec![0i32; 8];
+        let mut input: Vec<i32> = (0..2048).map(|i| (i * 37 % 101) - 50).collect();
+        let mut out = vec![0i32; 8];
         let map = Map::default();
-        let args = [map.add(&input), map.add(&out)];
+        let args = [map.add(&mut input), map.add(&mut out)];
         dispatch(img, "reduce", &args, &map, 2048, 256);
         for g in 0..8 {
             let want: i32 = input[g * 256..(g + 1) * 256].iter().sum();
@@ -141,9 +141,9 @@ fn reduce_with_lds_and_barriers() {
 fn private_array_uses_scratch() {
     each_build(|img| {
         let k = 5i32;
-        let out = vec![0i32; 256];
+        let mut out = vec![0i32; 256];
         let map = Map::default();
-        let args = [map.add(&out), k as u64];
+        let args = [map.add(&mut out), k as u64];
         dispatch(img, "priv", &args, &map, 256, 128);
         for g in 0..256i32 {
             let want = (g * ((g + k) & 31) + k) + (g * (k & 31) + k);
@@ -156,12 +156,17 @@ fn private_array_uses_scratch() {
 fn calls_division_and_sqrt() {
     each_build(|img| {
         let n = 256usize;
-        let out = vec![0i32; n];
-        let d = vec![0f64; n];
-        let f = vec![0f32; n];
-        let t = vec![0i32; 4];
+        let mut out = vec![0i32; n];
+        let mut d = vec![0f64; n];
+        let mut f = vec![0f32; n];
+        let mut t = vec![0i32; 4];
         let map = Map::default();
-        let args = [map.add(&out), map.add(&d), map.add(&f), map.add(&t)];
+        let args = [
+            map.add(&mut out),
+            map.add(&mut d),
+            map.add(&mut f),
+            map.add(&mut t),
+        ];
         dispatch(img, "calls", &args, &map, n as u32, 64);
         for g in 0..n as i32 {
             let a = g * 1000 - 77777;
@@ -184,10 +189,10 @@ fn calls_division_and_sqrt() {
 fn atomic_histogram() {
     each_build(|img| {
         let n = 5000u32;
-        let input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761) >> 7).collect();
-        let bins = vec![0u32; 16];
+        let mut input: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761) >> 7).collect();
+        let mut bins = vec![0u32; 16];
         let map = Map::default();
-        let args = [map.add(&input), map.add(&bins), u64::from(n)];
+        let args = [map.add(&mut input), map.add(&mut bins), u64::from(n)];
         dispatch(img, "histo", &args, &map, 5120, 64);
         let mut want = [0u32; 16];
         for v in &input {

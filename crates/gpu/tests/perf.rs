@@ -12,9 +12,9 @@ fn wave_instructions_per_second() {
     let asm = include_str!("../benches/loop.s");
     let k = kernel(asm, descriptor());
     let n = 256 * 256;
-    let out = vec![0u32; n];
+    let mut out = vec![0u32; n];
     let map = Map::default();
-    let args = [map.add(&out)];
+    let args = [map.add(&mut out)];
     let dev = Device::new(DeviceConfig {
         worker_threads: 0,
         ..Default::default()

@@ -61,7 +61,7 @@ impl Image {
 /// kernarg segment of `kernarg_size` bytes starting with `args`.
 pub fn dispatch(img: &Image, name: &str, args: &[u64], map: &Map, grid: u32, wg: u16) {
     let (k, kernarg_size) = img.kernel(name);
-    map.add(&img.mem);
+    map.add_readonly(&img.mem);
     let mut kernarg = vec![0u64; kernarg_size as usize / 8];
     kernarg[..args.len()].copy_from_slice(args);
     // v5 hidden arguments follow the explicit ones: block counts (u32 x3) and group sizes
@@ -72,7 +72,7 @@ pub fn dispatch(img: &Image, name: &str, args: &[u64], map: &Map, grid: u32, wg:
         kernarg[hidden] = u64::from(grid.div_ceil(u32::from(wg))) | 1 << 32;
         kernarg[hidden + 1] = 1 | u64::from(wg) << 32 | 1 << 48;
     }
-    let ka = map.add(&kernarg);
+    let ka = map.add(&mut kernarg);
     let mut packet = [0u32; 16];
     packet[0] = 1 << 16; // setup: 1 dimension
     packet[1] = u32::from(wg) | 1 << 16;
@@ -80,7 +80,7 @@ pub fn dispatch(img: &Image, name: &str, args: &[u64], map: &Map, grid: u32, wg:
     packet[3] = grid;
     packet[4] = 1;
     packet[5] = 1;
-    let pa = map.add(&packet);
+    let pa = map.add(&mut packet);
     let events = Events::default();
     let d = Dispatch {
         kernel: &k,

@@ -68,10 +68,21 @@ pub struct Map {
 }
 
 impl Map {
-    pub fn add<T>(&self, v: &[T]) -> u64 {
-        let a = v.as_ptr() as u64;
-        let r = a..a + std::mem::size_of_val(v) as u64;
-        self.ranges.lock().unwrap().push(r);
+    /// Registers a buffer the device may read and write. It takes `&mut` because the device
+    /// writes through the returned address: a pointer derived from a shared reference would let
+    /// the compiler assume the buffer never changes (and fold reads of it away).
+    pub fn add<T>(&self, v: &mut [T]) -> u64 {
+        let len = std::mem::size_of_val(v) as u64;
+        self.register(v.as_mut_ptr() as u64, len)
+    }
+
+    /// Registers a buffer the device only reads (code, constant inputs).
+    pub fn add_readonly<T>(&self, v: &[T]) -> u64 {
+        self.register(v.as_ptr() as u64, std::mem::size_of_val(v) as u64)
+    }
+
+    fn register(&self, a: u64, len: u64) -> u64 {
+        self.ranges.lock().unwrap().push(a..a + len);
         a
     }
 }
@@ -132,8 +143,8 @@ pub fn run_with(
     dynamic_lds: u32,
     private: u32,
 ) -> Result<DispatchStats, Fault> {
-    let kernarg = args.to_vec();
-    let ka = map.add(&kernarg);
+    let mut kernarg = args.to_vec();
+    let ka = map.add(&mut kernarg);
     let events = Events::default();
     let d = Dispatch {
         kernel: k,

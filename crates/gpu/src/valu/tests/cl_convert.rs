@@ -181,9 +181,14 @@ fn check(clang: &str, opt: &str, select: &dyn Fn(&str) -> bool) -> Vec<String> {
     for c in &cs {
         let x = inputs(c.from, n, &mut rng);
         let a = pack(c.from.bytes(), &x);
-        let y = vec![0u64; n * 8 / 8];
+        let mut y = vec![0u64; n * 8 / 8];
         let m = Ranges::default();
-        if let Err(f) = img.run(&c.name(), &[m.add(&a), m.add(&y)], n as u32, &m) {
+        if let Err(f) = img.run(
+            &c.name(),
+            &[m.add_readonly(&a), m.add(&mut y)],
+            n as u32,
+            &m,
+        ) {
             fails.push(format!("{clang} {opt} {}: {f}", c.name()));
             continue;
         }

@@ -161,9 +161,14 @@ fn check(t: It, clang: &str, opt: &str) -> Vec<String> {
                 .collect()
         };
         let (am, bm) = (bytes_of(&a), bytes_of(&b));
-        let y = vec![0u64; am.len()];
+        let mut y = vec![0u64; am.len()];
         let m = Ranges::default();
-        if let Err(f) = img.run(name, &[m.add(&am), m.add(&bm), m.add(&y)], n as u32, &m) {
+        if let Err(f) = img.run(
+            name,
+            &[m.add_readonly(&am), m.add_readonly(&bm), m.add(&mut y)],
+            n as u32,
+            &m,
+        ) {
             fails.push(format!("{clang} {opt} {} {name}: {f}", cl(t)));
             continue;
         }

@@ -114,8 +114,8 @@ pub fn check(p: Prec, n: usize, build: Build, select: &dyn Fn(&str) -> bool) -> 
         let a = inputs(p, c.dom[0], n, &mut rng);
         let b = inputs(p, c.dom[1], n, &mut rng);
         let m = Ranges::default();
-        let (ah, bh, yh) = to_mem(p, &a, &b);
-        if let Err(f) = c_run(&img, c.name, &m, &ah, &bh, &yh, n) {
+        let (ah, bh, mut yh) = to_mem(p, &a, &b);
+        if let Err(f) = c_run(&img, c.name, &m, &ah, &bh, &mut yh, n) {
             fails.push(format!("{build:?} {p:?} {}: {f}", c.name));
             continue;
         }
@@ -213,10 +213,10 @@ fn c_run(
     m: &Ranges,
     a: &[u64],
     b: &[u64],
-    y: &[u64],
+    y: &mut [u64],
     n: usize,
 ) -> Result<(), crate::Fault> {
-    let args = [m.add(a), m.add(b), m.add(y)];
+    let args = [m.add_readonly(a), m.add_readonly(b), m.add(y)];
     img.run(k, &args, n as u32, m)
 }
 

@@ -67,9 +67,9 @@ fn check(clang: &str, opt: &str) -> Vec<String> {
                 .collect()
         };
         let (a, b) = (gen(&mut rng), gen(&mut rng));
-        let y = vec![0u16; n];
+        let mut y = vec![0u16; n];
         let m = Ranges::default();
-        let args = [m.add(&a), m.add(&b), m.add(&y)];
+        let args = [m.add_readonly(&a), m.add_readonly(&b), m.add(&mut y)];
         if let Err(f) = img.run(name, &args, (n / 4) as u32, &m) {
             fails.push(format!("{clang} {opt} {name}: {f}"));
             continue;

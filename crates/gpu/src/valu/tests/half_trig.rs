@@ -28,9 +28,9 @@ __kernel void hcos(__global const half* x, __global half* y) {
 
 /// Runs kernel `k` on the halves `x`.
 fn run(img: &Image, k: &str, x: &[u16]) -> Vec<u16> {
-    let y = vec![0u16; x.len()];
+    let mut y = vec![0u16; x.len()];
     let m = Ranges::default();
-    img.run(k, &[m.add(x), m.add(&y)], x.len() as u32, &m)
+    img.run(k, &[m.add_readonly(x), m.add(&mut y)], x.len() as u32, &m)
         .unwrap_or_else(|f| panic!("{k}: {f}"));
     y
 }

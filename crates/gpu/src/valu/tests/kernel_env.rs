@@ -52,11 +52,20 @@ pub fn compile(src: &str, clang: &str, opt: &str, cov: u32, extra: &[&str]) -> V
 pub struct Ranges(Mutex<Vec<Range<u64>>>);
 
 impl Ranges {
-    /// Registers `v` and returns its address.
-    pub fn add<T>(&self, v: &[T]) -> u64 {
-        let a = v.as_ptr() as u64;
-        let r = a..a + std::mem::size_of_val(v) as u64;
-        self.0.lock().unwrap().push(r);
+    /// Registers `v`, which the device writes, and returns its address. `&mut`: a pointer derived
+    /// from a shared reference would let the compiler assume the buffer never changes.
+    pub fn add<T>(&self, v: &mut [T]) -> u64 {
+        let len = std::mem::size_of_val(v) as u64;
+        self.register(v.as_mut_ptr() as u64, len)
+    }
+
+    /// Registers `v`, which the device only reads, and returns its address.
+    pub fn add_readonly<T>(&self, v: &[T]) -> u64 {
+        self.register(v.as_ptr() as u64, std::mem::size_of_val(v) as u64)
+    }
+
+    fn register(&self, a: u64, len: u64) -> u64 {
+        self.0.lock().unwrap().push(a..a + len);
         a
     }
 }
@@ -138,8 +147,8 @@ impl Image {
             let len = (a.size as usize).min(8);
             kernarg[at..at + len].copy_from_slice(&v.to_le_bytes()[..len]);
         }
-        map.add(&self.mem);
-        let ka = map.add(&kernarg);
+        map.add_readonly(&self.mem);
+        let ka = map.add_readonly(&kernarg);
         // A dispatch packet: code object v4 reads the work-group size through the dispatch ptr.
         let mut packet = [0u32; 16];
         packet[0] = 1 << 16;
@@ -148,7 +157,7 @@ impl Image {
         packet[3] = n;
         packet[4] = 1;
         packet[5] = 1;
-        let pa = map.add(&packet);
+        let pa = map.add_readonly(&packet);
         let d = Dispatch {
             kernel: &kernel,
             grid_size: [n, 1, 1],
