@@ -24,8 +24,9 @@ const USER_ADDRESS_LIMIT: u64 = 1 << 47;
 pub struct DispatchEnv<'a> {
     pub device: &'a Device,
     /// The device kernel of a packet's `kernel_object` (the loader's `Loader::kernel`, with the
-    /// `softhsa_gpu::Kernel` cached on the loaded kernel; see [`build_kernel`]).
-    pub find_kernel: &'a dyn Fn(u64) -> Option<Arc<Kernel>>,
+    /// `softhsa_gpu::Kernel` cached on the loaded kernel; see [`device_kernel`]), or why there is
+    /// none (not a loaded kernel, or a kernel that cannot run).
+    pub find_kernel: &'a dyn Fn(u64) -> Result<Arc<Kernel>, String>,
     pub memory: &'a dyn MemoryMap,
     pub events: &'a dyn DeviceEvents,
     /// Address of the queue's `amd_queue_t` (the kernel's queue ptr).
@@ -36,41 +37,10 @@ pub struct DispatchEnv<'a> {
 /// the kernels of the code object (the loader shares one [`Program`] per segment). The error
 /// says why the kernel cannot run (e.g. its entry is not an instruction of its code).
 pub fn device_kernel(k: &LoadedKernel) -> Result<Arc<Kernel>, String> {
-    let built = k.device_kernel(|k| {
+    k.device_kernel(|k| {
         let program = k.shared_program(Program::new)?;
         Kernel::from_program(&k.name, k.descriptor.clone(), k.kernel_object, program)
-    });
-    if let Err(e) = &built {
-        note_build_error(e);
-    }
-    built
-}
-
-/// Builds the device form of a loaded kernel: `code` is the loaded executable segment at
-/// `code_base` (covering every function), `kernel_object` the descriptor's address. Decodes
-/// `code` again for each kernel: prefer [`device_kernel`], which shares the decoded segment.
-pub fn build_kernel(
-    name: &str,
-    descriptor: softhsa_codeobj::KernelDescriptor,
-    kernel_object: u64,
-    code: &[u8],
-    code_base: u64,
-) -> Result<Kernel, String> {
-    let built = Kernel::new(name, descriptor, kernel_object, code, code_base);
-    if let Err(e) = &built {
-        note_build_error(e);
-    }
-    built
-}
-
-thread_local! {
-    /// Why the last kernel build on this thread failed. `find_kernel` answers only `None`, so
-    /// [`run_kernel_dispatch`] (on the same thread) reads the reason from here for its report.
-    static LAST_BUILD_ERROR: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-fn note_build_error(e: &str) {
-    LAST_BUILD_ERROR.with(|c| *c.borrow_mut() = Some(e.to_string()));
+    })
 }
 
 /// The HSA status a queue reports for a fault.
@@ -98,19 +68,15 @@ pub fn run_kernel_dispatch(
     packet_address: u64,
     dispatch_id: u64,
 ) -> Result<DispatchStats, (hsa_status_t, Fault)> {
-    LAST_BUILD_ERROR.with(|c| c.borrow_mut().take());
-    let Some(kernel) = (env.find_kernel)(packet.kernel_object) else {
-        let why = LAST_BUILD_ERROR
-            .with(|c| c.borrow_mut().take())
-            .map_or_else(
-                || "is not a loaded kernel".to_string(),
-                |e| format!("cannot run: {e}"),
+    let kernel = match (env.find_kernel)(packet.kernel_object) {
+        Ok(k) => k,
+        Err(why) => {
+            let f = Fault::dispatch(
+                "<unknown>",
+                format!("kernel_object {:#x} {why}", packet.kernel_object),
             );
-        let f = Fault::dispatch(
-            "<unknown>",
-            format!("kernel_object {:#x} {why}", packet.kernel_object),
-        );
-        return Err((HSA_STATUS_ERROR_INVALID_CODE_OBJECT, f));
+            return Err((HSA_STATUS_ERROR_INVALID_CODE_OBJECT, f));
+        }
     };
     let dims = packet.setup & 3;
     if dims == 0 {
@@ -163,7 +129,7 @@ mod tests {
         let device = Device::new(Default::default());
         let env = DispatchEnv {
             device: &device,
-            find_kernel: &|_| None,
+            find_kernel: &|_| Err("is not a loaded kernel".to_string()),
             memory: &NoMemory,
             events: &NoEvents,
             queue_address: 0,
@@ -181,12 +147,11 @@ mod tests {
     #[test]
     fn a_kernel_that_cannot_be_built_reports_why() {
         let device = Device::new(Default::default());
-        // The processor's lookup drops the build error (`.ok()`): the report still has it.
         let find = |object: u64| {
             let kd = softhsa_codeobj::KernelDescriptor::default();
-            build_kernel("k", kd, object, &[0; 8], 0x9000)
-                .ok()
+            Kernel::new("k", kd, object, &[0; 8], 0x9000)
                 .map(Arc::new)
+                .map_err(|e| format!("cannot run: {e}"))
         };
         let env = DispatchEnv {
             device: &device,

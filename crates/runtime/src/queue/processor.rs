@@ -260,9 +260,8 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
     let packet: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
     // One decoded program per code object segment, shared by its kernels (the loader caches it).
     let find_kernel = |object: u64| {
-        rt.loader
-            .kernel(object)
-            .and_then(|k| dispatch::device_kernel(&k).ok())
+        let k = rt.loader.kernel(object).ok_or("is not a loaded kernel")?;
+        dispatch::device_kernel(&k).map_err(|e| format!("cannot run: {e}"))
     };
     let env = dispatch::DispatchEnv {
         device,
