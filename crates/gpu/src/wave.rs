@@ -25,6 +25,7 @@ pub enum WaveState {
 }
 
 /// One wave of 64 lanes.
+#[derive(Clone)]
 pub struct Wave {
     /// Scalar registers by operand encoding (0..=127): SGPRs, FLAT_SCRATCH, XNACK_MASK, VCC,
     /// TTMPs, M0, EXEC.
