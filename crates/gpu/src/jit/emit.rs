@@ -25,9 +25,9 @@ pub(super) struct Output {
 }
 
 // Offsets the generated code uses.
-const W_S: i32 = offset_of!(Wave, s) as i32;
+pub(super) const W_S: i32 = offset_of!(Wave, s) as i32;
 const W_V: i32 = offset_of!(Wave, v) as i32;
-const W_SCC: i32 = offset_of!(Wave, scc) as i32;
+pub(super) const W_SCC: i32 = offset_of!(Wave, scc) as i32;
 const W_MODE: i32 = offset_of!(Wave, mode) as i32;
 const W_EXECUTED: i32 = offset_of!(Wave, executed) as i32;
 const W_GPR_IDX: i32 = offset_of!(Wave, gpr_idx_en) as i32;
@@ -40,7 +40,7 @@ const J_SCRATCH: i32 = offset_of!(JitCtx, scratch) as i32;
 const J_LIMIT: i32 = offset_of!(JitCtx, limit) as i32;
 const J_MASKS: i32 = offset_of!(JitCtx, masks) as i32;
 
-const EXEC: u8 = 126;
+pub(super) const EXEC: u8 = 126;
 
 /// What a translated instruction computes.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +52,7 @@ enum Native {
     Cmp(CmpOp, u8),
     Branch(Cond),
     Nop,
+    Salu(super::salu::Salu),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +119,9 @@ fn select(x: &XInst, gfx900: bool) -> Option<Native> {
         return None;
     }
     let name = x.inst.op.name();
+    if matches!(x.inst.enc, Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc) {
+        return super::salu::select(x).map(Native::Salu);
+    }
     if x.inst.enc == Encoding::Sopp {
         return Some(match x.inst.op {
             Op::S_BRANCH => Native::Branch(Cond::Always),
@@ -202,7 +206,7 @@ fn select(x: &XInst, gfx900: bool) -> Option<Native> {
 
 /// An emission error (from the assembler, or a case the selector should have excluded).
 #[derive(Debug)]
-struct EmitError(String);
+pub(super) struct EmitError(String);
 
 impl From<IcedError> for EmitError {
     fn from(e: IcedError) -> Self {
@@ -210,14 +214,14 @@ impl From<IcedError> for EmitError {
     }
 }
 
-fn err(s: &str) -> EmitError {
+pub(super) fn err(s: &str) -> EmitError {
     EmitError(s.to_string())
 }
 
-type R<T> = Result<T, EmitError>;
+pub(super) type R<T> = Result<T, EmitError>;
 
-struct Emitter<'p> {
-    a: CodeAssembler,
+pub(super) struct Emitter<'p> {
+    pub(super) a: CodeAssembler,
     prog: &'p Program,
     labels: Vec<CodeLabel>,
     /// Per translated instruction: (index, slow path after counting, slow path before).
@@ -255,7 +259,7 @@ impl Emitter<'_> {
     }
 
     /// Counts the instruction; past the limit, its slow path (the interpreter faults there).
-    fn count(&mut self, slow: CodeLabel) -> R<()> {
+    pub(super) fn count(&mut self, slow: CodeLabel) -> R<()> {
         self.a.add(qword_ptr(rbx + W_EXECUTED), 1)?;
         self.a.cmp(qword_ptr(rbx + W_EXECUTED), r14)?;
         Ok(self.a.ja(slow)?)
@@ -691,6 +695,7 @@ fn build(prog: &Program, check: bool, gfx900: bool) -> R<Output> {
             Native::Cmp(op, t) => e.cmp_op(x, op, t, slow, early)?,
             Native::Branch(c) => e.branch(i as u32, x, c, slow)?,
             Native::Nop => e.count(slow)?,
+            Native::Salu(op) => e.salu(x, op, slow)?,
         }
         if checked {
             e.check_post(i as u32)?;

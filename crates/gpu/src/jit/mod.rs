@@ -19,6 +19,7 @@
 
 pub mod code;
 mod emit;
+mod salu;
 #[cfg(test)]
 mod tests;
 

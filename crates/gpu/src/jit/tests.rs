@@ -44,11 +44,47 @@ fn src(r: &mut Rng) -> u32 {
     }
 }
 
-/// One random VOP1/VOP2/VOPC/VOP3 encoding (two dwords: a literal may follow).
+/// A scalar source: a low SGPR, VCC, EXEC, or an inline constant.
+fn ssrc(r: &mut Rng) -> u32 {
+    match r.next() % 6 {
+        0..=2 => (r.next() % 12) as u32,
+        3 => r.pick(&[106, 107, 126, 127]),
+        _ => r.pick(&[128, 129, 130, 192, 193, 240, 242]),
+    }
+}
+
+/// A scalar destination: a low SGPR, VCC or EXEC.
+fn sdst(r: &mut Rng) -> u32 {
+    match r.next() % 8 {
+        0 => 106,
+        1 => 126,
+        _ => (r.next() % 12) as u32,
+    }
+}
+
+/// One random SOP1/SOP2/SOPC/VOP1/VOP2/VOPC/VOP3 encoding (two dwords: a literal may follow).
 fn random_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let lit = r.next() as u32;
-    match r.next() % 4 {
+    match r.next() % 7 {
+        // SOP2: 0b10 [31:30], op [29:23], sdst [22:16], ssrc1 [15:8], ssrc0 [7:0]
+        4 => {
+            let op = (r.next() % 48) as u32;
+            [
+                2 << 30 | op << 23 | sdst(r) << 16 | ssrc(r) << 8 | ssrc(r),
+                lit,
+            ]
+        }
+        // SOP1: 0x17d [31:23], sdst [22:16], op [15:8], ssrc0 [7:0]
+        5 => {
+            let op = (r.next() % 56) as u32;
+            [0x17d << 23 | sdst(r) << 16 | op << 8 | ssrc(r), lit]
+        }
+        // SOPC: 0x17e [31:23], op [22:16], ssrc1 [15:8], ssrc0 [7:0]
+        6 => {
+            let op = (r.next() % 20) as u32;
+            [0x17e << 23 | op << 16 | ssrc(r) << 8 | ssrc(r), lit]
+        }
         // VOP2: [30:25] op, [24:17] vdst, [16:9] vsrc1, [8:0] src0
         0 | 1 => {
             let op = (r.next() % 64) as u32;
@@ -159,7 +195,7 @@ fn random_sequences_match_the_interpreter() {
         return; // the interpreter is the only engine here
     }
     let mut r = Rng(0x2545_f491_4f6c_dd1d);
-    let (mut translated, mut total) = (0usize, 0usize);
+    let (mut translated, mut total, mut scalars) = (0usize, 0usize, 0usize);
     for _case in 0..3000 {
         // A sequence of valid instructions (those the decoder and interpreter accept).
         let mut code: Vec<u8> = Vec::new();
@@ -174,7 +210,14 @@ fn random_sequences_match_the_interpreter() {
             // Only what runs without memory or control flow, and exists on gfx906.
             let enc = x.inst.enc;
             use softhsa_isa::Encoding::*;
-            if !matches!(enc, Vop1 | Vop2 | Vopc | Vop3)
+            let name = x.inst.op.name();
+            let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc)
+                && ![
+                    "pc", "movrel", "gpr_idx", "setreg", "getreg", "rfe", "wqm", "quadmask",
+                ]
+                .iter()
+                .any(|s| name.contains(s));
+            if !(scalar_ok || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
                 || x.inst.op.name().contains("readlane")
                 || x.inst.op.name().contains("writelane")
                 || x.inst.op.name().contains("readfirstlane")
@@ -183,6 +226,7 @@ fn random_sequences_match_the_interpreter() {
             {
                 continue;
             }
+            scalars += usize::from(scalar_ok);
             code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
             n += 1;
         }
@@ -211,7 +255,7 @@ fn random_sequences_match_the_interpreter() {
         assert_eq!(a.exec(), b.exec());
     }
     // The sequences must exercise the translation, not only the call-outs.
-    eprintln!("{translated} of {total} translated");
+    eprintln!("{translated} of {total} translated, {scalars} scalar");
     assert!(translated * 4 > total, "{translated} of {total} translated");
 }
 
