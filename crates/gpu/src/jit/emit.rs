@@ -53,6 +53,7 @@ enum Native {
     Branch(Cond),
     Nop,
     Salu(super::salu::Salu),
+    V64(super::valu64::V64),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -139,6 +140,9 @@ fn select(x: &XInst, gfx900: bool) -> Option<Native> {
     let vop3_cmp = x.inst.enc == Encoding::Vop3 && name.starts_with("v_cmp_");
     if !plain_vop(x) || !x.inst.dst.is_vgpr() && x.inst.enc != Encoding::Vopc && !vop3_cmp {
         return None;
+    }
+    if let Some(v) = super::valu64::select(x) {
+        return Some(Native::V64(v));
     }
     let f32op = match name {
         "v_add_f32" => Some(F32Op::Add),
@@ -282,7 +286,12 @@ impl Emitter<'_> {
     }
 
     /// ymm15 = the EXEC mask of chunk `k` (from rdx = EXEC).
-    fn chunk_mask(&mut self, from: AsmRegister64, k: usize, dst: AsmRegisterYmm) -> R<()> {
+    pub(super) fn chunk_mask(
+        &mut self,
+        from: AsmRegister64,
+        k: usize,
+        dst: AsmRegisterYmm,
+    ) -> R<()> {
         self.a.mov(rax, from)?;
         if k > 0 {
             self.a.shr(rax, (8 * k) as u32)?;
@@ -448,7 +457,7 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn guard_gpr_idx(&mut self, slow: CodeLabel) -> R<()> {
+    pub(super) fn guard_gpr_idx(&mut self, slow: CodeLabel) -> R<()> {
         self.a.cmp(byte_ptr(rbx + W_GPR_IDX), 0)?;
         Ok(self.a.jne(slow)?)
     }
@@ -696,6 +705,7 @@ fn build(prog: &Program, check: bool, gfx900: bool) -> R<Output> {
             Native::Branch(c) => e.branch(i as u32, x, c, slow)?,
             Native::Nop => e.count(slow)?,
             Native::Salu(op) => e.salu(x, op, slow)?,
+            Native::V64(op) => e.valu64(x, op, slow, early)?,
         }
         if checked {
             e.check_post(i as u32)?;

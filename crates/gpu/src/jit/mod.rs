@@ -22,6 +22,7 @@ mod emit;
 mod salu;
 #[cfg(test)]
 mod tests;
+mod valu64;
 
 use crate::exec::{self, ExecCtx, ExecFault};
 use crate::fault::FaultKind;
