@@ -52,6 +52,8 @@ enum Native {
     Cmp(CmpOp, u8),
     Branch(Cond),
     Nop,
+    /// `s_waitcnt` with this SIMM16 (see `exec::control::waitcnt`).
+    Waitcnt(u16),
     Salu(super::salu::Salu),
     V64(super::valu64::V64),
 }
@@ -133,6 +135,7 @@ fn select(x: &XInst, gfx900: bool) -> Option<Native> {
             Op::S_CBRANCH_EXECZ => Native::Branch(Cond::ExecZ(true)),
             Op::S_CBRANCH_EXECNZ => Native::Branch(Cond::ExecZ(false)),
             Op::S_NOP => Native::Nop,
+            Op::S_WAITCNT => Native::Waitcnt(x.inst.imm as u16),
             _ => return None,
         })
         .filter(|n| !matches!(n, Native::Branch(_)) || x.target != NO_INDEX);
@@ -286,6 +289,15 @@ impl Emitter<'_> {
     }
 
     /// ymm15 = the EXEC mask of chunk `k` (from rdx = EXEC).
+    /// `dst` = the EXEC mask of chunk `k`, from EXEC's byte `k` in the wave.
+    pub(super) fn exec_mask(&mut self, k: usize, dst: AsmRegisterYmm) -> R<()> {
+        self.a
+            .movzx(eax, byte_ptr(rbx + (W_S + 4 * i32::from(EXEC) + k as i32)))?;
+        self.a.shl(eax, 5)?;
+        self.a.vmovdqu(dst, ymmword_ptr(r15 + rax))?;
+        Ok(())
+    }
+
     pub(super) fn chunk_mask(
         &mut self,
         from: AsmRegister64,
@@ -446,7 +458,7 @@ impl Emitter<'_> {
                 }
                 MulHiU => return Err(err("not translated")),
             }
-            self.chunk_mask(rdx, k, ymm15)?;
+            self.exec_mask(k, ymm15)?;
             self.a.vpmaskmovd(vgpr_at(d, k), ymm15, ymm0)?;
         }
         if op.writes_carry() {
@@ -508,7 +520,7 @@ impl Emitter<'_> {
         for k in 0..8 {
             self.a
                 .vmovaps(ymm0, ymmword_ptr(r12 + (J_SCRATCH + 32 * k as i32)))?;
-            self.chunk_mask(rdx, k, ymm15)?;
+            self.exec_mask(k, ymm15)?;
             self.a.vpmaskmovd(vgpr_at(d, k), ymm15, ymm0)?;
         }
         Ok(())
@@ -614,6 +626,30 @@ impl Emitter<'_> {
         Ok(self.a.jmp(t)?)
     }
 
+    /// The interpreter's `waitcnt`: a full fence when the wait covers stores not yet fenced.
+    fn waitcnt(&mut self, i: u32, simm16: u16, slow: CodeLabel) -> R<()> {
+        use crate::wave::{UNFENCED_SCALAR, UNFENCED_VECTOR};
+        self.count(slow)?;
+        let vmcnt = (simm16 & 0xf) | (simm16 >> 14 & 3) << 4;
+        let lgkmcnt = simm16 >> 8 & 0xf;
+        let mut m = 0u8;
+        if vmcnt == 0 {
+            m |= UNFENCED_VECTOR;
+        }
+        if lgkmcnt == 0 {
+            m |= UNFENCED_SCALAR;
+        }
+        if m != 0 {
+            let next = self.labels[i as usize + 1];
+            let uf = offset_of!(Wave, unfenced_stores) as i32;
+            self.a.test(byte_ptr(rbx + uf), i32::from(m))?;
+            self.a.jz(next)?;
+            self.a.mfence()?;
+            self.a.mov(byte_ptr(rbx + uf), 0)?;
+        }
+        Ok(())
+    }
+
     fn check_pre(&mut self, i: u32) -> R<()> {
         let a = &mut self.a;
         a.vzeroupper()?;
@@ -694,7 +730,7 @@ fn build(prog: &Program, check: bool, gfx900: bool) -> R<Output> {
         native += 1;
         let (slow, early) = (e.a.create_label(), e.a.create_label());
         e.slow.push((i as u32, slow, early));
-        let checked = e.check && !matches!(s, Native::Branch(_) | Native::Nop);
+        let checked = e.check && !matches!(s, Native::Branch(_) | Native::Nop | Native::Waitcnt(_));
         if checked {
             e.check_pre(i as u32)?;
         }
@@ -704,6 +740,7 @@ fn build(prog: &Program, check: bool, gfx900: bool) -> R<Output> {
             Native::Cmp(op, t) => e.cmp_op(x, op, t, slow, early)?,
             Native::Branch(c) => e.branch(i as u32, x, c, slow)?,
             Native::Nop => e.count(slow)?,
+            Native::Waitcnt(imm) => e.waitcnt(i as u32, imm, slow)?,
             Native::Salu(op) => e.salu(x, op, slow)?,
             Native::V64(op) => e.valu64(x, op, slow, early)?,
         }

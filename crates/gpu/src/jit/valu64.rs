@@ -157,7 +157,7 @@ impl Emitter<'_> {
         a.vpermq(ymm0, ymm0, 0xd8)?;
         a.vshufps(ymm1, ymm4, ymm5, 0xdd)?;
         a.vpermq(ymm1, ymm1, 0xd8)?;
-        self.chunk_mask(rdx, k, ymm15)?;
+        self.exec_mask(k, ymm15)?;
         let lo = ymmword_ptr(r13 + (i32::from(d) * 256 + 32 * k as i32));
         let hi = ymmword_ptr(r13 + ((i32::from(d) + 1) * 256 + 32 * k as i32));
         self.a.vpmaskmovd(lo, ymm15, ymm0)?;
