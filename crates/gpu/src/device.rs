@@ -80,7 +80,7 @@ impl Default for DeviceConfig {
             worker_threads: 0,
             wave_instruction_budget: 1 << 32,
             trace: None,
-            engine: crate::jit::Engine::default(),
+            engine: crate::jit::Engine::from_env(),
         }
     }
 }

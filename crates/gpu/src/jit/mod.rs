@@ -55,6 +55,16 @@ impl Engine {
         }
     }
 
+    /// `SOFTHSA_JIT` from the environment (the interpreter when unset or malformed). The
+    /// runtime reads and validates it at `hsa_init`; [`crate::DeviceConfig::default`] uses
+    /// this, so the device's own tests run under either engine.
+    pub fn from_env() -> Engine {
+        std::env::var("SOFTHSA_JIT")
+            .ok()
+            .and_then(|v| Engine::parse(&v))
+            .unwrap_or_default()
+    }
+
     /// The name the dispatch trace and `softhsa demo` print.
     pub fn name(self) -> &'static str {
         match self {
@@ -248,12 +258,14 @@ fn touched(cx: &ExecCtx, idx: u32) -> impl Iterator<Item = usize> {
     };
     let srcs = x.map(|x| x.src).unwrap_or_default();
     let dst = x.and_then(|x| x.inst.dst.vgpr_index());
+    // Each register and the next: 64-bit operands are pairs.
     srcs.into_iter()
         .filter_map(|s| match s {
             crate::exec::operand::Src::V(r) => Some(usize::from(r)),
             _ => None,
         })
         .chain(dst.map(usize::from))
+        .flat_map(|r| [r, (r + 1) & 255])
 }
 
 /// Check mode, before translated instruction `idx`: the interpreter runs it on a copy of the
