@@ -36,9 +36,10 @@ use std::time::Instant;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
     /// The interpreter (the reference).
-    #[default]
     Interpreter,
-    /// Generated code, call-outs to the interpreter for what it does not translate.
+    /// Generated code, call-outs to the interpreter for what it does not translate (the
+    /// default; hosts without AVX2 and FMA use the interpreter).
+    #[default]
     Jit,
     /// Generated code, each translated instruction checked against the interpreter.
     Check,
@@ -55,7 +56,7 @@ impl Engine {
         }
     }
 
-    /// `SOFTHSA_JIT` from the environment (the interpreter when unset or malformed). The
+    /// `SOFTHSA_JIT` from the environment (the default engine when unset or malformed). The
     /// runtime reads and validates it at `hsa_init`; [`crate::DeviceConfig::default`] uses
     /// this, so the device's own tests run under either engine.
     pub fn from_env() -> Engine {
