@@ -9,7 +9,7 @@ pkgs=(
   clang-16 lld-16 llvm-16
   clang-19 lld-19 llvm-19
   rocm-device-libs libhsa-runtime-dev rocminfo
-  hipcc libamdhip64-dev libamd-comgr2
+  hipcc libamdhip64-dev libamd-comgr2 librocprim-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
   gcc make
 )

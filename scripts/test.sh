@@ -50,6 +50,7 @@ stage hip scripts/run-hip-tests.sh
 stage cargo-test cargo test --release --workspace
 stage c-api scripts/run-c-tests.sh
 stage corpus scripts/run-corpus.sh
+stage memory-model scripts/run-memory-model.sh
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
 

@@ -103,6 +103,8 @@ pub struct DeviceConfig {
     pub wave_instruction_budget: u64,
     /// `SOFTHSA_TRACE=isa`: trace one wave's instructions.
     pub trace: Option<TraceConfig>,
+    /// The engine that runs waves (`SOFTHSA_JIT`).
+    pub engine: crate::jit::Engine,
 }
 
 impl Default for DeviceConfig {
@@ -113,6 +115,7 @@ impl Default for DeviceConfig {
             worker_threads: 0,
             wave_instruction_budget: 1 << 32,
             trace: None,
+            engine: crate::jit::Engine::default(),
         }
     }
 }

@@ -42,6 +42,7 @@ pub mod device;
 pub mod exec;
 pub mod fault;
 pub mod grid;
+pub mod jit;
 pub mod lds;
 pub mod memory;
 pub mod program;
@@ -52,6 +53,7 @@ pub mod workgroup;
 
 pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion};
 pub use fault::{Fault, FaultKind};
+pub use jit::Engine;
 pub use program::{Kernel, Program};
 pub use trace::TraceConfig;
 

@@ -230,6 +230,86 @@ pub unsafe fn write_u16(addr: u64, v: u16) {
     }
 }
 
+/// # Safety
+/// `[addr, addr + 8)` is readable host memory.
+#[inline]
+pub unsafe fn read_u64(addr: u64) -> u64 {
+    if addr & 7 == 0 {
+        // SAFETY: aligned and readable per the caller; one 64-bit access, so a concurrent
+        // aligned 64-bit store is seen whole or not at all (single-copy atomicity).
+        unsafe { (*(addr as *const AtomicU64)).load(Relaxed) }
+    } else {
+        // SAFETY: readable per the caller. Misaligned: no atomicity is promised, but each
+        // aligned dword stays whole.
+        unsafe { u64::from(read_u32(addr)) | u64::from(read_u32(addr + 4)) << 32 }
+    }
+}
+
+/// # Safety
+/// `[addr, addr + 8)` is writable host memory.
+#[inline]
+pub unsafe fn write_u64(addr: u64, v: u64) {
+    if addr & 7 == 0 {
+        // SAFETY: aligned and writable per the caller; one 64-bit access (single-copy atomic).
+        unsafe { (*(addr as *const AtomicU64)).store(v, Relaxed) }
+    } else {
+        // SAFETY: writable per the caller.
+        unsafe {
+            write_u32(addr, v as u32);
+            write_u32(addr + 4, (v >> 32) as u32);
+        }
+    }
+}
+
+/// Reads `out.len()` consecutive dwords from `addr` the way the memory model promises: every
+/// naturally aligned 8-byte piece is one 64-bit host access (a `dwordx2` at an 8-aligned
+/// address can never be seen half-written), the other dwords one 32-bit access each.
+///
+/// # Safety
+/// `[addr, addr + 4 * out.len())` is readable host memory.
+#[inline]
+pub unsafe fn read_dwords(addr: u64, out: &mut [u32]) {
+    let n = out.len();
+    let mut k = 0;
+    while k < n {
+        let a = addr.wrapping_add(4 * k as u64);
+        if a & 7 == 0 && k + 1 < n {
+            // SAFETY: inside the caller's readable span.
+            let v = unsafe { read_u64(a) };
+            out[k] = v as u32;
+            out[k + 1] = (v >> 32) as u32;
+            k += 2;
+        } else {
+            // SAFETY: inside the caller's readable span.
+            out[k] = unsafe { read_u32(a) };
+            k += 1;
+        }
+    }
+}
+
+/// Writes `data` as consecutive dwords at `addr`, each naturally aligned 8-byte piece as one
+/// 64-bit host access (the counterpart of [`read_dwords`]).
+///
+/// # Safety
+/// `[addr, addr + 4 * data.len())` is writable host memory.
+#[inline]
+pub unsafe fn write_dwords(addr: u64, data: &[u32]) {
+    let n = data.len();
+    let mut k = 0;
+    while k < n {
+        let a = addr.wrapping_add(4 * k as u64);
+        if a & 7 == 0 && k + 1 < n {
+            // SAFETY: inside the caller's writable span.
+            unsafe { write_u64(a, u64::from(data[k]) | u64::from(data[k + 1]) << 32) };
+            k += 2;
+        } else {
+            // SAFETY: inside the caller's writable span.
+            unsafe { write_u32(a, data[k]) };
+            k += 1;
+        }
+    }
+}
+
 /// The host atomic for a 32-bit GPU atomic, or `None` when the address is misaligned.
 ///
 /// # Safety
@@ -319,5 +399,50 @@ mod tests {
         assert_eq!((e.address, e.lane), (0x2000, Some(37)));
         // An inactive bad lane is not checked.
         assert!(c.lanes(&mut addr, !(1u64 << 37), 4, false).is_ok());
+    }
+
+    /// A 64-bit word written whole by one thread is never read half-old, half-new through
+    /// `read_dwords`, and `write_dwords` never exposes half of a word (the reader reads with a
+    /// host 64-bit load). Dword-by-dword copies fail this within a few thousand rounds.
+    #[test]
+    fn aligned_pairs_are_single_copy_atomic() {
+        use std::sync::atomic::AtomicBool;
+        let cell = AtomicU64::new(0);
+        let a = cell.as_ptr() as u64;
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut i = 0u32;
+                while !stop.load(Relaxed) {
+                    i = i.wrapping_add(1);
+                    // SAFETY: `cell` is live, aligned memory shared with the reader.
+                    unsafe { write_dwords(a, &[i, i]) };
+                }
+            });
+            let mut torn = 0;
+            // Start once the writer runs, so the rounds really race.
+            while cell.load(Relaxed) == 0 {
+                std::hint::spin_loop();
+            }
+            for _ in 0..1_000_000 {
+                let mut out = [0u32; 2];
+                // SAFETY: as above.
+                unsafe { read_dwords(a, &mut out) };
+                torn += usize::from(out[0] != out[1]);
+            }
+            stop.store(true, Relaxed);
+            assert_eq!(torn, 0, "torn 64-bit reads");
+        });
+        // A dwordx3 at a 4-mod-8 address: dword 0 alone, dwords 1..2 one aligned pair.
+        let mut buf = [0u64; 3];
+        let base = buf.as_mut_ptr() as u64 + 4;
+        // SAFETY: 12 bytes inside `buf`.
+        unsafe { write_dwords(base, &[1, 2, 3]) };
+        let mut out = [0u32; 3];
+        // SAFETY: as above.
+        unsafe { read_dwords(base, &mut out) };
+        assert_eq!(out, [1, 2, 3]);
+        assert_eq!(buf[0] >> 32, 1);
+        assert_eq!(buf[1], 2 | 3 << 32);
     }
 }

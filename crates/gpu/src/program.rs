@@ -49,6 +49,8 @@ pub struct Program {
     pub offsets: Vec<u32>,
     /// Per dword of text: the slot starting there, or [`NO_INDEX`].
     index: Vec<u32>,
+    /// Generated code, compiled at first use: [JIT, check mode] x [gfx906, gfx900].
+    pub(crate) jit_cache: [std::sync::OnceLock<Option<crate::jit::JitCode>>; 4],
 }
 
 impl Program {
@@ -85,6 +87,7 @@ impl Program {
             slots,
             offsets,
             index,
+            jit_cache: Default::default(),
         };
         p.link();
         p

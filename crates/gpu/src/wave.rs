@@ -25,6 +25,7 @@ pub enum WaveState {
 }
 
 /// One wave of 64 lanes.
+#[derive(Clone)]
 pub struct Wave {
     /// Scalar registers by operand encoding (0..=127): SGPRs, FLAT_SCRATCH, XNACK_MASK, VCC,
     /// TTMPs, M0, EXEC.
@@ -47,7 +48,15 @@ pub struct Wave {
     pub scratch_base: u64,
     /// `s_set_gpr_idx_on` mode: VGPR operands named by `M0[15:12]` are offset by `M0[7:0]`.
     pub gpr_idx_en: bool,
+    /// Kinds of store ([`UNFENCED_VECTOR`], [`UNFENCED_SCALAR`]) made since the wave's last full
+    /// host fence: the `s_waitcnt` that waits for them issues one (see `exec::control`).
+    pub unfenced_stores: u8,
 }
+
+/// A vector memory store or atomic (waited for by `vmcnt`) is not yet fenced.
+pub const UNFENCED_VECTOR: u8 = 1;
+/// A scalar memory store (waited for by `lgkmcnt`) is not yet fenced.
+pub const UNFENCED_SCALAR: u8 = 2;
 
 impl Wave {
     pub fn new() -> Self {
@@ -64,6 +73,7 @@ impl Wave {
             executed: 0,
             scratch_base: 0,
             gpr_idx_en: false,
+            unfenced_stores: 0,
         }
     }
 
@@ -189,6 +199,7 @@ pub fn init_wave(
     w.mode = initial_mode(kd);
     w.trapsts = 0;
     w.gpr_idx_en = false;
+    w.unfenced_stores = 0;
     w.state = WaveState::Running;
     w.index = index;
     w.workgroup = wg_id;

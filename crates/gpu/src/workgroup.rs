@@ -2,7 +2,7 @@
 //! end, sharing the work-group's LDS without locks.
 
 use crate::device::DispatchCtx;
-use crate::exec::{self, ExecCtx, ExecFault};
+use crate::exec::{ExecCtx, ExecFault};
 use crate::fault::Fault;
 use crate::grid::WorkGroupShape;
 use crate::lds::Lds;
@@ -122,12 +122,13 @@ pub(crate) fn run_workgroup(
         gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
     };
     let waves = &mut wk.waves[..nw];
+    let engine = ctx.config.engine.effective();
     loop {
         let mut running = false;
         for w in waves.iter_mut() {
             if w.state == WaveState::Running {
                 running = true;
-                if let Err(e) = exec::run(w, &mut cx) {
+                if let Err(e) = crate::jit::run(w, &mut cx, engine) {
                     return Err(report(ctx, w, e));
                 }
             }

@@ -9,6 +9,7 @@
 //! | `SOFTHSA_DEVICE_MEMORY` | device memory per GPU, bytes with optional `K`/`M`/`G` suffix | `8G` |
 //! | `SOFTHSA_PROFILE` | `base` (a discrete GPU) or `full` (an integrated one) | `base` |
 //! | `SOFTHSA_INSTRUCTION_BUDGET` | instructions one wave may execute before its dispatch faults (a runaway-kernel guard); `0` = no limit | `4294967296` (2^32) |
+//! | `SOFTHSA_JIT` | `off`: the interpreter; `on`: the JIT (x86-64 with AVX2 and FMA; other hosts use the interpreter); `check`: the JIT, every translated instruction checked against the interpreter | `off` |
 //! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); `0`: the host address, as an APU does | `1` in the base profile, `0` in the full profile |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
@@ -141,6 +142,9 @@ pub struct Config {
     /// Locked host memory gets an agent-side alias address (see `memory::alias`).
     pub lock_alias: bool,
     pub trace: TraceConfig,
+    /// The engine that runs waves: the interpreter, the JIT, or the JIT checked against the
+    /// interpreter (`SOFTHSA_JIT`).
+    pub engine: softhsa_gpu::Engine,
 }
 
 /// Default per-wave instruction budget: long enough for any real kernel, short enough that an
@@ -161,6 +165,7 @@ impl Default for Config {
             device_memory: DEFAULT_DEVICE_MEMORY,
             profile: Profile::Base,
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
+            engine: softhsa_gpu::Engine::default(),
             lock_alias: true,
             trace: TraceConfig::default(),
         }
@@ -227,6 +232,10 @@ impl Config {
         if let Some(v) = var("SOFTHSA_INSTRUCTION_BUDGET") {
             c.instruction_budget = parse_int(&v, 0, u64::MAX)
                 .ok_or_else(|| bad("SOFTHSA_INSTRUCTION_BUDGET", &v, "a count, 0 = unlimited"))?;
+        }
+        if let Some(v) = var("SOFTHSA_JIT") {
+            c.engine = softhsa_gpu::Engine::parse(&v)
+                .ok_or_else(|| bad("SOFTHSA_JIT", &v, "on, off or check"))?;
         }
         // A discrete board (base profile) has distinct agent addresses for locked memory.
         c.lock_alias = c.profile == Profile::Base;

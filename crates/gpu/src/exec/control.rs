@@ -135,6 +135,30 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
     })
 }
 
+/// `s_waitcnt`: where the seeds' memory-model code sequences order a wave's accesses.
+///
+/// Acquire and release need no host instruction on x86-64 (TSO keeps loads in order, stores in
+/// order and loads before later stores); an `AcqRel` fence only stops the Rust compiler from
+/// moving the relaxed accesses of earlier instructions past it. Store→load order is the one x86
+/// relaxes (store buffers), and sequential consistency needs it: a seq_cst load or fence waits
+/// with `vmcnt(0)` (`lgkmcnt(0)` for scalar stores) after the wave's stores, so that wait issues a
+/// full fence (`mfence`) when the wave stored since its last one.
+pub fn waitcnt(w: &mut Wave, simm16: u16) {
+    use crate::wave::{UNFENCED_SCALAR, UNFENCED_VECTOR};
+    use std::sync::atomic::{fence, Ordering};
+    // gfx9 SIMM16: vmcnt = {[15:14], [3:0]}, lgkmcnt = [11:8].
+    let vmcnt = (simm16 & 0xf) | (simm16 >> 14 & 3) << 4;
+    let lgkmcnt = simm16 >> 8 & 0xf;
+    let waits_stores = (w.unfenced_stores & UNFENCED_VECTOR != 0 && vmcnt == 0)
+        || (w.unfenced_stores & UNFENCED_SCALAR != 0 && lgkmcnt == 0);
+    if waits_stores {
+        fence(Ordering::SeqCst);
+        w.unfenced_stores = 0;
+    } else {
+        fence(Ordering::AcqRel);
+    }
+}
+
 /// SOPP: branches, barriers, waits, messages, traps.
 pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     use Op::*;
@@ -147,9 +171,7 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     };
     match x.inst.op {
         S_WAITCNT => {
-            // Waiting for memory is where the memory model orders accesses: a host fence
-            // (free on x86-64) keeps the compiler from reordering across it.
-            std::sync::atomic::fence(std::sync::atomic::Ordering::AcqRel);
+            waitcnt(w, x.inst.imm as u16);
             Flow::Next
         }
         S_NOP | S_SETPRIO | S_ICACHE_INV | S_INCPERFLEVEL | S_DECPERFLEVEL | S_TTRACEDATA

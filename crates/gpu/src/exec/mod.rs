@@ -127,69 +127,81 @@ fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
 /// faulting instruction.
 pub fn run(w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
     loop {
-        let i = w.pc;
-        let x = match cx.prog.slots.get(i as usize) {
-            Some(Slot::Ok(x)) => x,
-            _ => return Err(ExecFault::new(FaultKind::IllegalInstruction)),
-        };
-        w.executed += 1;
-        if w.executed & 0xffff == 0 && cx.stop.load(Ordering::Relaxed) {
-            // Another work-group faulted: this one stops where it is (its result is moot).
-            w.state = WaveState::Done;
-            return Ok(());
-        }
-        if cx.budget != 0 && w.executed > cx.budget {
-            return Err(ExecFault::new(FaultKind::InstructionBudget {
-                limit: cx.budget,
-            }));
-        }
-        if let Some(t) = cx.tracer.as_deref_mut() {
-            if t.wants(w) {
-                t.before(w);
-            }
-        }
-        let flow = if x.gfx906_only && cx.gfx900 {
-            Flow::Fault(Box::new(ExecFault::new(FaultKind::IllegalInstruction)))
-        } else {
-            step(w, x, cx)
-        };
-        if let Some(t) = cx.tracer.as_deref_mut() {
-            if t.wants(w) {
-                t.after(w, cx.prog, i);
-            }
-        }
-        match flow {
-            Flow::Next => w.pc = i + 1,
-            Flow::Jump(t) => {
-                if t == NO_INDEX {
-                    return Err(ExecFault::new(FaultKind::IllegalInstruction));
-                }
-                w.pc = t;
-            }
-            Flow::JumpAddr(a) => match cx.prog.index_of(a) {
-                Some(t) => w.pc = t,
-                None => {
-                    return Err(ExecFault {
-                        kind: FaultKind::IllegalInstruction,
-                        lane: None,
-                        address: Some(a),
-                    })
-                }
-            },
-            Flow::Barrier => {
-                w.pc = i + 1;
-                w.state = WaveState::Barrier;
-                return Ok(());
-            }
-            Flow::Sleep => {
-                w.pc = i + 1;
-                return Ok(());
-            }
-            Flow::End => {
-                w.state = WaveState::Done;
-                return Ok(());
-            }
-            Flow::Fault(f) => return Err(*f),
+        if let Some(r) = step_at(w, cx) {
+            return r;
         }
     }
+}
+
+/// Executes the instruction at `w.pc` with everything the run loop does around it (count,
+/// budget, stop requests, trace, control flow). `None`: the wave goes on at the new `w.pc`;
+/// `Some`: the wave stops (barrier, sleep, end, stop request) or faults. The JIT calls this for
+/// every instruction it does not translate, so both engines stop at the same points.
+#[inline]
+pub(crate) fn step_at(w: &mut Wave, cx: &mut ExecCtx) -> Option<Result<(), ExecFault>> {
+    let i = w.pc;
+    let x = match cx.prog.slots.get(i as usize) {
+        Some(Slot::Ok(x)) => x,
+        _ => return Some(Err(ExecFault::new(FaultKind::IllegalInstruction))),
+    };
+    w.executed += 1;
+    if w.executed & 0xffff == 0 && cx.stop.load(Ordering::Relaxed) {
+        // Another work-group faulted: this one stops where it is (its result is moot).
+        w.state = WaveState::Done;
+        return Some(Ok(()));
+    }
+    if cx.budget != 0 && w.executed > cx.budget {
+        return Some(Err(ExecFault::new(FaultKind::InstructionBudget {
+            limit: cx.budget,
+        })));
+    }
+    if let Some(t) = cx.tracer.as_deref_mut() {
+        if t.wants(w) {
+            t.before(w);
+        }
+    }
+    let flow = if x.gfx906_only && cx.gfx900 {
+        Flow::Fault(Box::new(ExecFault::new(FaultKind::IllegalInstruction)))
+    } else {
+        step(w, x, cx)
+    };
+    if let Some(t) = cx.tracer.as_deref_mut() {
+        if t.wants(w) {
+            t.after(w, cx.prog, i);
+        }
+    }
+    match flow {
+        Flow::Next => w.pc = i + 1,
+        Flow::Jump(t) => {
+            if t == NO_INDEX {
+                return Some(Err(ExecFault::new(FaultKind::IllegalInstruction)));
+            }
+            w.pc = t;
+        }
+        Flow::JumpAddr(a) => match cx.prog.index_of(a) {
+            Some(t) => w.pc = t,
+            None => {
+                return Some(Err(ExecFault {
+                    kind: FaultKind::IllegalInstruction,
+                    lane: None,
+                    address: Some(a),
+                }))
+            }
+        },
+        Flow::Barrier => {
+            w.pc = i + 1;
+            w.state = WaveState::Barrier;
+            return Some(Ok(()));
+        }
+        Flow::Sleep => {
+            w.pc = i + 1;
+            return Some(Ok(()));
+        }
+        Flow::End => {
+            w.state = WaveState::Done;
+            return Some(Ok(()));
+        }
+        Flow::Fault(f) => return Some(Err(*f)),
+    }
+    None
 }

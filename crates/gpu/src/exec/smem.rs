@@ -3,7 +3,7 @@
 use super::vmem::{host_atomic, AtomicOp, VmemKind};
 use super::{fault, ExecCtx, ExecFault, Flow};
 use crate::fault::FaultKind;
-use crate::memory::{read_u32, write_u32};
+use crate::memory::{read_dwords, write_dwords};
 use crate::program::XInst;
 use crate::wave::Wave;
 use softhsa_isa::{Class, OpFlags};
@@ -131,23 +131,24 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
     } else {
         addr
     };
+    // Aligned 8-byte pieces are single 64-bit host accesses (`s_load_dwordx2` of a 64-bit
+    // atomic, as for vector memory).
+    let mut buf = [0u32; 16];
+    let (buf, live) = (&mut buf[..dwords as usize], n as usize);
     if is_load {
-        for k in 0..dwords {
-            let v = if u64::from(k) < n {
-                // SAFETY: [addr, addr + 4n) was checked against the memory map above.
-                unsafe { read_u32(addr + 4 * u64::from(k)) }
-            } else {
-                0
-            };
-            w.s[(usize::from(d) + k as usize) & 127] = v;
+        // SAFETY: [addr, addr + 4n) was checked against the memory map above.
+        unsafe { read_dwords(addr, &mut buf[..live]) };
+        for (k, &v) in buf.iter().enumerate() {
+            w.s[(usize::from(d) + k) & 127] = v;
         }
     } else {
         let data = first_sgpr(x.inst.src[2]);
-        for k in 0..n {
-            let v = w.s[(usize::from(data) + k as usize) & 127];
-            // SAFETY: checked above.
-            unsafe { write_u32(addr + 4 * k, v) };
+        for (k, b) in buf[..live].iter_mut().enumerate() {
+            *b = w.s[(usize::from(data) + k) & 127];
         }
+        // SAFETY: checked above.
+        unsafe { write_dwords(addr, &buf[..live]) };
+        w.unfenced_stores |= crate::wave::UNFENCED_SCALAR;
     }
     Ok(Flow::Next)
 }

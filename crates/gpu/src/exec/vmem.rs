@@ -1,10 +1,15 @@
 //! Vector memory data movement shared by MUBUF and FLAT/GLOBAL/SCRATCH: what an op moves
 //! (classified once from its mnemonic) and the per-lane loads, stores and host atomics on
 //! addresses that the caller computed.
+//!
+//! Memory model: plain loads and stores are relaxed host atomics, and every naturally aligned
+//! 8-byte piece of a multi-dword access is one 64-bit host access per lane (single-copy
+//! atomicity, which LLVM relies on when it compiles 64-bit atomic loads and stores, and
+//! idempotent atomic RMWs, to plain `dwordx2` accesses). GPU atomics are SeqCst host RMWs.
 
 use super::ExecFault;
 use crate::memory::{self, Checker};
-use crate::wave::Wave;
+use crate::wave::{Wave, UNFENCED_VECTOR};
 use std::sync::atomic::{AtomicI32, AtomicI64, Ordering::SeqCst};
 
 /// A GPU atomic's operation.
@@ -279,6 +284,11 @@ pub fn access(
         VmemKind::Atomic { wide, .. } => (true, if wide { 8 } else { 4 }, if wide { 2 } else { 1 }),
         VmemKind::Fence => return Ok(()),
     };
+    if let VmemKind::Store { .. } = kind {
+        // A later `s_waitcnt vmcnt(0)` orders these stores before the wave's later loads
+        // (atomics need nothing: host RMWs are full barriers).
+        w.unfenced_stores |= UNFENCED_VECTOR;
+    }
     // The checks translate the addresses to host addresses in place.
     if contiguous || nd == 1 {
         mem.lanes(&mut addr[0], mask, size, write)?;
@@ -297,6 +307,21 @@ pub fn access(
     };
     let lanes = (0..64usize).filter(|l| mask >> l & 1 != 0);
     match kind {
+        VmemKind::Load {
+            bytes: 4.., dwords, ..
+        } if contiguous && dwords > 1 => {
+            // Lane by lane, so that each aligned 8-byte piece is one host access (the memory
+            // model's single-copy atomicity for 64-bit words).
+            let n = usize::from(dwords);
+            let mut buf = [0u32; 4];
+            for l in lanes {
+                // SAFETY: every active lane's span was checked above.
+                unsafe { memory::read_dwords(addr[0][l], &mut buf[..n]) };
+                for (k, &v) in buf[..n].iter().enumerate() {
+                    w.v[(vdst + k) & 255][l] = v;
+                }
+            }
+        }
         VmemKind::Load {
             bytes: 4.., dwords, ..
         } => {
@@ -333,6 +358,19 @@ pub fn access(
                     Some(false) => (old & 0xffff_0000) | (v & 0xffff),
                     Some(true) => (old & 0xffff) | v << 16,
                 };
+            }
+        }
+        VmemKind::Store {
+            bytes: 4.., dwords, ..
+        } if contiguous && dwords > 1 => {
+            let n = usize::from(dwords);
+            let mut buf = [0u32; 4];
+            for l in lanes {
+                for (k, b) in buf[..n].iter_mut().enumerate() {
+                    *b = w.v[(vdata + k) & 255][l];
+                }
+                // SAFETY: every active lane's span was checked above.
+                unsafe { memory::write_dwords(addr[0][l], &buf[..n]) };
             }
         }
         VmemKind::Store {

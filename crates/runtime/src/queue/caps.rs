@@ -67,6 +67,7 @@ fn device_config(g: &GpuAgent) -> DeviceConfig {
         worker_threads: g.workers,
         wave_instruction_budget: g.instruction_budget,
         trace: TraceConfig::from_env(),
+        engine: g.engine,
     }
 }
 

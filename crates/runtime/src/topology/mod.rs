@@ -38,6 +38,8 @@ pub struct GpuAgent {
     pub workers: usize,
     /// Instructions one wave may execute before a budget fault; 0 = unlimited.
     pub instruction_budget: u64,
+    /// The engine that runs this agent's waves.
+    pub engine: softhsa_gpu::Engine,
     pub profile: Profile,
     pub board: Board,
     /// Index of its ISA in [`isa::ISAS`].
@@ -129,6 +131,7 @@ impl Topology {
                     cu_count: config.cu_count,
                     workers: config.workers,
                     instruction_budget: config.instruction_budget,
+                    engine: config.engine,
                     profile: config.profile,
                     board,
                     isa: isa::agent_isa(config.gpu_model),

@@ -1,0 +1,385 @@
+//! Scalar ALU instructions translated to scalar x86-64 code (SOP1/SOP2/SOPC: moves, logic,
+//! shifts, add/sub with carry, selects, compares and the EXEC save ops that LLVM emits around
+//! every divergent branch). Semantics as in `exec::salu`, including SCC.
+
+use super::emit::{err, Emitter, EXEC, R, W_S, W_SCC};
+use crate::exec::operand::Src;
+use crate::program::XInst;
+use iced_x86::code_asm::*;
+use softhsa_isa::Op;
+
+/// A translated scalar op.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Salu {
+    /// Binary op; SCC = result != 0.
+    Bin32(Bin),
+    Bin64(Bin),
+    Mov32,
+    Mov64,
+    Not32,
+    Not64,
+    Cselect32,
+    Cselect64,
+    AddU32,
+    SubU32,
+    AddcU32,
+    SubbU32,
+    AddI32,
+    SubI32,
+    MulI32,
+    /// EXEC = f(src, EXEC); SCC = EXEC != 0; dst = the old EXEC.
+    SaveExec(Bin),
+    Cmp32(Cc),
+    Cmp64(Cc),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bin {
+    And,
+    Or,
+    Xor,
+    Andn2,
+    Orn2,
+    Nand,
+    Nor,
+    Xnor,
+    Lshl,
+    Lshr,
+    Ashr,
+}
+
+/// An x86 condition for `setcc` after `cmp a, b`.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Cc {
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    Above,
+    AboveEq,
+    Below,
+    BelowEq,
+}
+
+pub(super) fn select(x: &XInst) -> Option<Salu> {
+    use Op::*;
+    use Salu::*;
+    let s = match x.inst.op {
+        S_MOV_B32 => Mov32,
+        S_MOV_B64 => Mov64,
+        S_NOT_B32 => Not32,
+        S_NOT_B64 => Not64,
+        S_CSELECT_B32 => Cselect32,
+        S_CSELECT_B64 => Cselect64,
+        S_ADD_U32 => AddU32,
+        S_SUB_U32 => SubU32,
+        S_ADDC_U32 => AddcU32,
+        S_SUBB_U32 => SubbU32,
+        S_ADD_I32 => AddI32,
+        S_SUB_I32 => SubI32,
+        S_MUL_I32 => MulI32,
+        S_AND_B32 => Bin32(Bin::And),
+        S_OR_B32 => Bin32(Bin::Or),
+        S_XOR_B32 => Bin32(Bin::Xor),
+        S_ANDN2_B32 => Bin32(Bin::Andn2),
+        S_ORN2_B32 => Bin32(Bin::Orn2),
+        S_NAND_B32 => Bin32(Bin::Nand),
+        S_NOR_B32 => Bin32(Bin::Nor),
+        S_XNOR_B32 => Bin32(Bin::Xnor),
+        S_LSHL_B32 => Bin32(Bin::Lshl),
+        S_LSHR_B32 => Bin32(Bin::Lshr),
+        S_ASHR_I32 => Bin32(Bin::Ashr),
+        S_AND_B64 => Bin64(Bin::And),
+        S_OR_B64 => Bin64(Bin::Or),
+        S_XOR_B64 => Bin64(Bin::Xor),
+        S_ANDN2_B64 => Bin64(Bin::Andn2),
+        S_ORN2_B64 => Bin64(Bin::Orn2),
+        S_NAND_B64 => Bin64(Bin::Nand),
+        S_NOR_B64 => Bin64(Bin::Nor),
+        S_XNOR_B64 => Bin64(Bin::Xnor),
+        S_LSHL_B64 => Bin64(Bin::Lshl),
+        S_LSHR_B64 => Bin64(Bin::Lshr),
+        S_ASHR_I64 => Bin64(Bin::Ashr),
+        S_AND_SAVEEXEC_B64 => SaveExec(Bin::And),
+        S_OR_SAVEEXEC_B64 => SaveExec(Bin::Or),
+        S_XOR_SAVEEXEC_B64 => SaveExec(Bin::Xor),
+        S_ANDN2_SAVEEXEC_B64 => SaveExec(Bin::Andn2),
+        S_ORN2_SAVEEXEC_B64 => SaveExec(Bin::Orn2),
+        S_CMP_EQ_I32 | S_CMP_EQ_U32 => Cmp32(Cc::Eq),
+        S_CMP_LG_I32 | S_CMP_LG_U32 => Cmp32(Cc::Ne),
+        S_CMP_GT_I32 => Cmp32(Cc::Gt),
+        S_CMP_GE_I32 => Cmp32(Cc::Ge),
+        S_CMP_LT_I32 => Cmp32(Cc::Lt),
+        S_CMP_LE_I32 => Cmp32(Cc::Le),
+        S_CMP_GT_U32 => Cmp32(Cc::Above),
+        S_CMP_GE_U32 => Cmp32(Cc::AboveEq),
+        S_CMP_LT_U32 => Cmp32(Cc::Below),
+        S_CMP_LE_U32 => Cmp32(Cc::BelowEq),
+        S_CMP_EQ_U64 => Cmp64(Cc::Eq),
+        S_CMP_LG_U64 => Cmp64(Cc::Ne),
+        _ => return None,
+    };
+    let wide_src = |i: usize| match s {
+        Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) => i < 2,
+        Bin64(b) => i == 0 || !matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr),
+        _ => false,
+    };
+    let nsrc = match s {
+        Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) => 1,
+        _ => 2,
+    };
+    // Sources: SGPRs (a 64-bit pair must not wrap past s127) or constants.
+    let ok = (0..nsrc).all(|i| match x.src[i] {
+        Src::S(r) => !wide_src(i) || r < 127,
+        Src::Imm(_) => true,
+        _ => false,
+    });
+    let d = x.inst.dst.raw() & 127;
+    let writes64 = matches!(s, Mov64 | Not64 | Cselect64 | Bin64(_) | SaveExec(_));
+    let dst_ok = match s {
+        Cmp32(_) | Cmp64(_) => true,
+        _ if writes64 => d < 127,
+        _ => true,
+    };
+    (ok && dst_ok).then_some(s)
+}
+
+fn sreg(i: u8) -> AsmMemoryOperand {
+    qword_ptr(rbx + (W_S + 4 * i32::from(i)))
+}
+fn sreg32(i: u8) -> AsmMemoryOperand {
+    dword_ptr(rbx + (W_S + 4 * i32::from(i)))
+}
+
+impl Emitter<'_> {
+    fn src32(&mut self, dst: AsmRegister32, s: Src) -> R<()> {
+        match s {
+            Src::S(i) => self.a.mov(dst, sreg32(i))?,
+            Src::Imm(v) => self.a.mov(dst, v as u32)?,
+            _ => return Err(err("scalar source")),
+        }
+        Ok(())
+    }
+
+    fn src64(&mut self, dst: AsmRegister64, s: Src) -> R<()> {
+        match s {
+            Src::S(i) => self.a.mov(dst, sreg(i))?,
+            Src::Imm(v) => self.a.mov(dst, v)?,
+            _ => return Err(err("scalar source")),
+        }
+        Ok(())
+    }
+
+    fn set_scc(
+        &mut self,
+        f: fn(&mut CodeAssembler, AsmRegister8) -> Result<(), IcedError>,
+    ) -> R<()> {
+        f(&mut self.a, dl)?;
+        self.a.mov(byte_ptr(rbx + W_SCC), dl)?;
+        Ok(())
+    }
+
+    /// rax = rax (op) rcx, 32- or 64-bit; flags left for `result != 0` only where `scc`.
+    fn bin(&mut self, b: Bin, wide: bool) -> R<()> {
+        let a = &mut self.a;
+        macro_rules! both {
+            ($m:ident) => {
+                if wide {
+                    a.$m(rax, rcx)?
+                } else {
+                    a.$m(eax, ecx)?
+                }
+            };
+        }
+        macro_rules! not {
+            ($r:ident, $r32:ident) => {
+                if wide {
+                    a.not($r)?
+                } else {
+                    a.not($r32)?
+                }
+            };
+        }
+        match b {
+            Bin::And => both!(and),
+            Bin::Or => both!(or),
+            Bin::Xor => both!(xor),
+            Bin::Andn2 => {
+                not!(rcx, ecx);
+                both!(and);
+            }
+            Bin::Orn2 => {
+                not!(rcx, ecx);
+                both!(or);
+            }
+            Bin::Nand => {
+                both!(and);
+                not!(rax, eax);
+            }
+            Bin::Nor => {
+                both!(or);
+                not!(rax, eax);
+            }
+            Bin::Xnor => {
+                both!(xor);
+                not!(rax, eax);
+            }
+            // x86 shifts mask the count to 5 (6) bits, as the GPU does.
+            Bin::Lshl => both_shift(a, wide, 0)?,
+            Bin::Lshr => both_shift(a, wide, 1)?,
+            Bin::Ashr => both_shift(a, wide, 2)?,
+        }
+        // Flags for SCC: test the result (not/shift leave them unusable).
+        if wide {
+            a.test(rax, rax)?;
+        } else {
+            a.test(eax, eax)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn salu(&mut self, x: &XInst, s: Salu, slow: CodeLabel) -> R<()> {
+        self.count(slow)?;
+        let d = (x.inst.dst.raw() & 127) as u8;
+        use Salu::*;
+        match s {
+            Mov32 => {
+                self.src32(eax, x.src[0])?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            Mov64 => {
+                self.src64(rax, x.src[0])?;
+                self.a.mov(sreg(d), rax)?;
+            }
+            Not32 | Not64 => {
+                let wide = matches!(s, Not64);
+                if wide {
+                    self.src64(rax, x.src[0])?;
+                    self.a.not(rax)?;
+                    self.a.mov(sreg(d), rax)?;
+                    self.a.test(rax, rax)?;
+                } else {
+                    self.src32(eax, x.src[0])?;
+                    self.a.not(eax)?;
+                    self.a.mov(sreg32(d), eax)?;
+                    self.a.test(eax, eax)?;
+                }
+                self.set_scc(|a, r| a.setne(r))?;
+            }
+            Cselect32 | Cselect64 => {
+                let wide = matches!(s, Cselect64);
+                if wide {
+                    self.src64(rax, x.src[0])?;
+                    self.src64(rcx, x.src[1])?;
+                } else {
+                    self.src32(eax, x.src[0])?;
+                    self.src32(ecx, x.src[1])?;
+                }
+                self.a.cmp(byte_ptr(rbx + W_SCC), 0)?;
+                self.a.cmove(rax, rcx)?;
+                if wide {
+                    self.a.mov(sreg(d), rax)?;
+                } else {
+                    self.a.mov(sreg32(d), eax)?;
+                }
+            }
+            Bin32(b) | Bin64(b) => {
+                let wide = matches!(s, Bin64(_));
+                let shift = matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr);
+                if wide {
+                    self.src64(rax, x.src[0])?;
+                    if shift {
+                        self.src32(ecx, x.src[1])?;
+                    } else {
+                        self.src64(rcx, x.src[1])?;
+                    }
+                } else {
+                    self.src32(eax, x.src[0])?;
+                    self.src32(ecx, x.src[1])?;
+                }
+                self.bin(b, wide)?;
+                self.set_scc(|a, r| a.setne(r))?;
+                if wide {
+                    self.a.mov(sreg(d), rax)?;
+                } else {
+                    self.a.mov(sreg32(d), eax)?;
+                }
+            }
+            AddU32 | SubU32 | AddI32 | SubI32 | AddcU32 | SubbU32 => {
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                if matches!(s, AddcU32 | SubbU32) {
+                    // CF = SCC, then adc/sbb.
+                    self.a.movzx(edx, byte_ptr(rbx + W_SCC))?;
+                    self.a.bt(edx, 0)?;
+                }
+                match s {
+                    AddU32 | AddI32 => self.a.add(eax, ecx)?,
+                    SubU32 | SubI32 => self.a.sub(eax, ecx)?,
+                    AddcU32 => self.a.adc(eax, ecx)?,
+                    _ => self.a.sbb(eax, ecx)?,
+                }
+                if matches!(s, AddI32 | SubI32) {
+                    self.set_scc(|a, r| a.seto(r))?;
+                } else {
+                    self.set_scc(|a, r| a.setb(r))?;
+                }
+                self.a.mov(sreg32(d), eax)?;
+            }
+            MulI32 => {
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                self.a.imul_2(eax, ecx)?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            SaveExec(b) => {
+                self.src64(rax, x.src[0])?;
+                self.a.mov(rcx, sreg(EXEC))?;
+                self.a.mov(r8, rcx)?;
+                self.bin(b, true)?;
+                self.set_scc(|a, r| a.setne(r))?;
+                self.a.mov(sreg(EXEC), rax)?;
+                self.a.mov(sreg(d), r8)?;
+            }
+            Cmp32(cc) | Cmp64(cc) => {
+                if let Cmp64(_) = s {
+                    self.src64(rax, x.src[0])?;
+                    self.src64(rcx, x.src[1])?;
+                    self.a.cmp(rax, rcx)?;
+                } else {
+                    self.src32(eax, x.src[0])?;
+                    self.src32(ecx, x.src[1])?;
+                    self.a.cmp(eax, ecx)?;
+                }
+                let f: fn(&mut CodeAssembler, AsmRegister8) -> Result<(), IcedError> = match cc {
+                    Cc::Eq => |a, r| a.sete(r),
+                    Cc::Ne => |a, r| a.setne(r),
+                    Cc::Gt => |a, r| a.setg(r),
+                    Cc::Ge => |a, r| a.setge(r),
+                    Cc::Lt => |a, r| a.setl(r),
+                    Cc::Le => |a, r| a.setle(r),
+                    Cc::Above => |a, r| a.seta(r),
+                    Cc::AboveEq => |a, r| a.setae(r),
+                    Cc::Below => |a, r| a.setb(r),
+                    Cc::BelowEq => |a, r| a.setbe(r),
+                };
+                self.set_scc(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// rax = rax shifted by cl (kind 0 = left, 1 = logical right, 2 = arithmetic right).
+fn both_shift(a: &mut CodeAssembler, wide: bool, kind: u8) -> Result<(), IcedError> {
+    match (wide, kind) {
+        (true, 0) => a.shl(rax, cl),
+        (true, 1) => a.shr(rax, cl),
+        (true, _) => a.sar(rax, cl),
+        (false, 0) => a.shl(eax, cl),
+        (false, 1) => a.shr(eax, cl),
+        (false, _) => a.sar(eax, cl),
+    }
+}

@@ -1,0 +1,278 @@
+//! The JIT against the interpreter (the oracle): random valid instruction sequences of the kinds
+//! the JIT translates, run on random register state by both engines, compared bit for bit.
+
+use super::{first_difference, run, Engine};
+use crate::exec::ExecCtx;
+use crate::lds::Lds;
+use crate::memory::Checker;
+use crate::program::{Program, Slot};
+use crate::valu::{VopInputs, VopOutputs};
+use crate::wave::{Wave, WaveState, EXEC_LO, VCC_LO};
+use crate::{DeviceEvents, MemoryMap};
+use std::ops::Range;
+use std::sync::atomic::AtomicBool;
+
+struct NoMemory;
+impl MemoryMap for NoMemory {
+    fn lookup(&self, _: u64, _: u64) -> Option<Range<u64>> {
+        None
+    }
+}
+struct NoEvents;
+impl DeviceEvents for NoEvents {}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.next() as usize % xs.len()]
+    }
+}
+
+/// A source operand code: a low VGPR, a low SGPR, VCC, or an inline constant.
+fn src(r: &mut Rng) -> u32 {
+    match r.next() % 8 {
+        0..=3 => 256 + (r.next() % 8) as u32,
+        4 => (r.next() % 8) as u32,
+        5 => 106, // vcc_lo
+        _ => r.pick(&[128, 129, 192, 193, 240, 241, 242, 243, 244, 245, 246, 247]),
+    }
+}
+
+/// A scalar source: a low SGPR, VCC, EXEC, or an inline constant.
+fn ssrc(r: &mut Rng) -> u32 {
+    match r.next() % 6 {
+        0..=2 => (r.next() % 12) as u32,
+        3 => r.pick(&[106, 107, 126, 127]),
+        _ => r.pick(&[128, 129, 130, 192, 193, 240, 242]),
+    }
+}
+
+/// A scalar destination: a low SGPR, VCC or EXEC.
+fn sdst(r: &mut Rng) -> u32 {
+    match r.next() % 8 {
+        0 => 106,
+        1 => 126,
+        _ => (r.next() % 12) as u32,
+    }
+}
+
+/// One random SOP1/SOP2/SOPC/VOP1/VOP2/VOPC/VOP3 encoding (two dwords: a literal may follow).
+fn random_inst(r: &mut Rng) -> [u32; 2] {
+    let vdst = (r.next() % 8) as u32;
+    let lit = r.next() as u32;
+    match r.next() % 7 {
+        // SOP2: 0b10 [31:30], op [29:23], sdst [22:16], ssrc1 [15:8], ssrc0 [7:0]
+        4 => {
+            let op = (r.next() % 48) as u32;
+            [
+                2 << 30 | op << 23 | sdst(r) << 16 | ssrc(r) << 8 | ssrc(r),
+                lit,
+            ]
+        }
+        // SOP1: 0x17d [31:23], sdst [22:16], op [15:8], ssrc0 [7:0]
+        5 => {
+            let op = (r.next() % 56) as u32;
+            [0x17d << 23 | sdst(r) << 16 | op << 8 | ssrc(r), lit]
+        }
+        // SOPC: 0x17e [31:23], op [22:16], ssrc1 [15:8], ssrc0 [7:0]
+        6 => {
+            let op = (r.next() % 20) as u32;
+            [0x17e << 23 | op << 16 | ssrc(r) << 8 | ssrc(r), lit]
+        }
+        // VOP2: [30:25] op, [24:17] vdst, [16:9] vsrc1, [8:0] src0
+        0 | 1 => {
+            let op = (r.next() % 64) as u32;
+            [
+                op << 25 | vdst << 17 | ((r.next() % 8) as u32) << 9 | src(r),
+                lit,
+            ]
+        }
+        // VOPC: 0x3e << 25, [24:17] op, [16:9] vsrc1, [8:0] src0
+        2 => {
+            let op = (r.next() % 256) as u32;
+            [
+                0x3e << 25 | op << 17 | ((r.next() % 8) as u32) << 9 | src(r),
+                lit,
+            ]
+        }
+        // VOP3 (VOP3a/b): 0x34 << 26, [25:16] op, [7:0] vdst/sdst; second dword: srcs
+        _ => {
+            let op = (r.next() % 0x300) as u32;
+            let dst = if r.next().is_multiple_of(2) {
+                vdst
+            } else {
+                (r.next() % 8) as u32 * 2 // an SGPR pair for compares and carries
+            };
+            let sdst = ((r.next() % 4) as u32 * 2) << 8;
+            [
+                0x34 << 26 | op << 16 | sdst | dst,
+                src(r) | src(r) << 9 | src(r) << 18,
+            ]
+        }
+    }
+}
+
+fn random_wave(r: &mut Rng) -> Wave {
+    let mut w = Wave::new();
+    for s in w.s.iter_mut() {
+        *s = r.next() as u32;
+    }
+    let specials = [
+        0u32,
+        1,
+        u32::MAX,
+        0x8000_0000,
+        0x7f80_0000, // +inf
+        0xff80_0000, // -inf
+        0x7fc0_0000, // qNaN
+        0x7f80_0001, // sNaN
+        0x0000_0001, // denormal
+        0x8000_0000, // -0
+        0x3f80_0000, // 1.0
+        0x4b80_0000,
+    ];
+    for reg in w.v.iter_mut().take(12) {
+        for v in reg.iter_mut() {
+            *v = if r.next().is_multiple_of(4) {
+                r.pick(&specials)
+            } else if r.next().is_multiple_of(2) {
+                // floats of moderate magnitude, so sums and products stay finite
+                (0x3000_0000 + (r.next() % 0x1800_0000)) as u32 | (r.next() as u32 & 0x8000_0000)
+            } else {
+                r.next() as u32
+            };
+        }
+    }
+    let exec = match r.next() % 3 {
+        0 => u64::MAX,
+        1 => r.next(),
+        _ => r.next() & r.next(),
+    };
+    w.set_exec(exec);
+    w.s[VCC_LO] = r.next() as u32;
+    w.s[VCC_LO + 1] = r.next() as u32;
+    // IEEE round-to-nearest with f32 denormals (what kernels run with), sometimes flushing.
+    w.mode = if r.next().is_multiple_of(5) {
+        0x2c0
+    } else {
+        0x2f0
+    };
+    w.state = WaveState::Running;
+    w
+}
+
+fn run_engine(prog: &Program, w: &mut Wave, engine: Engine) -> Result<(), crate::exec::ExecFault> {
+    let map = NoMemory;
+    let mut lds = Lds::new();
+    let mut vin = Box::<VopInputs>::default();
+    let mut vout = Box::<VopOutputs>::default();
+    let stop = AtomicBool::new(false);
+    let mut cx = ExecCtx {
+        prog,
+        lds: &mut lds,
+        mem: Checker::new(&map, 0..0),
+        events: &NoEvents,
+        vin: &mut vin,
+        vout: &mut vout,
+        private_size: 0,
+        budget: 0,
+        stop: &stop,
+        tracer: None,
+        gfx900: false,
+    };
+    run(w, &mut cx, engine)
+}
+
+#[test]
+fn random_sequences_match_the_interpreter() {
+    if !super::host_supported() {
+        return; // the interpreter is the only engine here
+    }
+    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut translated, mut total, mut scalars) = (0usize, 0usize, 0usize);
+    for _case in 0..3000 {
+        // A sequence of valid instructions (those the decoder and interpreter accept).
+        let mut code: Vec<u8> = Vec::new();
+        let mut n = 0;
+        while n < 24 {
+            let inst = random_inst(&mut r);
+            let bytes: Vec<u8> = inst.iter().flat_map(|d| d.to_le_bytes()).collect();
+            let probe = Program::new(&bytes, 0);
+            let Some(Slot::Ok(x)) = probe.slots.first() else {
+                continue;
+            };
+            // Only what runs without memory or control flow, and exists on gfx906.
+            let enc = x.inst.enc;
+            use softhsa_isa::Encoding::*;
+            let name = x.inst.op.name();
+            let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc)
+                && ![
+                    "pc", "movrel", "gpr_idx", "setreg", "getreg", "rfe", "wqm", "quadmask",
+                ]
+                .iter()
+                .any(|s| name.contains(s));
+            if !(scalar_ok || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
+                || x.inst.op.name().contains("readlane")
+                || x.inst.op.name().contains("writelane")
+                || x.inst.op.name().contains("readfirstlane")
+                || x.inst.op.name().contains("movrel")
+                || x.inst.op.name().contains("swap")
+            {
+                continue;
+            }
+            scalars += usize::from(scalar_ok);
+            code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
+            n += 1;
+        }
+        code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
+        let prog = Program::new(&code, 0x1000);
+        let jit = prog.jit(false, false).expect("compiles");
+        translated += jit.native;
+        total += jit.slots;
+        let w0 = random_wave(&mut r);
+        let (mut a, mut b) = (w0.clone(), w0.clone());
+        let ra = run_engine(&prog, &mut a, Engine::Interpreter);
+        let rb = run_engine(&prog, &mut b, Engine::Jit);
+        assert_eq!(ra, rb, "case {_case}: how the wave stopped");
+        assert_eq!(a.pc, b.pc, "case {_case}: where the wave stopped");
+        let diff = first_difference(&b, &a, 0..256);
+        assert!(
+            diff.is_none(),
+            "case {_case}: {}\n{}",
+            diff.unwrap_or_default(),
+            (0..prog.slots.len() as u32)
+                .map(|i| prog.text(i).to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert_eq!(a.executed, b.executed, "instruction counts");
+        assert_eq!(a.exec(), b.exec());
+    }
+    // The sequences must exercise the translation, not only the call-outs.
+    eprintln!("{translated} of {total} translated, {scalars} scalar");
+    assert!(translated * 4 > total, "{translated} of {total} translated");
+}
+
+#[test]
+fn check_mode_runs_the_same_sequences() {
+    if !super::host_supported() {
+        return;
+    }
+    // v_add_f32 v1, v2, v3; v_add_co_u32 v4, vcc, v5, v6; v_cmp_lt_u32 vcc, v1, v4; s_endpgm
+    let words: [u32; 4] = [0x0202_0702, 0x3208_0d05, 0x7d92_0901, 0xbf81_0000];
+    let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+    let prog = Program::new(&code, 0);
+    let mut r = Rng(7);
+    let w0 = random_wave(&mut r);
+    let (mut a, mut b) = (w0.clone(), w0);
+    assert_eq!(run_engine(&prog, &mut a, Engine::Interpreter), Ok(()));
+    assert_eq!(run_engine(&prog, &mut b, Engine::Check), Ok(()));
+    assert!(first_difference(&b, &a, 0..256).is_none());
+    let _ = EXEC_LO;
+}
