@@ -204,29 +204,32 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
     echo
 } >"$table"
 
-fmt='%-11s %-18s %10s %10s %11s %14s %13s %12s\n'
+fmt='%-11s %-18s %10s %10s %10s %10s %8s %14s %13s %12s\n'
 # shellcheck disable=SC2059 # the format is the table's, on purpose
-printf "$fmt" kernel size "native ms" "PoCL ms" "softhsa ms" softhsa/native softhsa/PoCL \
-    "wave inst/s" >>"$table"
+printf "$fmt" kernel size "native ms" "PoCL ms" "interp ms" "JIT ms" "JIT gain" softhsa/native \
+    softhsa/PoCL "wave inst/s" >>"$table"
 for k in "${kernels[@]}"; do
     rm -f "$OUT/log/$k".*
     n=$(run native "$k" "$OUT/log/$k.native.log")
     p=n/a
     [ $have_pocl = 0 ] || p=$(run pocl "$k" "$OUT/log/$k.pocl.log")
-    s=n/a insts=""
+    s=n/a i=n/a insts=""
     if [ $have_softhsa = 1 ]; then
-        s=$(run softhsa "$k" "$OUT/log/$k.softhsa.log")
+        i=$(run softhsa "$k" "$OUT/log/$k.softhsa-interp.log" SOFTHSA_JIT=off)
+        s=$(run softhsa "$k" "$OUT/log/$k.softhsa.log" SOFTHSA_JIT=on)
         [ "$s" = FAIL ] || insts=$(count_insts "$k" "$OUT/log/$k.softhsa.log")
     fi
     # shellcheck disable=SC2059
-    printf "$fmt" "$k" "$(size_of "$k")" "$n" "$p" "$s" "$(ratio "$s" "$n")" "$(ratio "$s" "$p")" \
-        "$(rate "$insts" "$s")" >>"$table"
+    printf "$fmt" "$k" "$(size_of "$k")" "$n" "$p" "$i" "$s" "$(ratio "$i" "$s")" \
+        "$(ratio "$s" "$n")" "$(ratio "$s" "$p")" "$(rate "$insts" "$s")" >>"$table"
 done
 cat >>"$table" <<'EOF'
 
-wave inst/s: wave instructions of one dispatch / softhsa's median time. "*": the count is
-derived from the ISA trace of work-group 0 (kernels whose work-groups all run alike); n/a: the
-runtime does not report the count and the kernel diverges between work-groups.
+interp ms: softhsa with SOFTHSA_JIT=off (the interpreter); JIT ms: SOFTHSA_JIT=on; JIT gain:
+interp/JIT. softhsa/native and softhsa/PoCL use the JIT's time. wave inst/s: wave instructions
+of one dispatch / the JIT's median time. "*": the count is derived from the ISA trace of
+work-group 0 (kernels whose work-groups all run alike); n/a: the runtime does not report the
+count and the kernel diverges between work-groups.
 EOF
 
 # ---- 5. softhsa scaling over worker threads ----

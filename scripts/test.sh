@@ -51,6 +51,11 @@ stage cargo-test cargo test --release --workspace
 stage c-api scripts/run-c-tests.sh
 stage corpus scripts/run-corpus.sh
 stage memory-model scripts/run-memory-model.sh
+# The other engines: the interpreter (the reference) and the JIT checked against it instruction by
+# instruction (the stages above run the default engine, the JIT).
+stage corpus-interpreter env SOFTHSA_JIT=off scripts/run-corpus.sh --quick
+stage gpu-interpreter env SOFTHSA_JIT=off cargo test --release -p softhsa-gpu
+stage jit-check bash -c "SOFTHSA_JIT=check scripts/run-corpus.sh --quick && SOFTHSA_JIT=check cargo test --release -p softhsa-gpu"
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
 

@@ -6,6 +6,9 @@
 //! `--workers 1,2,4` repeats the run with that many host worker threads (`SOFTHSA_WORKERS`,
 //! read at `hsa_init`), to show that work-groups spread over the cores.
 //!
+//! Each run goes twice, under the JIT (`SOFTHSA_JIT`, `on` unless set) and under the
+//! interpreter, and prints the JIT's speed-up; `SOFTHSA_JIT=off` runs the interpreter only.
+//!
 //! The HSA functions are softhsa-capi's exports, declared in [`ffi`] and resolved at link time
 //! (the cli links softhsa-capi); no compiler or ROCm installation is needed.
 
@@ -237,12 +240,25 @@ pub fn run(args: &[String]) -> i32 {
         want.len()
     );
     let mut status = 0;
-    let mut first_ns = None;
-    for (i, workers) in runs.iter().enumerate() {
+    let mut first_ns = std::collections::HashMap::new();
+    // The engine asked for (default: the JIT), then the interpreter to compare with.
+    let asked = std::env::var("SOFTHSA_JIT").unwrap_or_else(|_| "on".into());
+    let engines: Vec<String> = match softhsa_gpu::Engine::parse(&asked) {
+        Some(softhsa_gpu::Engine::Interpreter) | None => vec![asked.clone()],
+        Some(_) => vec![asked.clone(), "off".into()],
+    };
+    let runs: Vec<(Option<usize>, &str)> = runs
+        .iter()
+        .flat_map(|&w| engines.iter().map(move |e| (w, e.as_str())))
+        .collect();
+    let mut jit_ns = None;
+    for (i, &(workers, engine)) in runs.iter().enumerate() {
         if let Some(w) = workers {
             // Read by the runtime at hsa_init; each run initializes a fresh runtime.
             std::env::set_var("SOFTHSA_WORKERS", w.to_string());
         }
+        std::env::set_var("SOFTHSA_JIT", engine);
+        let engine_name = softhsa_gpu::Engine::parse(engine).map_or("?", |e| e.effective().name());
         let m = match run_once(&o, v) {
             Ok(m) => m,
             Err(e) => {
@@ -265,16 +281,29 @@ pub fn run(args: &[String]) -> i32 {
             }
             _ => "wave instructions: not reported by this runtime build".to_string(),
         };
-        let speedup = first_ns.map_or(String::new(), |f: u64| {
+        // Scaling: against this engine's first run.
+        let first = first_ns.entry(engine_name).or_insert(m.dispatch_ns);
+        let mut speedup = if *first == m.dispatch_ns {
+            String::new()
+        } else {
             format!(
                 ", {:.2}x the first run",
-                f as f64 / m.dispatch_ns.max(1) as f64
+                *first as f64 / m.dispatch_ns.max(1) as f64
             )
-        });
-        first_ns.get_or_insert(m.dispatch_ns);
+        };
+        if engine_name == "interpreter" {
+            if let Some(j) = jit_ns.take() {
+                speedup = format!(
+                    "{speedup}; the JIT was {:.2}x faster",
+                    m.dispatch_ns as f64 / f64::max(j as f64, 1.0)
+                );
+            }
+        } else {
+            jit_ns = Some(m.dispatch_ns);
+        }
         println!(
-            "workers {label}: dispatch {ms:.2} ms (wall {:.2} ms), {} waves, {rate}{speedup}; \
-             {}",
+            "workers {label}, {engine_name}: dispatch {ms:.2} ms (wall {:.2} ms), {} waves, \
+             {rate}{speedup}; {}",
             m.wall_ns as f64 / 1e6,
             m.waves,
             if bad == 0 {

@@ -115,7 +115,7 @@ impl Default for DeviceConfig {
             worker_threads: 0,
             wave_instruction_budget: 1 << 32,
             trace: None,
-            engine: crate::jit::Engine::default(),
+            engine: crate::jit::Engine::from_env(),
         }
     }
 }
@@ -147,6 +147,19 @@ pub struct DispatchStats {
     /// Wave instructions executed (one per wave per instruction).
     pub instructions: u64,
     pub elapsed_ns: u64,
+    /// The engine that ran the waves.
+    pub engine: crate::jit::Engine,
+    /// With the JIT: instructions of the kernel's code translated inline, of all, and how long
+    /// the (one-time, cached) compilation took.
+    pub jit: Option<JitStats>,
+}
+
+/// What the JIT made of a dispatch's program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JitStats {
+    pub native: usize,
+    pub slots: usize,
+    pub compile_ns: u64,
 }
 
 /// Shared state of one dispatch in flight.
@@ -295,7 +308,28 @@ impl Device {
         if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(f);
         }
+        let engine = self.config.engine.effective();
+        let gfx900 = self.config.gfx == GfxVersion::Gfx900;
+        let jit = (engine != crate::jit::Engine::Interpreter)
+            .then(|| {
+                d.kernel
+                    .program
+                    .jit(engine == crate::jit::Engine::Check, gfx900)
+            })
+            .flatten()
+            .map(|c| JitStats {
+                native: c.native,
+                slots: c.slots,
+                compile_ns: c.compile_ns,
+            });
+        let engine = if jit.is_some() {
+            engine
+        } else {
+            crate::jit::Engine::Interpreter
+        };
         Ok(DispatchStats {
+            engine,
+            jit,
             workgroups: total,
             waves: waves.into_inner(),
             instructions: insts.into_inner(),

@@ -51,7 +51,7 @@ pub mod valu;
 pub mod wave;
 pub mod workgroup;
 
-pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion};
+pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion, JitStats};
 pub use fault::{Fault, FaultKind};
 pub use jit::Engine;
 pub use program::{Kernel, Program};

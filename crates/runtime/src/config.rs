@@ -9,7 +9,7 @@
 //! | `SOFTHSA_DEVICE_MEMORY` | device memory per GPU, bytes with optional `K`/`M`/`G` suffix | `8G` |
 //! | `SOFTHSA_PROFILE` | `base` (a discrete GPU) or `full` (an integrated one) | `base` |
 //! | `SOFTHSA_INSTRUCTION_BUDGET` | instructions one wave may execute before its dispatch faults (a runaway-kernel guard); `0` = no limit | `4294967296` (2^32) |
-//! | `SOFTHSA_JIT` | `off`: the interpreter; `on`: the JIT (x86-64 with AVX2 and FMA; other hosts use the interpreter); `check`: the JIT, every translated instruction checked against the interpreter | `off` |
+//! | `SOFTHSA_JIT` | `off`: the interpreter; `on`: the JIT (x86-64 with AVX2 and FMA; other hosts use the interpreter); `check`: the JIT, every translated instruction checked against the interpreter | `on` |
 //! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); `0`: the host address, as an APU does | `1` in the base profile, `0` in the full profile |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
@@ -322,6 +322,21 @@ mod tests {
         assert!(cfg(&full_on).unwrap().lock_alias);
         assert!(!cfg(&[("SOFTHSA_LOCK_ALIAS", "0")]).unwrap().lock_alias);
         assert!(cfg(&[("SOFTHSA_LOCK_ALIAS", "yes")]).is_err());
+    }
+
+    #[test]
+    fn engine_choice() {
+        use softhsa_gpu::Engine;
+        assert_eq!(cfg(&[]).unwrap().engine, Engine::Jit);
+        assert_eq!(
+            cfg(&[("SOFTHSA_JIT", "off")]).unwrap().engine,
+            Engine::Interpreter
+        );
+        assert_eq!(
+            cfg(&[("SOFTHSA_JIT", "check")]).unwrap().engine,
+            Engine::Check
+        );
+        assert!(cfg(&[("SOFTHSA_JIT", "fast")]).is_err());
     }
 
     #[test]

@@ -772,9 +772,8 @@ fn build(prog: &Program, check: bool, gfx900: bool) -> R<Output> {
     e.a.ret()?;
     let _ = EXIT_CALLOUT;
 
-    // Assemble once to learn the size, then for the mapping's address.
-    let probe = e.a.assemble(0x1000_0000)?;
-    let reserved = Reserved::new(probe.len() + 64).map_err(EmitError)?;
+    // An x86 instruction is at most 15 bytes: map that much, then assemble for its address.
+    let reserved = Reserved::new(e.a.instructions().len() * 15 + 64).map_err(EmitError)?;
     let base = reserved.addr();
     let res =
         e.a.assemble_options(base, BlockEncoderOptions::RETURN_NEW_INSTRUCTION_OFFSETS)?;

@@ -36,9 +36,10 @@ use std::time::Instant;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
     /// The interpreter (the reference).
-    #[default]
     Interpreter,
-    /// Generated code, call-outs to the interpreter for what it does not translate.
+    /// Generated code, call-outs to the interpreter for what it does not translate (the
+    /// default; hosts without AVX2 and FMA use the interpreter).
+    #[default]
     Jit,
     /// Generated code, each translated instruction checked against the interpreter.
     Check,
@@ -53,6 +54,16 @@ impl Engine {
             "check" => Some(Engine::Check),
             _ => None,
         }
+    }
+
+    /// `SOFTHSA_JIT` from the environment (the default engine when unset or malformed). The
+    /// runtime reads and validates it at `hsa_init`; [`crate::DeviceConfig::default`] uses
+    /// this, so the device's own tests run under either engine.
+    pub fn from_env() -> Engine {
+        std::env::var("SOFTHSA_JIT")
+            .ok()
+            .and_then(|v| Engine::parse(&v))
+            .unwrap_or_default()
     }
 
     /// The name the dispatch trace and `softhsa demo` print.
@@ -248,12 +259,14 @@ fn touched(cx: &ExecCtx, idx: u32) -> impl Iterator<Item = usize> {
     };
     let srcs = x.map(|x| x.src).unwrap_or_default();
     let dst = x.and_then(|x| x.inst.dst.vgpr_index());
+    // Each register and the next: 64-bit operands are pairs.
     srcs.into_iter()
         .filter_map(|s| match s {
             crate::exec::operand::Src::V(r) => Some(usize::from(r)),
             _ => None,
         })
         .chain(dst.map(usize::from))
+        .flat_map(|r| [r, (r + 1) & 255])
 }
 
 /// Check mode, before translated instruction `idx`: the interpreter runs it on a copy of the

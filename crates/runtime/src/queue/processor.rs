@@ -277,7 +277,7 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
             crate::trace!(
                 crate::system::trace::Category::Dispatch,
                 "queue {:#x} packet {index}: kernel_object={:#x} grid={:?} workgroup={:?} \
-                 workgroups={} waves={} instructions={} ns={}",
+                 workgroups={} waves={} instructions={} ns={} engine={}{}",
                 q.addr(),
                 packet.kernel_object,
                 [packet.grid_size_x, packet.grid_size_y, packet.grid_size_z],
@@ -289,7 +289,14 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
                 stats.workgroups,
                 stats.waves,
                 stats.instructions,
-                stats.elapsed_ns
+                stats.elapsed_ns,
+                stats.engine.name(),
+                stats.jit.map_or(String::new(), |j| format!(
+                    " jit_native={}/{} jit_compile_us={}",
+                    j.native,
+                    j.slots,
+                    j.compile_ns / 1000
+                ))
             );
             Ok(())
         }
