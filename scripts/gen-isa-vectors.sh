@@ -7,8 +7,8 @@
 #                                        encoding form, then rewrite crates/isa/src/table.rs
 #
 # Needs llvm-mc-15, llvm-objdump-15 (Debian llvm-15) and python3. Deterministic (fixed seeds).
-# PER_FORM (default 6) and PER_FORM_GFX900 (default 2) set how many random encodings are drawn
-# per op and form.
+# PER_FORM (default 6), PER_FORM_GFX900 and PER_FORM_GFX908 (default 2) set how many random
+# encodings are drawn per op and form.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/tests/isa/tools"
@@ -28,3 +28,4 @@ fi
 rm -f "$root"/tests/isa/*.txt "$root"/tests/isa/*.lst
 python3 gen_vectors.py gfx906 "${PER_FORM:-6}" "$root/tests/isa" 1
 python3 gen_vectors.py gfx900 "${PER_FORM_GFX900:-2}" "$root/tests/isa" 2
+python3 gen_vectors.py gfx908 "${PER_FORM_GFX908:-2}" "$root/tests/isa" 3

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the kernel corpus matrix: every kernel in tests/corpus/kernels, built by Debian's clang
 # 14/15/16/19 for gfx900 and gfx906 at -O0/-O2/-O3 for every code object version each compiler
-# accepts (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
+# accepts (and for gfx908 at -O2, newest version) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
 # its case program (tests/corpus/cases/<kernel>.c) through softhsa's libhsa-runtime64.so.1 and
 # compared with a host reference. Then the dispatch tests in tests/c/dispatch.
 #
@@ -14,7 +14,8 @@
 #   scripts/run-corpus.sh --validate-ocl  run the cases on the host CPU through OpenCL (PoCL)
 #                                         instead of softhsa: checks the host references
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
-# CORPUS_OUT (default target/corpus) caches objects keyed by source hash; JOBS (default nproc).
+# CORPUS_OUT (default target/corpus) caches objects keyed by source hash; JOBS (default nproc);
+# CORPUS_TARGETS (default "gfx900 gfx906 gfx908") limits the processors built and run.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -61,9 +62,14 @@ configs() {
     for cc in $compilers; do
         local covs
         case $cc in 14) covs="2 3 4" ;; 15 | 16) covs="2 3 4 5" ;; 19) covs="4 5" ;; esac
-        for t in gfx900 gfx906; do
+        for t in ${CORPUS_TARGETS:-gfx900 gfx906 gfx908}; do
             for o in 0 2 3; do
                 for v in $covs; do
+                    # gfx908 (MI100): -O2 at the compiler's newest version only; -O0 spills to
+                    # AGPRs (v_accvgpr_*), which softhsa does not execute yet.
+                    if [ $t = gfx908 ]; then
+                        { [ $o = 2 ] && [ "$v" = "${covs##* }" ]; } || continue
+                    fi
                     if [ $quick = 1 ]; then
                         # One per compiler: gfx906, -O2, its newest version, plus -O0 v4.
                         [ $t = gfx906 ] || continue
@@ -177,7 +183,11 @@ run_one() { # kernel object bindir logdir [memory mode]
     [ -e "$obj" ] || { echo "FAIL $k $name: not built"; return; }
     export CORPUS_MEM=$mem
     # The agent must be the object's processor: a gfx900 object does not load on a gfx906.
-    case $obj in *gfx900*) export SOFTHSA_GPU=gfx900 ;; *) export SOFTHSA_GPU=gfx906 ;; esac
+    case $obj in
+        *gfx900*) export SOFTHSA_GPU=gfx900 ;;
+        *gfx908*) export SOFTHSA_GPU=gfx908 ;;
+        *) export SOFTHSA_GPU=gfx906 ;;
+    esac
     t0=$(date +%s%N)
     timeout 300 "$bin" "$obj" >"$log" 2>&1 || rc=$?
     ms=$((($(date +%s%N) - t0) / 1000000))

@@ -5,7 +5,8 @@
 # Every program checks its results against a host computation and prints PASS (exit 0), except
 # the ones listed in EXPECT_ABORT below, which must end the way HIP ends on hardware: aborted by
 # HIP's queue error callback, with the named text on stdout/stderr.
-# Programs in O0_TESTS are built and run a second time at -O0 (scratch, hidden hostcall buffer).
+# Programs in O0_TESTS are built and run a second time at -O0 (scratch, hidden hostcall buffer),
+# those in GFX908_TESTS a second time for gfx908, on a gfx908 agent.
 # tests/hip/*.genco.hip are code objects built with --genco, loaded by module_load at run time.
 #
 # Usage: scripts/run-hip-tests.sh [NAME-FILTER]
@@ -34,6 +35,9 @@ bin=${SOFTHSA_BIN:-$top/target/release/softhsa}
 # llvm.amdgcn.permlanex16 call that clang-15 cannot select for gfx906.)
 O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid3d_private
   wave_intrinsics printf dynamic_shared math"
+# Programs also built with --offload-arch=gfx908 (-O3) and run on a gfx908 (MI100) agent.
+GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
+  dynamic_shared struct_byvalue grid3d_private"
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
@@ -79,12 +83,13 @@ fail() {
 
 # build OUT SRC FLAGS...: compiles unless OUT is newer than SRC and the shared header.
 build() {
-  local out=$1 src=$2
+  local out=$1 src=$2 target=$arch
   shift 2
+  [[ "$out" == *-gfx908 ]] && target=gfx908
   if [ "$out" -nt "$src" ] && [ "$out" -nt "$src_dir/hip_check.h" ]; then
     return 0
   fi
-  "$hipcc" --offload-arch=$arch -I"$src_dir" "$@" -o "$out" "$src" >"$out.build.log" 2>&1
+  "$hipcc" --offload-arch=$target -I"$src_dir" "$@" -o "$out" "$src" >"$out.build.log" 2>&1
 }
 
 # Code objects for hipModuleLoad.
@@ -98,12 +103,18 @@ done
 
 # run_one NAME BINARY: runs it and checks the expected outcome.
 run_one() {
-  local name=$1 exe=$2 base=${1%-O0}
+  local name=$1 exe=$2 base=${1%-O0} gpu=
+  base=${base%-gfx908}
+  [[ "$name" == *-gfx908 ]] && gpu=gfx908
   local log="$build/logs/$name.log"
   local args=${ARGS[$base]:-}
   # shellcheck disable=SC2086 # ARGS entries are word lists
   # The subshell (not exec'd: it has a second command) reports a killed child into the log.
-  (timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args; exit $?) >"$log" 2>&1
+  (
+    [ -z "$gpu" ] || export SOFTHSA_GPU=$gpu
+    timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args
+    exit $?
+  ) >"$log" 2>&1
   local rc=$?
   local expect=${EXPECT_ABORT[$base]:-}
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -135,6 +146,7 @@ for src in "$src_dir"/*.hip; do
   name=$(basename "$src" .hip)
   variants=("$name")
   case " $(echo $O0_TESTS) " in *" $name "*) variants+=("$name-O0") ;; esac
+  case " $(echo $GFX908_TESTS) " in *" $name "*) variants+=("$name-gfx908") ;; esac
   for v in "${variants[@]}"; do
     [ -z "$filter" ] || [[ "$v" == *"$filter"* ]] || continue
     opt=-O3

@@ -36,5 +36,24 @@ fi
 [ "$(grep -c "Device Type: *GPU" "$tmp/out")" -eq 2 ] || { echo "expected two GPU agents"; fail=1; }
 expect "the gfx900 ISA" "Name: +amdgcn-amd-amdhsa--gfx900:xnack-"
 
+# CDNA agents print what rocminfo prints on the real boards (MI210, MI300X).
+if ! rocminfo_run SOFTHSA_GPU=gfx90a; then
+  echo "rocminfo (gfx90a) failed:"; cat "$tmp/out" "$tmp/err"; exit 1
+fi
+expect "an MI210 agent" "Marketing Name: +softhsa Aldebaran \[AMD Instinct MI210\]"
+expect "the MI210's ISA" "Name: +amdgcn-amd-amdhsa--gfx90a:sramecc\+:xnack-"
+expect "104 compute units" "Compute Unit: +104"
+expect "chip id 0x740f" "Chip ID: +29711\(0x740f\)"
+expect "32 waves per CU" "Max Waves Per CU: +32\(0x20\)"
+expect "an 8 MB L2" "L2: +8192\(0x2000\) KB"
+if ! rocminfo_run SOFTHSA_GPU=gfx942; then
+  echo "rocminfo (gfx942) failed:"; cat "$tmp/out" "$tmp/err"; exit 1
+fi
+expect "the MI300X's ISA" "Name: +amdgcn-amd-amdhsa--gfx942:sramecc\+:xnack-"
+expect "304 compute units" "Compute Unit: +304"
+expect "32 shader engines" "Shader Engines: +32"
+expect "a 256 MB L3" "L3: +262144\(0x40000\) KB"
+expect "chip id 0x74a1" "Chip ID: +29857\(0x74a1\)"
+
 [ "$fail" -eq 0 ] || { echo "--- rocminfo output"; cat "$tmp/out"; }
 exit "$fail"

@@ -70,6 +70,16 @@ impl KernelDescriptor {
     pub fn vgpr_count(&self) -> u32 {
         (self.rsrc1_bits(0, 6) + 1) * 4
     }
+    /// gfx90a and later: VGPRs plus AGPRs allocated per work-item, one register file with a
+    /// granule of 8.
+    pub fn unified_register_count(&self) -> u32 {
+        (self.rsrc1_bits(0, 6) + 1) * 8
+    }
+    /// gfx90a and later: index of the first AGPR in the unified file (COMPUTE_PGM_RSRC3
+    /// ACCUM_OFFSET, granule 4).
+    pub fn accum_offset(&self) -> u32 {
+        ((self.pgm_rsrc3 & 0x3f) + 1) * 4
+    }
     /// SGPRs allocated per wave: (granulated + 1) * 8 on GFX9 (includes VCC, flat scratch, xnack).
     pub fn sgpr_count(&self) -> u32 {
         (self.rsrc1_bits(6, 4) + 1) * 8

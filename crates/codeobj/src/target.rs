@@ -42,6 +42,8 @@ pub const PROCESSORS: &[Processor] = &[
     p("gfx90a", 0x03f, true, true),
     p("gfx90c", 0x032, true, false),
     p("gfx940", 0x040, true, true),
+    p("gfx941", 0x04b, true, true),
+    p("gfx942", 0x04c, true, true),
     p("gfx1010", 0x033, true, false),
     p("gfx1011", 0x034, true, false),
     p("gfx1012", 0x035, true, false),

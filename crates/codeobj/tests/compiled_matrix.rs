@@ -182,11 +182,31 @@ fn check(file: &Path, readelf_ver: u32) {
             "{what}: descriptor"
         );
         assert_eq!(d.kernarg_size, kernarg, "{what}: descriptor kernarg size");
-        assert_eq!(
-            d.vgpr_count(),
-            round_up(vgprs, 4),
-            "{what}: granulated VGPRs"
-        );
+        // gfx90a+ allocate VGPRs and AGPRs from one file in granules of 8; the AGPRs start at
+        // accum_offset (the VGPR count rounded to 4 when there are none).
+        if matches!(
+            co.target.processor.name,
+            "gfx90a" | "gfx940" | "gfx941" | "gfx942"
+        ) {
+            assert_eq!(
+                d.unified_register_count(),
+                round_up(vgprs, 8),
+                "{what}: granulated VGPRs"
+            );
+            if num(props, ".agpr_count") == 0 {
+                assert_eq!(
+                    d.accum_offset(),
+                    round_up(vgprs.max(1), 4),
+                    "{what}: accum_offset"
+                );
+            }
+        } else {
+            assert_eq!(
+                d.vgpr_count(),
+                round_up(vgprs, 4),
+                "{what}: granulated VGPRs"
+            );
+        }
         assert_eq!(
             d.sgpr_count(),
             round_up(sgprs, 8),
@@ -271,6 +291,11 @@ fn explicit_target_features_reach_e_flags_and_metadata() {
         (16, 4, "gfx906:sramecc+:xnack-"),
         (19, 5, "gfx906:xnack+"),
         (16, 5, "gfx900:xnack-"),
+        (15, 4, "gfx908:sramecc+:xnack-"),
+        (16, 5, "gfx90a"),
+        (16, 4, "gfx940:xnack-"),
+        (19, 5, "gfx941:sramecc+"),
+        (19, 5, "gfx942:sramecc+:xnack-"),
     ] {
         let f = compile("basic.cl", clang, cpu, "-O2", cov, false);
         check(&f, clang);

@@ -54,6 +54,41 @@ pub enum GfxVersion {
     Gfx900,
     #[default]
     Gfx906,
+    /// MI100: gfx906's instructions plus the matrix cores (MFMA and AGPRs, not executed yet:
+    /// they do not decode and fault as illegal instructions).
+    Gfx908,
+    /// MI200: encodings differ from gfx906's (AGPR bits of memory instructions, packed FP32,
+    /// 64-bit DPP), which the decoder does not know yet: dispatches are refused.
+    Gfx90a,
+    /// MI300 (gfx940/941/942): as gfx90a, plus architected flat scratch; dispatches are refused.
+    Gfx940,
+    Gfx941,
+    Gfx942,
+}
+
+impl GfxVersion {
+    /// The LLVM processor name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GfxVersion::Gfx900 => "gfx900",
+            GfxVersion::Gfx906 => "gfx906",
+            GfxVersion::Gfx908 => "gfx908",
+            GfxVersion::Gfx90a => "gfx90a",
+            GfxVersion::Gfx940 => "gfx940",
+            GfxVersion::Gfx941 => "gfx941",
+            GfxVersion::Gfx942 => "gfx942",
+        }
+    }
+
+    /// Whether this device runs kernels: gfx908 code is gfx906's plus instructions that do not
+    /// decode (so they fault), while gfx90a+ reuses encodings with other meanings, which would
+    /// silently compute something else.
+    pub fn executes(self) -> bool {
+        matches!(
+            self,
+            GfxVersion::Gfx900 | GfxVersion::Gfx906 | GfxVersion::Gfx908
+        )
+    }
 }
 
 /// Device configuration.
@@ -171,6 +206,15 @@ impl Device {
         let start = Instant::now();
         let kd = &d.kernel.descriptor;
         let name = &d.kernel.name;
+        if !self.config.gfx.executes() {
+            return Err(Fault::dispatch(
+                name,
+                format!(
+                    "softhsa does not execute {} kernels yet (its encodings differ from gfx906's)",
+                    self.config.gfx.name()
+                ),
+            ));
+        }
         let grid =
             Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);

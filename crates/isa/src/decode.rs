@@ -36,7 +36,7 @@ pub(crate) enum Form {
 /// Opcode maps per processor: `(map key, opcode) → op`; key = one per native encoding (the VOP3
 /// space is shared by VOP3-only ops and the `_e64` forms).
 struct Maps {
-    ops: [Vec<u16>; 2],
+    ops: [Vec<u16>; 3],
 }
 
 const MAP_SIZE: usize = 1024;
@@ -51,7 +51,11 @@ const VOP3_KEY: usize = Class::Vop3 as usize;
 fn maps() -> &'static Maps {
     static MAPS: OnceLock<Maps> = OnceLock::new();
     MAPS.get_or_init(|| Maps {
-        ops: [build_map(Gfx::Gfx900), build_map(Gfx::Gfx906)],
+        ops: [
+            build_map(Gfx::Gfx900),
+            build_map(Gfx::Gfx906),
+            build_map(Gfx::Gfx908),
+        ],
     })
 }
 
@@ -61,7 +65,8 @@ fn build_map(gfx: Gfx) -> Vec<u16> {
         for &op in ALL {
             let here = match gfx {
                 Gfx::Gfx900 => op.on_gfx900(),
-                Gfx::Gfx906 => op.on_gfx906(),
+                // gfx908 keeps every gfx906 encoding (its matrix-core rows are not in the table yet).
+                Gfx::Gfx906 | Gfx::Gfx908 => op.on_gfx906(),
             };
             if !here {
                 continue;
@@ -204,12 +209,14 @@ fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
     }
 }
 
-/// The GFX9 processors this decoder knows: they differ only in gfx906's extra instructions.
+/// The GFX9 processors this decoder knows: they differ only in gfx906's extra instructions
+/// (gfx908, MI100, decodes gfx906's encodings; its MFMA/AGPR rows are not in the table yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Gfx {
     Gfx900,
     #[default]
     Gfx906,
+    Gfx908,
 }
 
 /// Decode one gfx906 instruction from the start of `bytes`.

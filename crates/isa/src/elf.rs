@@ -141,10 +141,12 @@ fn decode_lines(code: &[u8], start: u64, gfx: Gfx) -> Vec<Line> {
     out
 }
 
-/// The processor from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f gfx906).
+/// The processor from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f gfx906,
+/// 0x30 gfx908).
 fn gfx_of(file: &object::File) -> Gfx {
     match file.flags() {
         object::FileFlags::Elf { e_flags, .. } if e_flags & 0xFF == 0x2C => Gfx::Gfx900,
+        object::FileFlags::Elf { e_flags, .. } if e_flags & 0xFF == 0x30 => Gfx::Gfx908,
         _ => Gfx::Gfx906,
     }
 }

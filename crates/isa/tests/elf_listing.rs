@@ -57,6 +57,8 @@ fn listing_matches_llvm_objdump() {
         ("clang-15", "gfx900", "O2", "4"),
         ("clang-15", "gfx900", "O0", "3"),
         ("clang-16", "gfx906", "O2", "5"),
+        // gfx908 at -O0 spills VGPRs to AGPRs (v_accvgpr_*), not decoded yet: -O2 only.
+        ("clang-15", "gfx908", "O2", "4"),
     ];
     let mut checked = 0;
     for (clang, cpu, opt, cov) in configs {

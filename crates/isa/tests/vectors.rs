@@ -31,6 +31,8 @@ fn check(path: &std::path::Path) -> (usize, usize, Vec<String>) {
         .unwrap_or_default();
     let gfx = if name.starts_with("gfx900") {
         softhsa_isa::Gfx::Gfx900
+    } else if name.starts_with("gfx908") {
+        softhsa_isa::Gfx::Gfx908
     } else {
         softhsa_isa::Gfx::Gfx906
     };

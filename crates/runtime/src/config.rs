@@ -2,9 +2,9 @@
 //!
 //! | variable | values | default |
 //! | --- | --- | --- |
-//! | `SOFTHSA_GPU` | `gfx906` or `gfx900`: the model of every GPU agent | `gfx906` |
+//! | `SOFTHSA_GPU` | `gfx906`, `gfx900`, `gfx908`, `gfx90a`, `gfx940`, `gfx941` or `gfx942`: the model of every GPU agent | `gfx906` |
 //! | `SOFTHSA_GPUS` | number of GPU agents, 0–16 | `1` |
-//! | `SOFTHSA_CUS` | compute units per GPU, 1–256 | `60` (gfx906), `64` (gfx900) |
+//! | `SOFTHSA_CUS` | compute units per GPU, 1–512 | the reference board's: `60` (gfx906), `64` (gfx900), `120` (gfx908), `104` (gfx90a), `228` (gfx940), `304` (gfx941/gfx942) |
 //! | `SOFTHSA_WORKERS` | host worker threads per GPU, 1–1024 | all host cores |
 //! | `SOFTHSA_DEVICE_MEMORY` | device memory per GPU, bytes with optional `K`/`M`/`G` suffix | `8G` |
 //! | `SOFTHSA_PROFILE` | `base` (a discrete GPU) or `full` (an integrated one) | `base` |
@@ -22,14 +22,35 @@ use crate::{Error, Result};
 use softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT;
 use std::path::PathBuf;
 
-/// The GPU models softhsa emulates (GCN5 "Vega", wave64).
+/// The GPU models softhsa emulates (GFX9: GCN5 "Vega" and CDNA, wave64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GpuModel {
     /// Vega 20 (Radeon VII, MI50/MI60).
     Gfx906,
     /// Vega 10 (RX Vega 56/64, MI25).
     Gfx900,
+    /// CDNA 1, Arcturus (Instinct MI100).
+    Gfx908,
+    /// CDNA 2, Aldebaran (Instinct MI210/MI250/MI250X).
+    Gfx90a,
+    /// CDNA 3 pre-release MI300A.
+    Gfx940,
+    /// CDNA 3 pre-release MI300X.
+    Gfx941,
+    /// CDNA 3 (Instinct MI300X/MI300A).
+    Gfx942,
 }
+
+/// Every model, in the order `SOFTHSA_GPU`'s error message lists them.
+pub const GPU_MODELS: [GpuModel; 7] = [
+    GpuModel::Gfx906,
+    GpuModel::Gfx900,
+    GpuModel::Gfx908,
+    GpuModel::Gfx90a,
+    GpuModel::Gfx940,
+    GpuModel::Gfx941,
+    GpuModel::Gfx942,
+];
 
 impl GpuModel {
     /// The processor name LLVM and the runtime use ("gfx906").
@@ -37,14 +58,29 @@ impl GpuModel {
         match self {
             GpuModel::Gfx906 => "gfx906",
             GpuModel::Gfx900 => "gfx900",
+            GpuModel::Gfx908 => "gfx908",
+            GpuModel::Gfx90a => "gfx90a",
+            GpuModel::Gfx940 => "gfx940",
+            GpuModel::Gfx941 => "gfx941",
+            GpuModel::Gfx942 => "gfx942",
         }
     }
 
-    /// Compute units of the reference board (MI50: 60, RX Vega 64: 64).
+    /// The model named `name` ("gfx90a"), case-insensitively.
+    pub fn from_name(name: &str) -> Option<GpuModel> {
+        let name = name.to_ascii_lowercase();
+        GPU_MODELS.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Compute units of the reference board (see `topology::gpu::Board`).
     pub fn default_cu_count(self) -> u32 {
         match self {
             GpuModel::Gfx906 => 60,
             GpuModel::Gfx900 => 64,
+            GpuModel::Gfx908 => 120,
+            GpuModel::Gfx90a => 104,
+            GpuModel::Gfx940 => 228,
+            GpuModel::Gfx941 | GpuModel::Gfx942 => 304,
         }
     }
 }
@@ -158,18 +194,20 @@ impl Config {
                 .filter(|v| !v.is_empty())
         };
         if let Some(v) = var("SOFTHSA_GPU") {
-            c.gpu_model = match v.to_ascii_lowercase().as_str() {
-                "gfx906" => GpuModel::Gfx906,
-                "gfx900" => GpuModel::Gfx900,
-                _ => return Err(bad("SOFTHSA_GPU", &v, "gfx906 or gfx900")),
-            };
+            c.gpu_model = GpuModel::from_name(&v).ok_or_else(|| {
+                bad(
+                    "SOFTHSA_GPU",
+                    &v,
+                    "gfx906, gfx900, gfx908, gfx90a, gfx940, gfx941 or gfx942",
+                )
+            })?;
         }
         c.cu_count = c.gpu_model.default_cu_count();
         if let Some(v) = var("SOFTHSA_GPUS") {
             c.gpu_count = parse_int(&v, 0, 16).ok_or_else(|| bad("SOFTHSA_GPUS", &v, "0 to 16"))?;
         }
         if let Some(v) = var("SOFTHSA_CUS") {
-            c.cu_count = parse_int(&v, 1, 256).ok_or_else(|| bad("SOFTHSA_CUS", &v, "1 to 256"))?;
+            c.cu_count = parse_int(&v, 1, 512).ok_or_else(|| bad("SOFTHSA_CUS", &v, "1 to 512"))?;
         }
         if let Some(v) = var("SOFTHSA_WORKERS") {
             c.workers =
@@ -306,6 +344,27 @@ mod tests {
         assert_eq!(cfg(&[("SOFTHSA_GPU", "gfx900")]).unwrap().cu_count, 64);
         let c = cfg(&[("SOFTHSA_GPU", "GFX900"), ("SOFTHSA_CUS", "8")]).unwrap();
         assert_eq!((c.gpu_model, c.cu_count), (GpuModel::Gfx900, 8));
+    }
+
+    #[test]
+    fn cdna_models_parse_with_their_boards_cu_counts() {
+        for (name, model, cus) in [
+            ("gfx908", GpuModel::Gfx908, 120),
+            ("GFX90A", GpuModel::Gfx90a, 104),
+            ("gfx940", GpuModel::Gfx940, 228),
+            ("gfx941", GpuModel::Gfx941, 304),
+            ("gfx942", GpuModel::Gfx942, 304),
+        ] {
+            let c = cfg(&[("SOFTHSA_GPU", name)]).unwrap();
+            assert_eq!((c.gpu_model, c.cu_count), (model, cus), "{name}");
+        }
+        for m in GPU_MODELS {
+            assert_eq!(GpuModel::from_name(m.name()), Some(m));
+        }
+        let e = cfg(&[("SOFTHSA_GPU", "gfx90c")]).unwrap_err();
+        assert!(e.message.unwrap().contains("gfx942"));
+        assert_eq!(cfg(&[("SOFTHSA_CUS", "304")]).unwrap().cu_count, 304);
+        assert!(cfg(&[("SOFTHSA_CUS", "513")]).is_err());
     }
 
     #[test]

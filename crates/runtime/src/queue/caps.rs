@@ -57,6 +57,11 @@ fn device_config(g: &GpuAgent) -> DeviceConfig {
         gfx: match g.model {
             GpuModel::Gfx900 => GfxVersion::Gfx900,
             GpuModel::Gfx906 => GfxVersion::Gfx906,
+            GpuModel::Gfx908 => GfxVersion::Gfx908,
+            GpuModel::Gfx90a => GfxVersion::Gfx90a,
+            GpuModel::Gfx940 => GfxVersion::Gfx940,
+            GpuModel::Gfx941 => GfxVersion::Gfx941,
+            GpuModel::Gfx942 => GfxVersion::Gfx942,
         },
         compute_units: g.cu_count,
         worker_threads: g.workers,

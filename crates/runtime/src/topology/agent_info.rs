@@ -99,7 +99,7 @@ impl Agent {
             HSA_AGENT_INFO_NODE | HSA_AMD_AGENT_INFO_DRIVER_NODE_ID => InfoValue::U32(self.node),
             HSA_AGENT_INFO_DEVICE => InfoValue::U32(HSA_DEVICE_TYPE_GPU),
             HSA_AGENT_INFO_CACHE_SIZE => {
-                InfoValue::u32s(&[g.board.l1_bytes, g.board.l2_bytes, 0, 0])
+                InfoValue::u32s(&[g.board.l1_bytes, g.board.l2_bytes, g.board.l3_bytes, 0])
             }
             HSA_AGENT_INFO_ISA => InfoValue::U64(isa::isa_handle(g.isa)),
             HSA_AGENT_INFO_EXTENSIONS => InfoValue::Bytes(gpu_extensions()),
@@ -119,7 +119,7 @@ impl Agent {
             HSA_AMD_AGENT_INFO_PRODUCT_NAME => {
                 InfoValue::fixed_str(g.board.product_name, NAME_SIZE)
             }
-            HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU => InfoValue::U32(isa::WAVES_PER_CU),
+            HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU => InfoValue::U32(g.board.waves_per_cu()),
             HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU => InfoValue::U32(g.board.simds_per_cu),
             HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES => InfoValue::U32(g.board.shader_engines),
             HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE => {

@@ -1,7 +1,9 @@
-//! What a softhsa GPU agent reports: the properties of a real Vega board of its model.
+//! What a softhsa GPU agent reports: the properties of a real board of its model.
 //!
 //! gfx906 is modelled on the Radeon Instinct MI50 (Vega 20), gfx900 on the Radeon RX Vega 64 /
-//! Vega Frontier Edition (Vega 10). The CU count comes from the configuration.
+//! Vega Frontier Edition (Vega 10), gfx908 on the Instinct MI100, gfx90a on the MI210, gfx940 on
+//! the MI300A and gfx941/gfx942 on the MI300X (values as rocminfo prints them on those boards;
+//! memory clock and width from AMD's data sheets). The CU count comes from the configuration.
 
 use crate::config::GpuModel;
 
@@ -16,8 +18,12 @@ pub struct Board {
     pub memory_width: u32,
     pub l1_bytes: u32,
     pub l2_bytes: u32,
+    /// Infinity Cache (MI300's L3); 0 where the board has none.
+    pub l3_bytes: u32,
     pub cacheline: u32,
     pub simds_per_cu: u32,
+    /// Wave slots per SIMD (10 on GCN5 and CDNA1, 8 from CDNA2 on).
+    pub waves_per_simd: u32,
     pub shader_engines: u32,
     pub shader_arrays_per_se: u32,
     pub asic_revision: u32,
@@ -35,8 +41,10 @@ impl Board {
                 memory_width: 4096,
                 l1_bytes: 16 << 10,
                 l2_bytes: 4 << 20,
+                l3_bytes: 0,
                 cacheline: 64,
                 simds_per_cu: 4,
+                waves_per_simd: 10,
                 shader_engines: 4,
                 shader_arrays_per_se: 1,
                 asic_revision: 1,
@@ -50,14 +58,86 @@ impl Board {
                 memory_width: 2048,
                 l1_bytes: 16 << 10,
                 l2_bytes: 4 << 20,
+                l3_bytes: 0,
                 cacheline: 64,
                 simds_per_cu: 4,
+                waves_per_simd: 10,
                 shader_engines: 4,
                 shader_arrays_per_se: 1,
                 asic_revision: 0,
                 max_address_watch_points: 4,
             },
+            GpuModel::Gfx908 => Board {
+                chip_id: 0x738c,
+                product_name: "softhsa Arcturus [AMD Instinct MI100] (gfx908)",
+                max_clock_mhz: 1502,
+                memory_max_mhz: 1200,
+                memory_width: 4096,
+                l1_bytes: 16 << 10,
+                l2_bytes: 8 << 20,
+                l3_bytes: 0,
+                cacheline: 64,
+                simds_per_cu: 4,
+                waves_per_simd: 10,
+                shader_engines: 8,
+                shader_arrays_per_se: 1,
+                asic_revision: 1,
+                max_address_watch_points: 4,
+            },
+            GpuModel::Gfx90a => Board {
+                chip_id: 0x740f,
+                product_name: "softhsa Aldebaran [AMD Instinct MI210] (gfx90a)",
+                max_clock_mhz: 1700,
+                memory_max_mhz: 1600,
+                memory_width: 4096,
+                l1_bytes: 16 << 10,
+                l2_bytes: 8 << 20,
+                l3_bytes: 0,
+                cacheline: 64,
+                simds_per_cu: 4,
+                waves_per_simd: 8,
+                shader_engines: 8,
+                shader_arrays_per_se: 1,
+                asic_revision: 1,
+                max_address_watch_points: 4,
+            },
+            GpuModel::Gfx940 => Board {
+                chip_id: 0x74a0,
+                product_name: "softhsa Aqua Vanjaram [AMD Instinct MI300A] (gfx940)",
+                ..Board::mi300x(GpuModel::Gfx940)
+            },
+            GpuModel::Gfx941 | GpuModel::Gfx942 => Board::mi300x(model),
         }
+    }
+
+    /// The MI300X (rocminfo: 32 shader engines, 32 KB L1, 4 MB L2 per XCD, 256 MB L3).
+    fn mi300x(model: GpuModel) -> Board {
+        Board {
+            chip_id: 0x74a1,
+            product_name: match model {
+                GpuModel::Gfx941 => "softhsa Aqua Vanjaram [AMD Instinct MI300X] (gfx941)",
+                GpuModel::Gfx940 => "softhsa Aqua Vanjaram [AMD Instinct MI300A] (gfx940)",
+                _ => "softhsa Aqua Vanjaram [AMD Instinct MI300X] (gfx942)",
+            },
+            max_clock_mhz: 2100,
+            memory_max_mhz: 1300,
+            memory_width: 8192,
+            l1_bytes: 32 << 10,
+            l2_bytes: 4 << 20,
+            l3_bytes: 256 << 20,
+            cacheline: 64,
+            simds_per_cu: 4,
+            waves_per_simd: 8,
+            shader_engines: if model == GpuModel::Gfx940 { 24 } else { 32 },
+            shader_arrays_per_se: 1,
+            asic_revision: 1,
+            max_address_watch_points: 4,
+        }
+    }
+
+    /// HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU: 40 on GCN5/CDNA1, 32 on CDNA2/CDNA3.
+    pub fn waves_per_cu(&self) -> u32 {
+        self.simds_per_cu * self.waves_per_simd
     }
 }
 
@@ -94,5 +174,26 @@ mod tests {
         assert_eq!(bdf_id(0), 0x0300);
         assert_eq!(Board::of(GpuModel::Gfx906).chip_id, 0x66a1);
         assert_eq!(Board::of(GpuModel::Gfx900).chip_id, 0x6863);
+    }
+
+    #[test]
+    fn cdna_boards_match_rocminfo() {
+        let mi100 = Board::of(GpuModel::Gfx908);
+        assert_eq!((mi100.chip_id, mi100.waves_per_cu()), (0x738c, 40));
+        let mi210 = Board::of(GpuModel::Gfx90a);
+        assert_eq!((mi210.chip_id, mi210.waves_per_cu()), (0x740f, 32));
+        let mi300x = Board::of(GpuModel::Gfx942);
+        assert_eq!(
+            (mi300x.chip_id, mi300x.shader_engines, mi300x.l3_bytes >> 10),
+            (0x74a1, 32, 262144)
+        );
+        let mi300a = Board::of(GpuModel::Gfx940);
+        assert_eq!((mi300a.chip_id, mi300a.shader_engines), (0x74a0, 24));
+        assert!(mi300a.product_name.contains("MI300A"));
+        for m in crate::config::GPU_MODELS {
+            assert!(Board::of(m)
+                .product_name
+                .ends_with(&format!("({})", m.name())));
+        }
     }
 }

@@ -47,8 +47,30 @@ const fn def(
     }
 }
 
+/// The registry: the listed definitions, then the nine sramecc/xnack combinations of each CDNA
+/// processor, the one its boards report (`sramecc+:xnack-`) first. Appending keeps the handles
+/// of existing entries.
+macro_rules! registry {
+    ($($d:expr,)* ; $($p:literal),*) => {
+        [
+            $($d,)*
+            $(
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":sramecc+:xnack-"), $p, On, Off),
+                def(concat!("amdgcn-amd-amdhsa--", $p), $p, Any, Any),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":sramecc-"), $p, Off, Any),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":sramecc+"), $p, On, Any),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":xnack-"), $p, Any, Off),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":xnack+"), $p, Any, On),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":sramecc-:xnack-"), $p, Off, Off),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":sramecc-:xnack+"), $p, Off, On),
+                def(concat!("amdgcn-amd-amdhsa--", $p, ":sramecc+:xnack+"), $p, On, On),
+            )*
+        ]
+    };
+}
+
 /// The registry. Index = the ISA handle's index.
-pub static ISAS: [IsaDef; 12] = [
+pub static ISAS: &[IsaDef] = &registry![
     def(
         "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-",
         "gfx906",
@@ -91,18 +113,22 @@ pub static ISAS: [IsaDef; 12] = [
         Unsupported,
         On,
     ),
+    ;
+    "gfx908", "gfx90a", "gfx940", "gfx941", "gfx942"
 ];
 
 /// Legacy (code object v2) ISA names, meaning the processor with every feature "any".
-const LEGACY: [(&str, &str); 2] = [
+const LEGACY: [(&str, &str); 3] = [
     ("AMD:AMDGPU:9:0:6", "gfx906"),
     ("AMD:AMDGPU:9:0:0", "gfx900"),
+    ("AMD:AMDGPU:9:0:8", "gfx908"),
 ];
+
+/// Index of the first CDNA entry (after the 12 GCN5 ones), nine per processor.
+const CDNA_BASE: usize = 12;
 
 /// Wave size of every GFX9 ISA.
 pub const WAVEFRONT_SIZE: u32 = 64;
-/// 4 SIMDs × 10 wave slots.
-pub const WAVES_PER_CU: u32 = 40;
 pub const WORKGROUP_MAX_SIZE: u32 = 1024;
 pub const FBARRIER_MAX_SIZE: u32 = 32;
 
@@ -111,7 +137,17 @@ pub fn agent_isa(model: GpuModel) -> usize {
     match model {
         GpuModel::Gfx906 => 0,
         GpuModel::Gfx900 => 9,
+        GpuModel::Gfx908 => CDNA_BASE,
+        GpuModel::Gfx90a => CDNA_BASE + 9,
+        GpuModel::Gfx940 => CDNA_BASE + 18,
+        GpuModel::Gfx941 => CDNA_BASE + 27,
+        GpuModel::Gfx942 => CDNA_BASE + 36,
     }
+}
+
+/// Wave slots per CU of the processor's boards (4 SIMDs × 10, or × 8 from gfx90a on).
+fn waves_per_cu(processor: &str) -> u32 {
+    GpuModel::from_name(processor).map_or(40, |m| super::gpu::Board::of(m).waves_per_cu())
 }
 
 pub fn isa_handle(index: usize) -> u64 {
@@ -152,6 +188,7 @@ pub fn compatible(code: usize, agent: usize) -> bool {
 /// One HSA_ISA_INFO_* attribute. `index` selects the call convention (only 0 exists).
 pub fn info(isa: usize, attribute: u32, index: u32) -> Result<InfoValue> {
     let name = ISAS[isa].name;
+    let waves = waves_per_cu(ISAS[isa].processor);
     let call_convention = |v: u32| {
         if index != 0 {
             Err(Error::new(HSA_STATUS_ERROR_INVALID_INDEX))
@@ -164,9 +201,7 @@ pub fn info(isa: usize, attribute: u32, index: u32) -> Result<InfoValue> {
         HSA_ISA_INFO_NAME => InfoValue::c_str(name),
         HSA_ISA_INFO_CALL_CONVENTION_COUNT => InfoValue::U32(1),
         HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE => call_convention(WAVEFRONT_SIZE)?,
-        HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT => {
-            call_convention(WAVES_PER_CU)?
-        }
+        HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT => call_convention(waves)?,
         // Indexed by hsa_machine_model_t / hsa_profile_t / hsa_default_float_rounding_mode_t.
         HSA_ISA_INFO_MACHINE_MODELS => InfoValue::bools(&[false, true]),
         HSA_ISA_INFO_PROFILES => InfoValue::bools(&[true, true]),
@@ -244,6 +279,50 @@ mod tests {
     }
 
     #[test]
+    fn cdna_agents_report_their_boards_isa_and_match_like_rocm() {
+        for (model, name) in [
+            (GpuModel::Gfx908, "gfx908"),
+            (GpuModel::Gfx90a, "gfx90a"),
+            (GpuModel::Gfx940, "gfx940"),
+            (GpuModel::Gfx941, "gfx941"),
+            (GpuModel::Gfx942, "gfx942"),
+        ] {
+            let agent = agent_isa(model);
+            assert_eq!(
+                ISAS[agent].name,
+                format!("amdgcn-amd-amdhsa--{name}:sramecc+:xnack-")
+            );
+            let id = |f: &str| from_name(&format!("amdgcn-amd-amdhsa--{name}{f}")).unwrap();
+            // Features not named match either setting; named ones must equal the agent's.
+            for ok in ["", ":sramecc+", ":xnack-", ":sramecc+:xnack-"] {
+                assert!(compatible(id(ok), agent), "{name}{ok}");
+            }
+            for bad in [
+                ":sramecc-",
+                ":xnack+",
+                ":sramecc-:xnack-",
+                ":sramecc+:xnack+",
+            ] {
+                assert!(!compatible(id(bad), agent), "{name}{bad}");
+            }
+            assert!(!compatible(id(""), agent_isa(GpuModel::Gfx906)));
+        }
+        let waves = |m| {
+            info(
+                agent_isa(m),
+                HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT,
+                0,
+            )
+        };
+        assert_eq!(waves(GpuModel::Gfx908).unwrap(), InfoValue::U32(40));
+        assert_eq!(waves(GpuModel::Gfx90a).unwrap(), InfoValue::U32(32));
+        assert_eq!(
+            ISAS[from_name("AMD:AMDGPU:9:0:8").unwrap()].name,
+            "amdgcn-amd-amdhsa--gfx908"
+        );
+    }
+
+    #[test]
     fn info_values() {
         let i = agent_isa(GpuModel::Gfx906);
         assert_eq!(
@@ -261,7 +340,7 @@ mod tests {
             HSA_STATUS_ERROR_INVALID_INDEX
         );
         assert_eq!(isa_index(isa_handle(3)).unwrap(), 3);
-        assert!(isa_index(isa_handle(12)).is_err() && isa_index(12).is_err());
+        assert!(isa_index(isa_handle(ISAS.len())).is_err() && isa_index(12).is_err());
         assert_eq!(
             wavefront_info(wavefront_handle(0), HSA_WAVEFRONT_INFO_SIZE).unwrap(),
             InfoValue::U32(64)

@@ -99,7 +99,7 @@ impl Topology {
         for ordinal in 0..config.gpu_count {
             let index = agents.len();
             let board = Board::of(config.gpu_model);
-            let caches = vec![
+            let mut caches = vec![
                 CacheDesc {
                     name: "L1".into(),
                     level: 1,
@@ -111,6 +111,13 @@ impl Topology {
                     size: board.l2_bytes,
                 },
             ];
+            if board.l3_bytes != 0 {
+                caches.push(CacheDesc {
+                    name: "L3".into(),
+                    level: 3,
+                    size: board.l3_bytes,
+                });
+            }
             agents.push(Agent {
                 index,
                 handle: handle::encode(Kind::Agent, generation, index),
