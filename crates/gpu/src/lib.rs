@@ -10,7 +10,9 @@
 //!
 //! Inside: [`program`] decodes a kernel once; [`device`] splits a dispatch into work-groups on
 //! a shared pool of worker threads (rayon); [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
-//! (one module per instruction family); [`valu`] holds the per-lane VALU arithmetic.
+//! (one module per instruction family); [`valu`] holds the per-lane VALU arithmetic; [`jit`]
+//! translates a program to x86-64 AVX2 code, calling the interpreter for what it does not
+//! translate (`SOFTHSA_JIT`).
 //!
 //! Decisions (beyond DESIGN.md):
 //! - Scratch: each worker owns the backing of the work-group it runs; the private segment V#

@@ -288,7 +288,6 @@ impl Emitter<'_> {
         }
     }
 
-    /// ymm15 = the EXEC mask of chunk `k` (from rdx = EXEC).
     /// `dst` = the EXEC mask of chunk `k`, from EXEC's byte `k` in the wave.
     pub(super) fn exec_mask(&mut self, k: usize, dst: AsmRegisterYmm) -> R<()> {
         self.a
@@ -298,6 +297,7 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// `dst` = the lane mask of chunk `k` of the 64-bit mask in register `from`.
     pub(super) fn chunk_mask(
         &mut self,
         from: AsmRegister64,
@@ -450,11 +450,7 @@ impl Emitter<'_> {
                             }
                         }
                     }
-                    a.vmovmskps(eax, ymm3)?;
-                    if k > 0 {
-                        a.shl(rax, (8 * k) as u32)?;
-                    }
-                    a.or(r8, rax)?;
+                    accumulate_mask(a, ymm3, false, (8 * k) as u32)?;
                 }
                 MulHiU => return Err(err("not translated")),
             }
@@ -573,11 +569,7 @@ impl Emitter<'_> {
                     }
                 }
             }
-            a.vmovmskps(eax, ymm3)?;
-            if k > 0 {
-                a.shl(rax, (8 * k) as u32)?;
-            }
-            a.or(r8, rax)?;
+            accumulate_mask(a, ymm3, false, (8 * k) as u32)?;
         }
         // Inactive lanes read 0 in the result mask.
         self.a
@@ -793,4 +785,23 @@ fn build(prog: &Program, check: bool, gfx900: bool) -> R<Output> {
         entry: entry_ip,
         native,
     })
+}
+
+/// `r8 |= (sign bits of lanes) << shift`: one 8-lane (dwords) or 4-lane (qwords) piece of a
+/// lane mask being assembled in r8.
+pub(super) fn accumulate_mask(
+    a: &mut CodeAssembler,
+    lanes: AsmRegisterYmm,
+    qwords: bool,
+    shift: u32,
+) -> Result<(), IcedError> {
+    if qwords {
+        a.vmovmskpd(eax, lanes)?;
+    } else {
+        a.vmovmskps(eax, lanes)?;
+    }
+    if shift > 0 {
+        a.shl(rax, shift)?;
+    }
+    a.or(r8, rax)
 }

@@ -2,7 +2,7 @@
 //! `v_mad_u64_u32` (64-bit address and fixed-point arithmetic) and 64-bit compares. A VGPR
 //! pair (lo in VGPR r, hi in r + 1) is interleaved into qwords, computed, and split back.
 
-use super::emit::{err, Emitter, EXEC, R, W_S};
+use super::emit::{accumulate_mask, err, Emitter, EXEC, R, W_S};
 use crate::exec::operand::Src;
 use crate::program::XInst;
 use crate::wave::VCC_LO;
@@ -214,12 +214,7 @@ impl Emitter<'_> {
                         a.vpxor(ymm11, out, ymm6)?;
                         a.vpxor(ymm12, ymm12, ymm6)?;
                         a.vpcmpgtq(ymm3, ymm12, ymm11)?;
-                        a.vmovmskpd(eax, ymm3)?;
-                        let sh = (8 * k + 4 * h) as u32;
-                        if sh > 0 {
-                            a.shl(rax, sh)?;
-                        }
-                        a.or(r8, rax)?;
+                        accumulate_mask(a, ymm3, true, (8 * k + 4 * h) as u32)?;
                     }
                     V64::Cmp(kind, signed, _) => {
                         self.load64(ymm2, ymm10, x.src[0], k, h)?;
@@ -246,12 +241,7 @@ impl Emitter<'_> {
                                 a.vpxor(ymm11, ymm11, ymm9)?;
                             }
                         }
-                        a.vmovmskpd(eax, ymm11)?;
-                        let sh = (8 * k + 4 * h) as u32;
-                        if sh > 0 {
-                            a.shl(rax, sh)?;
-                        }
-                        a.or(r8, rax)?;
+                        accumulate_mask(a, ymm11, true, (8 * k + 4 * h) as u32)?;
                     }
                 }
             }
