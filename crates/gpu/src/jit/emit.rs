@@ -77,8 +77,9 @@ enum CmpOp {
     F32(u32),
 }
 
+/// An integer compare (signed; unsigned operands are biased by the sign bit first).
 #[derive(Clone, Copy, Debug)]
-enum IntCmp {
+pub(super) enum IntCmp {
     Eq,
     Ne,
     Lt,
@@ -550,23 +551,7 @@ impl Emitter<'_> {
                         a.vpxor(ymm0, ymm0, ymm6)?;
                         a.vpxor(ymm1, ymm1, ymm6)?;
                     }
-                    match kind {
-                        IntCmp::Eq => a.vpcmpeqd(ymm3, ymm0, ymm1)?,
-                        IntCmp::Ne => {
-                            a.vpcmpeqd(ymm3, ymm0, ymm1)?;
-                            a.vpxor(ymm3, ymm3, ymm9)?;
-                        }
-                        IntCmp::Gt => a.vpcmpgtd(ymm3, ymm0, ymm1)?,
-                        IntCmp::Lt => a.vpcmpgtd(ymm3, ymm1, ymm0)?,
-                        IntCmp::Le => {
-                            a.vpcmpgtd(ymm3, ymm0, ymm1)?;
-                            a.vpxor(ymm3, ymm3, ymm9)?;
-                        }
-                        IntCmp::Ge => {
-                            a.vpcmpgtd(ymm3, ymm1, ymm0)?;
-                            a.vpxor(ymm3, ymm3, ymm9)?;
-                        }
-                    }
+                    int_compare(a, kind, false, ymm3, ymm0, ymm1, ymm9)?;
                 }
             }
             accumulate_mask(a, ymm3, false, (8 * k) as u32)?;
@@ -804,4 +789,44 @@ pub(super) fn accumulate_mask(
         a.shl(rax, shift)?;
     }
     a.or(r8, rax)
+}
+
+/// `dst` = all-ones lanes where `x (kind) y` (dwords, or qwords when `qwords`), for signed
+/// operands; `ones` holds all-ones.
+pub(super) fn int_compare(
+    a: &mut CodeAssembler,
+    kind: IntCmp,
+    qwords: bool,
+    dst: AsmRegisterYmm,
+    x: AsmRegisterYmm,
+    y: AsmRegisterYmm,
+    ones: AsmRegisterYmm,
+) -> Result<(), IcedError> {
+    let eq = |a: &mut CodeAssembler, p: AsmRegisterYmm, q: AsmRegisterYmm| {
+        if qwords {
+            a.vpcmpeqq(dst, p, q)
+        } else {
+            a.vpcmpeqd(dst, p, q)
+        }
+    };
+    let gt = |a: &mut CodeAssembler, p: AsmRegisterYmm, q: AsmRegisterYmm| {
+        if qwords {
+            a.vpcmpgtq(dst, p, q)
+        } else {
+            a.vpcmpgtd(dst, p, q)
+        }
+    };
+    match kind {
+        IntCmp::Eq => eq(a, x, y),
+        IntCmp::Gt => gt(a, x, y),
+        IntCmp::Lt => gt(a, y, x),
+        IntCmp::Ne | IntCmp::Le | IntCmp::Ge => {
+            match kind {
+                IntCmp::Ne => eq(a, x, y)?,
+                IntCmp::Le => gt(a, x, y)?,
+                _ => gt(a, y, x)?,
+            }
+            a.vpxor(dst, dst, ones)
+        }
+    }
 }

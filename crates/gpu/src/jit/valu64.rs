@@ -2,7 +2,7 @@
 //! `v_mad_u64_u32` (64-bit address and fixed-point arithmetic) and 64-bit compares. A VGPR
 //! pair (lo in VGPR r, hi in r + 1) is interleaved into qwords, computed, and split back.
 
-use super::emit::{accumulate_mask, err, Emitter, EXEC, R, W_S};
+use super::emit::{accumulate_mask, err, int_compare, Emitter, IntCmp, EXEC, R, W_S};
 use crate::exec::operand::Src;
 use crate::program::XInst;
 use crate::wave::VCC_LO;
@@ -16,17 +16,7 @@ pub(super) enum V64 {
     /// dst pair = src0 (u32) * src1 (u32) + src2 (u64); sdst = carry-out lanes.
     MadU64,
     /// Compare of 64-bit lanes into the mask register: (kind, signed, target SGPR).
-    Cmp(Cmp64, bool, u8),
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Cmp64 {
-    Eq,
-    Ne,
-    Lt,
-    Gt,
-    Le,
-    Ge,
+    Cmp(IntCmp, bool, u8),
 }
 
 fn pair_ok(s: &Src) -> bool {
@@ -60,12 +50,12 @@ pub(super) fn select(x: &XInst) -> Option<V64> {
                 _ => return None,
             };
             let k = match kind {
-                "eq" => Cmp64::Eq,
-                "ne" => Cmp64::Ne,
-                "lt" => Cmp64::Lt,
-                "gt" => Cmp64::Gt,
-                "le" => Cmp64::Le,
-                "ge" => Cmp64::Ge,
+                "eq" => IntCmp::Eq,
+                "ne" => IntCmp::Ne,
+                "lt" => IntCmp::Lt,
+                "gt" => IntCmp::Gt,
+                "le" => IntCmp::Le,
+                "ge" => IntCmp::Ge,
                 _ => return None,
             };
             let target = if x.inst.enc == Encoding::Vopc {
@@ -224,23 +214,7 @@ impl Emitter<'_> {
                             a.vpxor(ymm2, ymm2, ymm6)?;
                             a.vpxor(ymm3, ymm3, ymm6)?;
                         }
-                        match kind {
-                            Cmp64::Eq => a.vpcmpeqq(ymm11, ymm2, ymm3)?,
-                            Cmp64::Ne => {
-                                a.vpcmpeqq(ymm11, ymm2, ymm3)?;
-                                a.vpxor(ymm11, ymm11, ymm9)?;
-                            }
-                            Cmp64::Gt => a.vpcmpgtq(ymm11, ymm2, ymm3)?,
-                            Cmp64::Lt => a.vpcmpgtq(ymm11, ymm3, ymm2)?,
-                            Cmp64::Le => {
-                                a.vpcmpgtq(ymm11, ymm2, ymm3)?;
-                                a.vpxor(ymm11, ymm11, ymm9)?;
-                            }
-                            Cmp64::Ge => {
-                                a.vpcmpgtq(ymm11, ymm3, ymm2)?;
-                                a.vpxor(ymm11, ymm11, ymm9)?;
-                            }
-                        }
+                        int_compare(a, kind, true, ymm11, ymm2, ymm3, ymm9)?;
                         accumulate_mask(a, ymm11, true, (8 * k + 4 * h) as u32)?;
                     }
                 }
