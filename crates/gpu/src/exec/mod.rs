@@ -8,6 +8,7 @@ pub mod ds;
 pub mod flat;
 pub mod int32;
 pub mod lanes;
+pub mod mimg;
 pub mod mubuf;
 pub mod operand;
 pub mod salu;
@@ -119,7 +120,8 @@ fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         Encoding::Ds => ds::exec(w, x, cx),
         Encoding::Mubuf => mubuf::exec(w, x, cx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::exec(w, x, cx),
-        Encoding::Mtbuf | Encoding::Mimg => fault(FaultKind::Unimplemented),
+        Encoding::Mimg => mimg::exec(w, x, cx),
+        Encoding::Mtbuf => fault(FaultKind::Unimplemented),
     }
 }
 
