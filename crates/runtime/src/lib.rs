@@ -9,11 +9,13 @@
 //! - [`queue`]: AQL queues and their packet processors.
 //! - [`dispatch`]: kernel dispatch packets handed to the software GPU.
 //! - [`loader`]: code object readers and executables.
+//! - [`image`]: the images extension (image and sampler objects, formats, transfers).
 
 pub mod config;
 pub mod copy;
 pub mod dispatch;
 pub mod error;
+pub mod image;
 pub mod loader;
 pub mod memory;
 pub mod profiling;

@@ -78,7 +78,11 @@ pub fn extensions(amd_loader_available: bool) -> [Extension; 7] {
             c"HSA_EXTENSION_FINALIZER",
             None,
         ),
-        ext(HSA_EXTENSION_IMAGES as u16, c"HSA_EXTENSION_IMAGES", None),
+        ext(
+            HSA_EXTENSION_IMAGES as u16,
+            c"HSA_EXTENSION_IMAGES",
+            Some((1, 0)),
+        ),
         ext(
             HSA_EXTENSION_PERFORMANCE_COUNTERS as u16,
             c"HSA_EXTENSION_PERFORMANCE_COUNTERS",

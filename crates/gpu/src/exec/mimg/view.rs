@@ -134,21 +134,23 @@ impl View {
         })
     }
 
-    /// The inverse for stores: RGBA data → component space (a component no channel selects
-    /// takes the channel of its own index).
+    /// The inverse for stores: RGBA data → component space (see [`unswizzle`]).
     pub fn unswizzle(&self, rgba: Texel) -> Texel {
-        let mut t = [0u32; 4];
-        for (c, v) in t.iter_mut().enumerate() {
-            let ch = self
-                .r
-                .dst_sel
-                .iter()
-                .position(|&s| s == sel::X + c as u8)
-                .unwrap_or(c);
+        unswizzle(self.r.dst_sel, rgba)
+    }
+}
+
+/// RGBA data → component space under destination selects `dst_sel` (stores, clears): a
+/// component takes the first channel that selects it; one no channel selects (the unused bits
+/// of RGB 555 or 101010 formats) is written as 0.
+pub fn unswizzle(dst_sel: [u8; 4], rgba: Texel) -> Texel {
+    let mut t = [0u32; 4];
+    for (c, v) in t.iter_mut().enumerate() {
+        if let Some(ch) = dst_sel.iter().position(|&s| s == sel::X + c as u8) {
             *v = rgba[ch];
         }
-        t
     }
+    t
 }
 
 /// Wraps texel index `i` into `[0, n)` by mode; `None` selects the border colour.
