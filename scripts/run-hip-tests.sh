@@ -34,10 +34,10 @@ bin=${SOFTHSA_BIN:-$top/target/release/softhsa}
 # (Not block_sync: at -O0, HIP 5.2's cooperative-groups header leaves a gfx10-only
 # llvm.amdgcn.permlanex16 call that clang-15 cannot select for gfx906.)
 O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid3d_private
-  wave_intrinsics printf dynamic_shared math"
+  wave_intrinsics printf dynamic_shared math texture_object"
 # Programs also built with --offload-arch=gfx908 (-O3) and run on a gfx908 (MI100) agent.
 GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
-  dynamic_shared struct_byvalue grid3d_private"
+  dynamic_shared struct_byvalue grid3d_private texture_object"
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
