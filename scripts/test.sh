@@ -50,6 +50,7 @@ stage hip scripts/run-hip-tests.sh
 stage cargo-test cargo test --release --workspace
 stage c-api scripts/run-c-tests.sh
 stage corpus scripts/run-corpus.sh
+stage images scripts/run-image-tests.sh
 stage memory-model scripts/run-memory-model.sh
 # The other engines: the interpreter (the reference) and the JIT checked against it instruction by
 # instruction (the stages above run the default engine, the JIT).

@@ -65,3 +65,15 @@ Q(q_2d, image2d_t, get_image_height(img), -1, -1)
 Q(q_2da, image2d_array_t, get_image_height(img), -1, (int)get_image_array_size(img))
 Q(q_3d, image3d_t, get_image_height(img), get_image_depth(img), -1)
 Q(q_2dd, image2d_depth_t, get_image_height(img), -1, -1)
+
+/* Mip levels (cl_khr_mipmap_image): read_imagef with an explicit LOD, and the level count. */
+#pragma OPENCL EXTENSION cl_khr_mipmap_image : enable
+kernel void smp_2d_lod(read_only image2d_t img, sampler_t s, global const float4 *co,
+                       global float4 *out) {
+    int i = get_global_id(0);
+    out[i] = read_imagef(img, s, co[i].xy, co[i].z);
+}
+
+kernel void q_2d_levels(read_only image2d_t img, global int *out) {
+    out[0] = get_image_num_mip_levels(img);
+}
