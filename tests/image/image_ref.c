@@ -183,20 +183,28 @@ static float srgb_to_linear(float c) {
     return (float)(d <= 0.04045 ? d / 12.92 : pow((d + 0.055) / 1.055, 2.4));
 }
 
+/* The packed RGB types: bits and shift of R, G, B (OpenCL: R in the top bits). */
+static int packed(uint32_t type, unsigned bits[3], unsigned shift[3]) {
+    switch (type) {
+    case T(UNORM_SHORT_565):
+        bits[0] = 5, bits[1] = 6, bits[2] = 5, shift[0] = 11, shift[1] = 5, shift[2] = 0;
+        return 1;
+    case T(UNORM_SHORT_555):
+        bits[0] = bits[1] = bits[2] = 5, shift[0] = 10, shift[1] = 5, shift[2] = 0;
+        return 1;
+    case T(UNORM_SHORT_101010):
+        bits[0] = bits[1] = bits[2] = 10, shift[0] = 20, shift[1] = 10, shift[2] = 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void ref_decode(uint32_t order, uint32_t type, const uint8_t *p, uint32_t rgba[4]) {
     uint32_t one = ref_kind(type) ? 1 : fbits(1.0f), zero = 0;
-    if (type == T(UNORM_SHORT_565) || type == T(UNORM_SHORT_555) ||
-        type == T(UNORM_SHORT_101010)) {
+    unsigned bits[3], shift[3];
+    if (packed(type, bits, shift)) {
         uint32_t v = load(p, ref_elem_size(order, type));
-        unsigned bits[3] = { 5, 6, 5 }, shift[3] = { 11, 5, 0 };
-        if (type == T(UNORM_SHORT_555)) {
-            bits[1] = 5;
-            shift[0] = 10;
-        } else if (type == T(UNORM_SHORT_101010)) {
-            bits[0] = bits[1] = bits[2] = 10;
-            shift[0] = 20;
-            shift[1] = 10;
-        }
         for (int i = 0; i < 3; i++) {
             uint32_t m = (1u << bits[i]) - 1;
             rgba[i] = fbits((float)((v >> shift[i]) & m) / (float)m);
@@ -227,17 +235,8 @@ void ref_decode(uint32_t order, uint32_t type, const uint8_t *p, uint32_t rgba[4
 }
 
 void ref_encode(uint32_t order, uint32_t type, const uint32_t rgba[4], uint8_t *p) {
-    if (type == T(UNORM_SHORT_565) || type == T(UNORM_SHORT_555) ||
-        type == T(UNORM_SHORT_101010)) {
-        unsigned bits[3] = { 5, 6, 5 }, shift[3] = { 11, 5, 0 };
-        if (type == T(UNORM_SHORT_555)) {
-            bits[1] = 5;
-            shift[0] = 10;
-        } else if (type == T(UNORM_SHORT_101010)) {
-            bits[0] = bits[1] = bits[2] = 10;
-            shift[0] = 20;
-            shift[1] = 10;
-        }
+    unsigned bits[3], shift[3];
+    if (packed(type, bits, shift)) {
         uint32_t v = 0;
         for (int i = 0; i < 3; i++) {
             uint32_t m = (1u << bits[i]) - 1;

@@ -1,7 +1,7 @@
 //! What a MIMG opcode does, read from its mnemonic once (the ISA table names every variant:
 //! `image_sample_c_d_cl_o`, `image_gather4_b`, `image_atomic_cmpswap`, ...).
 
-use crate::exec::vmem::AtomicOp;
+use crate::exec::vmem::{atomic_op, AtomicOp};
 
 /// The operation family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,23 +63,7 @@ impl MimgOp {
     pub fn classify(name: &str) -> Option<MimgOp> {
         let rest = name.strip_prefix("image_")?;
         if let Some(a) = rest.strip_prefix("atomic_") {
-            let op = match a {
-                "swap" => AtomicOp::Swap,
-                "cmpswap" => AtomicOp::CmpSwap,
-                "add" => AtomicOp::Add,
-                "sub" => AtomicOp::Sub,
-                "smin" => AtomicOp::Smin,
-                "umin" => AtomicOp::Umin,
-                "smax" => AtomicOp::Smax,
-                "umax" => AtomicOp::Umax,
-                "and" => AtomicOp::And,
-                "or" => AtomicOp::Or,
-                "xor" => AtomicOp::Xor,
-                "inc" => AtomicOp::Inc,
-                "dec" => AtomicOp::Dec,
-                _ => return None,
-            };
-            return Some(Self::plain(Kind::Atomic(op)));
+            return Some(Self::plain(Kind::Atomic(atomic_op(a)?)));
         }
         match rest {
             "get_resinfo" => return Some(Self::plain(Kind::ResInfo)),
