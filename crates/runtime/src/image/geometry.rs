@@ -60,6 +60,17 @@ pub fn is_array(g: u32) -> bool {
     )
 }
 
+impl Plan {
+    /// Bytes from the data address to the end of the last texel of level 0: what the image
+    /// touches (the last row needs no padding to the pitch, so a buffer image or a pitched 2D
+    /// image may end where its buffer ends).
+    pub fn touched(&self) -> u64 {
+        u64::from(self.slices.max(1) - 1) * self.slice_pitch
+            + u64::from(self.shape.height.max(1) - 1) * self.row_pitch
+            + u64::from(self.shape.width) * u64::from(self.prop.element_size)
+    }
+}
+
 /// Validates `desc` and computes its storage.
 pub fn plan(desc: &hsa_ext_image_descriptor_t, layout: Layout) -> Result<Plan> {
     let g = desc.geometry;

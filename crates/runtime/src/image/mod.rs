@@ -147,7 +147,7 @@ impl Images {
                 "image data {data:#x} is not 256-byte aligned"
             )));
         }
-        Self::host_span(mem, data, plan.size)?;
+        Self::host_span(mem, data, plan.touched())?;
         let obj = ImageObj {
             agent: agent.index,
             plan,
@@ -263,7 +263,7 @@ impl Images {
 
     fn surface(mem: &Memory, i: &ImageObj) -> Result<Surface> {
         Ok(Surface {
-            base: Self::host_span(mem, i.data, i.plan.size)?,
+            base: Self::host_span(mem, i.data, i.plan.touched())?,
             bpp: u64::from(i.plan.prop.element_size),
             row: i.plan.row_pitch,
             slice: i.plan.slice_pitch,
