@@ -85,14 +85,24 @@ pub fn clamp_lod(v: &View, s: &SamplerRsrc, lod: f32, bias: f32, min_clamp: Opti
     l
 }
 
-/// Fixed-point texel coordinate with 8 fraction bits.
-fn fixed(u: f32) -> i64 {
-    let x = (f64::from(u) * 256.0).round_ties_even();
-    if x.is_nan() {
-        0
+/// Rounds to the nearest integer, ties to even (the host's rounding mode is round-to-nearest):
+/// adding and removing 2^23 leaves only integer bits; larger values are integers already.
+#[inline]
+pub fn rne(x: f32) -> f32 {
+    const M: f32 = 8_388_608.0;
+    if x.abs() < M {
+        let m = M.copysign(x);
+        (x + m) - m
     } else {
-        x.clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64
+        x
     }
+}
+
+/// Fixed-point texel coordinate with 8 fraction bits (`u * 256` is exact in f32).
+#[inline]
+fn fixed(u: f32) -> i64 {
+    // NaN gives 0 (saturating cast); the clamp keeps offsets from overflowing.
+    rne(u * 256.0).clamp(-(2f32.powi(40)), 2f32.powi(40)) as i64
 }
 
 /// Per-axis footprint: first texel, and the fraction (0 for point sampling).
@@ -195,7 +205,7 @@ pub fn fetch(
 /// Physical array slice of a float slice coordinate (nearest layer, clamped to the view).
 pub fn slice_of(v: &View, s: f32) -> u32 {
     let (lo, hi) = v.slice_range();
-    let r = f64::from(s).round_ties_even();
+    let r = f64::from(rne(s));
     let r = if r.is_nan() { 0.0 } else { r };
     (f64::from(lo) + r).clamp(f64::from(lo), f64::from(hi)) as u32
 }
@@ -279,12 +289,7 @@ pub fn sample(
 
 /// LOD in 1/256 steps.
 pub fn quantize(lod: f32) -> i32 {
-    let x = (f64::from(lod) * 256.0).round_ties_even();
-    if x.is_nan() {
-        0
-    } else {
-        x.clamp(-(1 << 20) as f64, (1 << 20) as f64) as i32
-    }
+    rne(lod * 256.0).clamp(-(2f32.powi(20)), 2f32.powi(20)) as i32
 }
 
 /// Levels to read and the blend fraction of the second: (first, second, fraction / 256).
@@ -342,4 +347,28 @@ pub fn gather(
         };
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rne_matches_the_host_rounding() {
+        let mut x = 0x1234_5678u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let f = f32::from_bits(x);
+            if f.is_finite() {
+                assert_eq!(rne(f), f.round_ties_even(), "{f}");
+            }
+            let g = (x % 4096) as f32 / 8.0 - 256.0;
+            assert_eq!(rne(g), g.round_ties_even(), "{g}");
+        }
+        assert_eq!(fixed(f32::NAN), 0);
+        assert_eq!(fixed(-0.5 / 256.0), 0);
+        assert_eq!(fixed(1.5 / 256.0), 2);
+    }
 }

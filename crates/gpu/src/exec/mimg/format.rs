@@ -233,6 +233,14 @@ fn decode_comp(v: u32, n: u8, nf: u8, index: usize) -> Option<u32> {
 /// Converts an element's raw bits to register values.
 pub fn decode(f: &DataFormat, nf: u8, raw: u128) -> Option<Texel> {
     let mut t = [0, 0, 0, one(nf)];
+    if f.comps.iter().all(|&(_, n)| n == 32) && matches!(nf, nfmt::FLOAT | nfmt::UINT | nfmt::SINT)
+    {
+        // 32-bit floats and integers are their own register values.
+        for (i, v) in t.iter_mut().enumerate().take(f.comps.len()) {
+            *v = (raw >> (32 * i)) as u32;
+        }
+        return Some(t);
+    }
     for (i, &c) in f.comps.iter().enumerate() {
         t[i] = decode_comp(bits_of(raw, c), c.1, nf, i)?;
     }

@@ -6,6 +6,9 @@ use super::layout::{mip_dim, Shape};
 use super::rsrc::{clamp, sel, ty, ImageRsrc};
 use crate::fault::FaultKind;
 
+/// Mip levels a T# can name (4-bit level fields).
+const LEVELS: usize = 16;
+
 /// The image of an instruction.
 #[derive(Clone, Debug)]
 pub struct View {
@@ -14,6 +17,12 @@ pub struct View {
     pub shape: Shape,
     /// Spatial dimensions addressed by coordinates (1, 2 or 3).
     pub dims: usize,
+    /// Per mip level: width, height, depth (computed once per instruction).
+    dims_of: [[u32; 3]; LEVELS],
+    /// Per mip level: byte offset inside a slice.
+    offset_of: [u64; LEVELS],
+    row_pitch: u64,
+    slice_pitch: u64,
 }
 
 /// Why an image cannot be used.
@@ -50,11 +59,25 @@ impl View {
             levels: u32::from(r.max_mip.max(r.last_level)) + 1,
             pitch: r.pitch,
         };
+        let d3 = r.ty == ty::IMG_3D;
+        let dims_of = std::array::from_fn(|l| {
+            let l = l as u32;
+            [
+                mip_dim(r.width, l),
+                mip_dim(shape.height, l),
+                if d3 { mip_dim(r.depth, l) } else { 1 },
+            ]
+        });
+        let offset_of = std::array::from_fn(|l| shape.level_offset(l as u32));
         Ok(View {
             r,
             fmt,
             shape,
             dims,
+            dims_of,
+            offset_of,
+            row_pitch: shape.row_pitch(),
+            slice_pitch: shape.slice_pitch(),
         })
     }
 
@@ -73,17 +96,10 @@ impl View {
         (lo, lo.saturating_add(self.shape.size(self.slices())))
     }
 
-    /// Width, height and depth of absolute mip level `l`.
+    /// Width, height and depth of absolute mip level `l` (0..16).
+    #[inline]
     pub fn level_dims(&self, l: u32) -> [u32; 3] {
-        [
-            mip_dim(self.r.width, l),
-            mip_dim(self.shape.height, l),
-            if self.r.ty == ty::IMG_3D {
-                mip_dim(self.r.depth, l)
-            } else {
-                1
-            },
-        ]
+        self.dims_of[(l as usize).min(LEVELS - 1)]
     }
 
     /// First and last array slice of the view (arrays), as physical indices.
@@ -96,11 +112,12 @@ impl View {
     }
 
     /// Byte address of texel (x, y) of level `l` in physical slice `z` (3D depth or layer).
+    #[inline]
     pub fn texel_addr(&self, l: u32, x: u32, y: u32, z: u32) -> u64 {
         self.r.base
-            + u64::from(z) * self.shape.slice_pitch()
-            + self.shape.level_offset(l)
-            + u64::from(y) * self.shape.row_pitch()
+            + u64::from(z) * self.slice_pitch
+            + self.offset_of[(l as usize).min(LEVELS - 1)]
+            + u64::from(y) * self.row_pitch
             + u64::from(x) * u64::from(self.shape.bpp)
     }
 
@@ -154,8 +171,13 @@ pub fn unswizzle(dst_sel: [u8; 4], rgba: Texel) -> Texel {
 }
 
 /// Wraps texel index `i` into `[0, n)` by mode; `None` selects the border colour.
+#[inline]
 pub fn wrap(i: i64, n: u32, mode: u8) -> Option<u32> {
     let n = i64::from(n.max(1));
+    if (0..n).contains(&i) {
+        // Inside the level: every mode leaves the index alone (no division on this path).
+        return Some(i as u32);
+    }
     let r = match mode {
         clamp::WRAP => i.rem_euclid(n),
         clamp::MIRROR => {
