@@ -30,6 +30,8 @@ pub(super) struct Output {
     pub entry: u64,
     pub native: usize,
     pub reachable: usize,
+    /// Native memory instructions (site caches).
+    pub sites: usize,
 }
 
 // Offsets the generated code uses.
@@ -107,6 +109,8 @@ pub(super) struct Emitter<'p> {
     pub(super) natives_left: u32,
     /// Current segment state (inside a chunk loop).
     pub(super) seg: Option<super::segment::Seg>,
+    /// Memory-instruction sites numbered so far.
+    pub(super) sites: u32,
 }
 
 impl<'p> Emitter<'p> {
@@ -467,6 +471,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         free_m: 0,
         natives_left: 0,
         seg: None,
+        sites: 0,
     };
     e.free_all();
     // Prologue: callee-saved registers, 16-byte stack alignment for calls, MXCSR set to the
@@ -539,5 +544,6 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         entry,
         native: plan.native,
         reachable: plan.reachable,
+        sites: e.sites as usize,
     })
 }

@@ -185,6 +185,8 @@ impl Emitter<'_> {
         if matches!(op, AddCo | Addc) {
             self.v_add(t, xv, Vs::R(yv))?;
             self.ult(carry, t, xv)?; // the sum wrapped
+            self.free(xv);
+            self.free(yv);
             if let Some(c) = cin {
                 let r = self.tmp()?;
                 self.v_add_mask_bit(r, t, c)?;
@@ -198,6 +200,8 @@ impl Emitter<'_> {
         } else {
             self.v_sub(t, xv, Vs::R(yv))?;
             self.ult(carry, xv, yv)?; // borrow: y > x
+            self.free(xv);
+            self.free(yv);
             if let Some(c) = cin {
                 // Subtracting the borrow-in borrows again exactly when t == 0.
                 let z = self.mtmp()?;

@@ -112,11 +112,6 @@ impl Regs {
         self.add(r);
         self.add(r.wrapping_add(1));
     }
-    fn range(&mut self, r: u8, n: u8) {
-        for k in 0..n {
-            self.add(r.wrapping_add(k));
-        }
-    }
     fn meets(self, o: Regs) -> bool {
         self.0 & o.0 != 0
     }
@@ -171,16 +166,8 @@ impl Open {
 /// The scalar registers a scalar item reads and writes (SCC is not a lane-op operand).
 fn scalar_regs(x: &XInst, k: &Kind) -> (Regs, Regs) {
     let (mut r, mut w) = (Regs::default(), Regs::default());
-    match k {
-        Kind::Salu(s) => s.regs(x, |q| r.add(q), |q| w.add(q)),
-        Kind::Smem(m) => {
-            r.add_pair(m.base);
-            if let Some(crate::exec::operand::Src::S(s)) = m.soffset {
-                r.add(s);
-            }
-            w.range(m.dst, m.dwords);
-        }
-        _ => {}
+    if let Kind::Salu(s) = k {
+        s.regs(x, |q| r.add(q), |q| w.add(q));
     }
     (r, w)
 }
@@ -316,4 +303,43 @@ fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bo
     }
     close(&mut b, &mut open);
     b
+}
+
+impl Plan {
+    /// The plan as text (`SOFTHSA_JIT_DEBUG=plan`): blocks, segments, native and interpreted
+    /// instructions.
+    pub fn describe(&self, prog: &Program) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for b in &self.blocks {
+            let _ = writeln!(
+                out,
+                "block {}..{} native {} callouts {}{}",
+                b.start,
+                b.end,
+                b.native,
+                b.callouts,
+                if b.float { " float" } else { "" }
+            );
+            for item in &b.items {
+                match item {
+                    Item::Seg(insts) => {
+                        let _ = writeln!(out, "  segment");
+                        for (i, _) in insts {
+                            let _ = writeln!(out, "    {i:5} {}", prog.text(*i));
+                        }
+                    }
+                    Item::Op(i, k) => {
+                        let kind = format!("{k:?}");
+                        let kind = kind.split(['(', ' ']).next().unwrap_or("");
+                        let _ = writeln!(out, "  {i:5} {} [{kind}]", prog.text(*i));
+                    }
+                    Item::Callout(i) => {
+                        let _ = writeln!(out, "  {i:5} {} [interpreter]", prog.text(*i));
+                    }
+                }
+            }
+        }
+        out
+    }
 }

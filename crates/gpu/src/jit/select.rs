@@ -121,9 +121,6 @@ pub(super) struct SmemLoad {
     pub imm: i32,
 }
 
-// (The vector memory lowerings that read these are being written; until then the selector
-// does not choose them.)
-#[allow(dead_code)]
 /// A vector memory access the JIT runs natively: global/flat loads and stores of dwords.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct VmemInst {
@@ -134,14 +131,11 @@ pub(super) struct VmemInst {
     /// SGPR pair base (global `saddr` form).
     pub saddr: Option<u8>,
     pub offset: i32,
-    /// Data (stores) or destination (loads) VGPR.
+    /// Data (stores) or destination (loads) VGPR. (FLAT addresses in the LDS or scratch
+    /// apertures fail the range check, so the interpreter routes those.)
     pub data: u8,
-    /// FLAT: addresses may be LDS or scratch apertures (the range check sends those to the
-    /// interpreter).
-    pub flat: bool,
 }
 
-#[allow(dead_code)]
 /// An LDS access the JIT runs natively.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DsInst {
@@ -195,13 +189,11 @@ pub(super) enum Kind {
 }
 
 impl Kind {
-    /// Whether a wave-wide item may run before a segment's earlier lane ops (it neither reads
-    /// nor writes what lane ops touch, checked by the plan).
+    /// Whether a wave-wide item may run before a segment's earlier lane ops (if it neither
+    /// reads nor writes what lane ops touch, checked by the plan). Only what cannot fault: a
+    /// fault must find every earlier instruction done and no later one.
     pub fn scalar(&self) -> bool {
-        matches!(
-            self,
-            Kind::Salu(_) | Kind::Smem(_) | Kind::Waitcnt(_) | Kind::Nop
-        )
+        matches!(self, Kind::Salu(_) | Kind::Waitcnt(_) | Kind::Nop)
     }
 }
 
@@ -218,14 +210,11 @@ pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => {
             lane(x).map(Kind::Lane).or_else(|| wave(x).map(Kind::Wave))
         }
-        Encoding::Global | Encoding::Flat if VMEM_READY => vmem(x).map(Kind::Vmem),
-        Encoding::Ds if VMEM_READY => ds(x).map(Kind::Ds),
+        Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
+        Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
     }
 }
-
-/// Vector memory lowerings are in place.
-const VMEM_READY: bool = false;
 
 fn sopp(x: &XInst) -> Option<Kind> {
     let k = match x.inst.op {
@@ -521,7 +510,6 @@ fn vmem(x: &XInst) -> Option<VmemInst> {
         saddr,
         offset: x.inst.imm,
         data,
-        flat: x.inst.enc == Encoding::Flat,
     })
 }
 

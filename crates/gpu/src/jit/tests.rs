@@ -21,15 +21,15 @@ impl MemoryMap for NoMemory {
 struct NoEvents;
 impl DeviceEvents for NoEvents {}
 
-struct Rng(u64);
+pub(super) struct Rng(pub u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+    pub(super) fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.next() as usize % xs.len()]
     }
 }
@@ -63,7 +63,7 @@ fn sdst(r: &mut Rng) -> u32 {
 }
 
 /// One random SOP1/SOP2/SOPC/VOP1/VOP2/VOPC/VOP3 encoding (two dwords: a literal may follow).
-fn random_inst(r: &mut Rng) -> [u32; 2] {
+pub(super) fn random_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let lit = r.next() as u32;
     match r.next() % 7 {
@@ -118,7 +118,7 @@ fn random_inst(r: &mut Rng) -> [u32; 2] {
     }
 }
 
-fn random_wave(r: &mut Rng) -> Wave {
+pub(super) fn random_wave(r: &mut Rng) -> Wave {
     let mut w = Wave::new();
     for s in w.s.iter_mut() {
         *s = r.next() as u32;
@@ -199,12 +199,41 @@ fn run_engine(
 }
 
 /// The ISAs this host runs: AVX-512 (where present) and AVX2.
-fn isas() -> Vec<Isa> {
+pub(super) fn isas() -> Vec<Isa> {
     match super::host_isa() {
         Some(Isa::Avx512) => vec![Isa::Avx512, Isa::Avx2],
         Some(Isa::Avx2) => vec![Isa::Avx2],
         None => vec![],
     }
+}
+
+/// The fuzzers' seed and case count: `JIT_FUZZ_SEED` and `JIT_FUZZ_CASES` override the
+/// defaults (a longer campaign than the test suite's).
+pub(super) fn fuzz_params(seed: u64, cases: usize) -> (u64, usize) {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok());
+    (
+        env("JIT_FUZZ_SEED").unwrap_or(seed) | 1,
+        env("JIT_FUZZ_CASES").map_or(cases, |c: u64| c as usize),
+    )
+}
+
+/// Whether the fuzzers use `x`: register-only ops (and memory ops, which the memory fuzzer
+/// sets up addresses for) that exist on gfx906, no control flow.
+pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
+    use softhsa_isa::Encoding::*;
+    let enc = x.inst.enc;
+    let name = x.inst.op.name();
+    let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc)
+        && ![
+            "pc", "movrel", "gpr_idx", "setreg", "getreg", "rfe", "wqm", "quadmask",
+        ]
+        .iter()
+        .any(|s| name.contains(s));
+    let memory = matches!(enc, Ds | Global | Flat | Smem);
+    (scalar_ok || memory || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
+        && !["readlane", "writelane", "readfirstlane", "movrel", "swap"]
+            .iter()
+            .any(|s| name.contains(s))
 }
 
 #[test]
@@ -213,9 +242,10 @@ fn random_sequences_match_the_interpreter() {
         return; // the interpreter is the only engine here
     }
     let isas = isas();
-    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let (seed, cases) = fuzz_params(0x2545_f491_4f6c_dd1d, 3000);
+    let mut r = Rng(seed);
     let (mut translated, mut total, mut scalars) = (0usize, 0usize, 0usize);
-    for _case in 0..3000 {
+    for _case in 0..cases {
         // A sequence of valid instructions (those the decoder and interpreter accept).
         let mut code: Vec<u8> = Vec::new();
         let mut n = 0;
@@ -226,25 +256,15 @@ fn random_sequences_match_the_interpreter() {
             let Some(Slot::Ok(x)) = probe.slots.first() else {
                 continue;
             };
-            // Only what runs without memory or control flow, and exists on gfx906.
-            let enc = x.inst.enc;
-            use softhsa_isa::Encoding::*;
-            let name = x.inst.op.name();
-            let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc)
-                && ![
-                    "pc", "movrel", "gpr_idx", "setreg", "getreg", "rfe", "wqm", "quadmask",
-                ]
-                .iter()
-                .any(|s| name.contains(s));
-            if !(scalar_ok || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
-                || x.inst.op.name().contains("readlane")
-                || x.inst.op.name().contains("writelane")
-                || x.inst.op.name().contains("readfirstlane")
-                || x.inst.op.name().contains("movrel")
-                || x.inst.op.name().contains("swap")
-            {
+            if !fuzzable(x) {
                 continue;
             }
+            let scalar_ok = matches!(
+                x.inst.enc,
+                softhsa_isa::Encoding::Sop1
+                    | softhsa_isa::Encoding::Sop2
+                    | softhsa_isa::Encoding::Sopc
+            );
             scalars += usize::from(scalar_ok);
             code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
             n += 1;
