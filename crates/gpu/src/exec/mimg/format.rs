@@ -8,9 +8,10 @@
 //! - UNORM n bits: `v / (2^n - 1)` as one f32 division; stores clamp to [0, 1] and round
 //!   `x * (2^n - 1)` to nearest even (NaN stores 0).
 //! - SNORM: `max(v / (2^(n-1) - 1), -1)`; stores clamp to [-1, 1], round to nearest even.
-//! - USCALED / SSCALED: the integer as f32; stores round to nearest even and saturate.
+//! - USCALED / SSCALED: the integer as f32; stores truncate toward zero and saturate.
 //! - UINT / SINT: the integer, zero- or sign-extended; stores saturate to the component.
-//! - FLOAT: f32, f16 (exact widening; stores round to nearest even), unsigned 11/10-bit floats.
+//! - FLOAT: f32, f16 (exact widening; stores round to nearest even), unsigned 11/10-bit floats
+//!   (stores clamp finite values to the largest finite one).
 //! - SRGB: UNORM, then the sRGB curve on X, Y and Z (`((c + 0.055) / 1.055)^2.4` above 0.04045,
 //!   `c / 12.92` below, in f64 rounded once to f32); stores apply the inverse curve first.
 //!
@@ -151,8 +152,9 @@ fn ufloat_to_f32(v: u32, mant: u32) -> f32 {
     }
 }
 
-/// f32 → unsigned float of `mant` mantissa bits, rounded to nearest even; negative → 0,
-/// overflow → infinity, NaN → NaN.
+/// f32 → unsigned float of `mant` mantissa bits, rounded to nearest even; negative values
+/// and −inf → 0, +inf → inf, finite values too large → the largest finite value (the D3D
+/// rule), NaN → NaN.
 fn f32_to_ufloat(x: f32, mant: u32) -> u32 {
     let inf = 31 << mant;
     if x.is_nan() {
@@ -160,6 +162,9 @@ fn f32_to_ufloat(x: f32, mant: u32) -> u32 {
     }
     if x <= 0.0 {
         return 0;
+    }
+    if x.is_infinite() {
+        return inf;
     }
     let x = f64::from(x);
     // Scale so that the mantissa's last place is the unit, then round.
@@ -171,7 +176,7 @@ fn f32_to_ufloat(x: f32, mant: u32) -> u32 {
         e += 1;
     }
     if e > 15 {
-        return inf;
+        return (30 << mant) | ((1 << mant) - 1);
     }
     if q < 1 << mant {
         // Denormal (e == -14).
@@ -255,6 +260,14 @@ fn round_sat(x: f64, lo: f64, hi: f64) -> i64 {
     }
 }
 
+fn trunc_sat(x: f64, lo: f64, hi: f64) -> i64 {
+    if x.is_nan() {
+        0
+    } else {
+        x.clamp(lo, hi).trunc() as i64
+    }
+}
+
 fn encode_comp(v: u32, n: u8, nf: u8, index: usize) -> Option<u32> {
     let max = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
     let x = f64::from(f32::from_bits(v));
@@ -265,10 +278,11 @@ fn encode_comp(v: u32, n: u8, nf: u8, index: usize) -> Option<u32> {
             let c = if x.is_nan() { 0.0 } else { x.clamp(-1.0, 1.0) };
             round_sat(c * h, -h, h) as u32
         }
-        nfmt::USCALED => round_sat(x, 0.0, f64::from(max)) as u32,
+        // SCALED stores truncate toward zero and saturate (Vulkan's float-to-integer rule).
+        nfmt::USCALED => trunc_sat(x, 0.0, f64::from(max)) as u32,
         nfmt::SSCALED => {
             let h = f64::from(((1u64 << (n - 1)) - 1) as u32);
-            round_sat(x, -h - 1.0, h) as u32
+            trunc_sat(x, -h - 1.0, h) as u32
         }
         nfmt::UINT => v.min(max),
         nfmt::SINT => {
@@ -343,6 +357,13 @@ mod tests {
         );
         assert_eq!(decode(&r8, nfmt::SINT, 0xff).unwrap()[0], u32::MAX);
         assert_eq!(decode(&r8, nfmt::UINT, 0xff).unwrap(), [255, 0, 0, 1]);
+        // SCALED: truncation toward zero, saturated.
+        let t = [(-2.7f32).to_bits(), 0, 0, 0];
+        assert_eq!(encode(&r8, nfmt::SSCALED, t), Some(0xfe));
+        assert_eq!(
+            encode(&r8, nfmt::USCALED, [(300.9f32).to_bits(), 0, 0, 0]),
+            Some(255)
+        );
     }
 
     #[test]
@@ -374,7 +395,8 @@ mod tests {
         assert_eq!([f(back[0]), f(back[1]), f(back[2])], [1.0, 0.5, 3.0]);
         assert_eq!(f32_to_ufloat(-2.0, 6), 0);
         assert_eq!(ufloat_to_f32(f32_to_ufloat(65024.0, 6), 6), 65024.0);
-        assert_eq!(f32_to_ufloat(1e9, 6), 31 << 6);
+        assert_eq!(f32_to_ufloat(1e9, 6), (30 << 6) | 63);
+        assert_eq!(f32_to_ufloat(f32::INFINITY, 5), 31 << 5);
         assert_eq!(ufloat_to_f32(1, 6), 2f32.powi(-20));
     }
 
