@@ -304,7 +304,7 @@ impl<'p> Emitter<'p> {
             self.check_hook(i, true)?;
         }
         match *k {
-            Kind::Salu(s) => self.salu(x, s)?,
+            Kind::Salu(s) => self.salu(&s)?,
             Kind::Smem(m) => self.smem(i, &m)?,
             Kind::Vmem(m) => self.vmem(i, &m)?,
             Kind::Ds(d) => self.ds(i, &d)?,
@@ -312,6 +312,8 @@ impl<'p> Emitter<'p> {
             Kind::Branch(c) => self.branch(i, x, c, b)?,
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,
             Kind::Nop => {}
+            // The wave ends where it stands (pc at s_endpgm, as the interpreter leaves it).
+            Kind::End => self.exit_with(super::EXIT_END, Some(i))?,
             Kind::Lane(_) => return Err(err("lane op outside a segment")),
         }
         if checked {

@@ -37,6 +37,8 @@ impl Emitter<'_> {
             LaneOp::Cmp(t, c) => self.lane_cmp(li, t, c),
             LaneOp::Shift64(k) => self.shift64(li, k),
             LaneOp::Mad64 { signed } => self.mad64(li, signed),
+            LaneOp::Cvt(op) => self.lane_cvt(li, op),
+            LaneOp::Trans(op) => self.lane_trans(li, op),
         }
     }
 
