@@ -121,6 +121,7 @@ pub(crate) fn run_workgroup(
         tracer: wk.tracer.as_mut(),
         gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
     };
+    let _gws = crate::exec::gws::enter(ctx.gws);
     let waves = &mut wk.waves[..nw];
     let engine = ctx.config.engine.effective();
     loop {
