@@ -119,6 +119,16 @@ fn lds_write(lds: &mut Lds, addr: u32, v: u64, wide: bool) {
     }
 }
 
+/// The 16-bit offset `{offset1, offset0}` (the decoder keeps it whole in `imm`, or split).
+pub(super) fn offset16(inst: &softhsa_isa::Inst) -> u32 {
+    let imm = inst.imm as u32;
+    if imm > 255 {
+        imm & 0xffff
+    } else {
+        imm | inst.mem().map_or(0, |m| u32::from(m.offset1)) << 8
+    }
+}
+
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let inst = &x.inst;
     if inst.mem_flags().has(MemFlags::GDS) {
@@ -128,11 +138,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let exec = w.exec();
     let offset1 = inst.mem().map_or(0, |m| u32::from(m.offset1));
     let imm = inst.imm as u32;
-    let off16 = if imm > 255 {
-        imm & 0xffff
-    } else {
-        imm | offset1 << 8
-    };
+    let off16 = offset16(inst);
     let (a_reg, d0, d1, dst) = (vreg(x.src[0]), vreg(x.src[1]), vreg(x.src[2]), vreg_dst(x));
     let lds = &mut *cx.lds;
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);

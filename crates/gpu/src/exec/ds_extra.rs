@@ -4,7 +4,7 @@
 //! as GDS range errors (memory violations), because ROCm gives user-mode queues no GDS — its
 //! size is 0, so every GDS address is out of range, as on a gfx9 board under ROCm.
 
-use super::ds::{atomic, vreg};
+use super::ds::{atomic, offset16, vreg};
 use super::{fault, ExecCtx, ExecFault, Flow};
 use crate::fault::FaultKind;
 use crate::lds::Lds;
@@ -31,7 +31,7 @@ pub fn gds(w: &mut Wave, x: &XInst) -> Flow {
         return Flow::Next;
     }
     let lane = exec.trailing_zeros();
-    let offset = x.inst.imm as u32 & 0xffff;
+    let offset = offset16(&x.inst);
     let base = w.s[M0] >> 16;
     let opc = x.inst.op.opcode();
     // append/consume/ordered_count address M0's base plus the offset; others add the VGPR.
@@ -56,7 +56,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let opc = x.inst.op.opcode();
     let exec = w.exec();
     let lds = &mut *cx.lds;
-    let offset = x.inst.imm as u32 & 0xffff;
+    let offset = offset16(&x.inst);
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);
     match opc {
         0x80..=0x95 | 0xc0..=0xd3 => return src2(w, x, lds),
@@ -121,7 +121,7 @@ fn src2(w: &Wave, x: &XInst, lds: &mut Lds) -> Flow {
     let opc = x.inst.op.opcode();
     let wide = opc >= 0xc0;
     let a_op = opc & 0x1f;
-    let imm = x.inst.imm as u32 & 0xffff;
+    let imm = offset16(&x.inst);
     let per_lane = imm & 0x8000 != 0;
     let sext15 = |v: u32| ((v << 17) as i32 >> 17) as u32;
     let a_reg = vreg(x.src[0]);

@@ -93,6 +93,7 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
     ) {
         return None;
     }
+    // offset0 is the low byte of the offset field (the decoder keeps both bytes in `imm`).
     let offset0 = (x.inst.imm as u32) & 63;
     let rid = (((w.s[M0] >> 16) & 63) + offset0) as usize % RESOURCES;
     let exec = w.exec();
