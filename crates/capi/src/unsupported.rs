@@ -1,5 +1,5 @@
 //! Entry points of features softhsa does not implement: images and samplers, the HSAIL
-//! finalizer (programs), IPC, graphics interop and SVM attributes.
+//! finalizer (programs), graphics interop and SVM attributes.
 //!
 //! Each validates what it can and returns the status the headers name for the situation (an
 //! image format is unsupported, a program or image handle cannot be valid, ...), with a trace
@@ -282,59 +282,6 @@ pub extern "C" fn hsa_ext_program_finalize(
     _code_object: *mut hsa_code_object_t,
 ) -> hsa_status_t {
     no_program("hsa_ext_program_finalize")
-}
-
-const IPC: &str = "inter-process memory and signal sharing (hsa_amd_ipc_*) is";
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_create(
-    _ptr: *mut c_void,
-    _len: usize,
-    _handle: *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_create", |_| {
-        unsupported(HSA_STATUS_ERROR, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_attach(
-    _handle: *const c_void,
-    _len: usize,
-    _num_agents: u32,
-    _agents: *const hsa_agent_t,
-    _mapped_ptr: *mut *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_attach", |_| {
-        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_detach(_mapped_ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_detach", |_| {
-        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_signal_create(
-    _signal: hsa_signal_t,
-    _handle: *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_signal_create", |_| {
-        unsupported(HSA_STATUS_ERROR, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_signal_attach(
-    _handle: *const c_void,
-    _signal: *mut hsa_signal_t,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_signal_attach", |_| {
-        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
-    })
 }
 
 const INTEROP: &str = "graphics interop (hsa_amd_interop_*) is";

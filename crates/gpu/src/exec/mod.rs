@@ -147,6 +147,8 @@ fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::exec(w, x, cx),
         Encoding::Mtbuf => mubuf::exec(w, x, cx),
         Encoding::Mimg => fault(FaultKind::Unimplemented),
+        // Graphics only: a compute wave has no interpolation parameters and no export targets.
+        Encoding::Vintrp | Encoding::Exp => fault(FaultKind::IllegalInstruction),
     }
 }
 

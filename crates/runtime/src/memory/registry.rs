@@ -44,6 +44,19 @@ pub enum RangeKind {
     Runtime,
     /// An agent-side alias of locked host memory (translated by `delta`).
     Alias,
+    /// Memory of another process mapped by `hsa_amd_ipc_memory_attach` (see `crate::ipc`).
+    Ipc,
+    /// Host memory made GPU-accessible with SVM attributes (see `crate::svm`).
+    Svm,
+}
+
+/// An allocation exported for IPC: the shared-memory file now backing it (see `crate::ipc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shared {
+    /// The memfd (this process's descriptor; closed when the allocation is freed).
+    pub fd: i32,
+    /// The random tag in the file's name that IPC handles carry.
+    pub nonce: u64,
 }
 
 /// One registered range.
@@ -66,6 +79,10 @@ pub struct Range {
     pub delta: u64,
     /// Pins that have one: the start of their agent-side alias.
     pub alias: Option<u64>,
+    /// Allocations exported for IPC: their shared backing.
+    pub shared: Option<Shared>,
+    /// SVM ranges: their attributes (`crate::svm`).
+    pub svm: Option<crate::svm::Attributes>,
 }
 
 impl Range {
@@ -81,6 +98,8 @@ impl Range {
             refs: 1,
             delta: 0,
             alias: None,
+            shared: None,
+            svm: None,
         }
     }
 
