@@ -8,7 +8,7 @@
 //! wavefronts), `memory` (regions, pools, allocation, locking, pointer info), `signal`, `queue`
 //! (queues, AMD queue controls, profiling), `copy` (async copies), `executable` (code objects,
 //! readers, executables, symbols), `ipc` (memory and signals shared between processes),
-//! `unsupported` (images, interop, SVM, finalizer).
+//! `svm` (SVM attributes, prefetch), `unsupported` (images, interop, finalizer).
 //! The shared library is linked by `scripts/build-lib.sh` with `hsa.map` (version ROCR_1).
 
 use softhsa_abi::*;
@@ -22,6 +22,7 @@ mod ipc;
 mod memory;
 mod queue;
 mod signal;
+mod svm;
 mod system;
 mod unsupported;
 

@@ -150,6 +150,8 @@ impl Tables {
             .ranges
             .values()
             .chain(self.pins.values())
+            // SVM pages no GPU agent may access stay out of the GPU's view (bit 0 is the host).
+            .filter(|r| r.kind != RangeKind::Svm || r.access & !1 != 0)
             .map(|r| (r.start, r.end(), r.delta))
             .collect();
         all.sort_unstable();
@@ -173,6 +175,8 @@ pub struct Registry {
     tables: Mutex<Tables>,
     /// What lookups search (see the module documentation).
     spans: ArcSwap<Vec<Span>>,
+    /// Number of SVM ranges (`svm` submodule): dispatches skip the unmapped-range sweep at 0.
+    svm_count: std::sync::atomic::AtomicUsize,
 }
 
 /// Pin identity: kinds are distinct pins even on the same bytes.
@@ -211,6 +215,19 @@ impl Registry {
             return self.pin(range);
         }
         self.change(|t| {
+            // New memory where SVM pages were: the program unmapped them (stale records).
+            let end = range.start + range.len;
+            let stale: Vec<u64> = t
+                .ranges
+                .range(..end)
+                .rev()
+                .take_while(|(_, r)| r.end() > range.start)
+                .filter(|(_, r)| r.kind == RangeKind::Svm)
+                .map(|(&k, _)| k)
+                .collect();
+            for k in stale {
+                t.ranges.remove(&k);
+            }
             if let Some(r) = overlapping(&t.ranges, range.start, range.len) {
                 return Err(Error::with_message(
                     HSA_STATUS_ERROR_INVALID_ARGUMENT,
@@ -407,6 +424,9 @@ impl softhsa_gpu::MemoryMap for Registry {
         (end <= span_end).then_some((start..span_end, delta))
     }
 }
+
+mod svm;
+pub use svm::Piece as SvmPiece;
 
 #[cfg(test)]
 mod tests;
