@@ -69,7 +69,7 @@ fn no_encoding_is_unimplemented() {
     });
     let map = Map::default();
     let mut unimplemented = Vec::new();
-    let mut graphics_ok = 0;
+    let (mut graphics, mut graphics_ok) = (0, 0);
     for (gfx, bytes, asm) in &all {
         let mut code = bytes.clone();
         code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
@@ -78,12 +78,13 @@ fn no_encoding_is_unimplemented() {
         };
         let dev = &devices[usize::from(*gfx == GfxVersion::Gfx906)];
         let r = run(dev, &k, &map, &[], [64, 1, 1], [64, 1, 1]);
-        let graphics = asm.starts_with("exp ") || asm.starts_with("v_interp_");
+        let is_graphics = asm.starts_with("exp ") || asm.starts_with("v_interp_");
+        graphics += usize::from(is_graphics);
         match r {
             Err(f) if f.kind == FaultKind::Unimplemented => {
                 unimplemented.push(format!("{gfx:?}: {asm}"));
             }
-            Err(f) if graphics && f.kind == FaultKind::IllegalInstruction => graphics_ok += 1,
+            Err(f) if is_graphics && f.kind == FaultKind::IllegalInstruction => graphics_ok += 1,
             _ => {}
         }
     }
@@ -97,5 +98,10 @@ fn no_encoding_is_unimplemented() {
         all.len(),
         unimplemented.join("\n")
     );
-    println!("{} vectors run, {graphics_ok} graphics-only", all.len());
+    assert!(graphics > 0, "no VINTRP/EXP vectors");
+    assert_eq!(
+        graphics_ok, graphics,
+        "VINTRP/EXP must be illegal in a compute wave"
+    );
+    println!("{} vectors run, {graphics} graphics-only", all.len());
 }
