@@ -4,19 +4,10 @@
 mod common;
 use common::*;
 
-/// Runs one 64-lane wave of `body` with the kernarg pointers of `a` in s[20:21] and of `b` in
-/// s[22:23], and `lds` bytes of LDS. V# helpers: [`vsharp`].
+/// Runs one 64-lane wave of `body` with the address of `a` in s[20:21] and of `b` in s[22:23],
+/// and `lds` bytes of LDS. V# helpers: [`vsharp`].
 fn wave(body: &str, lds: u32, a: &mut [u32], b: &mut [u32]) -> Result<(), softhsa_gpu::Fault> {
-    let asm = format!(
-        "s_load_dwordx4 s[20:23], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n{body}\n\
-         s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm\n"
-    );
-    let mut kd = descriptor();
-    kd.group_segment_fixed_size = lds;
-    let k = kernel(&asm, kd);
-    let map = Map::default();
-    let args = [map.add(a), map.add(b)];
-    run(&device(), &k, &map, &args, [64, 1, 1], [64, 1, 1]).map(|_| ())
+    run_two_buffers(body, lds, 64, 64, a, b).map(|_| ())
 }
 
 /// Asm that builds a V# in s[first..first+4] over the buffer whose address is in s[ptr:ptr+1].

@@ -6,8 +6,7 @@ mod common;
 use common::*;
 use softhsa_gpu::FaultKind;
 
-/// One work-group of `wg` lanes (64 per wave) running `body`; s[20:21] = `out`, s[22:23] =
-/// `inp`. Returns the dispatch result.
+/// `grid` lanes in work-groups of `wg` running `body`; s[20:21] = `out`, s[22:23] = `inp`.
 fn group(
     body: &str,
     lds: u32,
@@ -16,16 +15,7 @@ fn group(
     out: &mut [u32],
     inp: &mut [u32],
 ) -> Result<(), softhsa_gpu::Fault> {
-    let asm = format!(
-        "s_load_dwordx4 s[20:23], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n{body}\n\
-         s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm\n"
-    );
-    let mut kd = descriptor();
-    kd.group_segment_fixed_size = lds;
-    let k = kernel(&asm, kd);
-    let map = Map::default();
-    let args = [map.add(out), map.add(inp)];
-    run(&device(), &k, &map, &args, [grid, 1, 1], [wg, 1, 1]).map(|_| ())
+    run_two_buffers(body, lds, grid, wg, out, inp).map(|_| ())
 }
 
 /// Stores v1 of each lane at out[lane] (global_store through s[20:21]).

@@ -57,6 +57,15 @@ fn svm_range(start: u64, end: u64, access: u64, attrs: Attributes) -> Range {
 }
 
 impl Registry {
+    fn recount(&self, t: &Tables) {
+        let n = t
+            .ranges
+            .values()
+            .filter(|r| r.kind == RangeKind::Svm)
+            .count();
+        self.svm_count.store(n, Ordering::Relaxed);
+    }
+
     /// Applies `f` to the SVM attributes and access of every page of `[start, end)` (page
     /// aligned), creating ranges with `default` where none exist. HSA_STATUS_ERROR if the span
     /// overlaps other known memory.
@@ -110,13 +119,7 @@ impl Registry {
             for m in merged {
                 t.ranges.insert(m.start, m);
             }
-            self.svm_count.store(
-                t.ranges
-                    .values()
-                    .filter(|r| r.kind == RangeKind::Svm)
-                    .count(),
-                Ordering::Relaxed,
-            );
+            self.recount(t);
             Ok(())
         })
     }
@@ -184,13 +187,7 @@ impl Registry {
         self.change(|t| {
             t.ranges
                 .retain(|_, r| r.kind != RangeKind::Svm || still_mapped(r.start, r.len));
-            self.svm_count.store(
-                t.ranges
-                    .values()
-                    .filter(|r| r.kind == RangeKind::Svm)
-                    .count(),
-                Ordering::Relaxed,
-            );
+            self.recount(t);
         })
     }
 }
