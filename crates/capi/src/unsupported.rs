@@ -285,7 +285,8 @@ pub extern "C" fn hsa_ext_program_finalize(
     no_program("hsa_ext_program_finalize")
 }
 
-const INTEROP: &str = "graphics interop (hsa_amd_interop_*) is";
+const INTEROP: &str =
+    "graphics interop (hsa_amd_interop_*: no graphics driver shares buffers with a software GPU) is";
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_interop_map_buffer(
