@@ -249,3 +249,25 @@ fn buffer_loads_to_lds_and_lds_to_buffer() {
         assert_eq!(out[128 + l], input[l], "store_lds lane {l}");
     }
 }
+
+#[test]
+fn tfe_loads_write_a_zero_status_after_their_data() {
+    // v3 (after a one-dword format load) and v6 (after a dwordx2 load) hold 0x77 before.
+    let mut input: Vec<u32> = (0..64).map(pseudo).collect();
+    let mut out = vec![0u32; 128];
+    let body = format!(
+        "{}v_mov_b32 v3, 0x77\nv_mov_b32 v6, 0x77\nv_lshlrev_b32 v1, 2, v0\n\
+         tbuffer_load_format_x v2, v1, s[24:27], 0 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_UINT] offen tfe\n\
+         buffer_load_dwordx2 v[4:5], v1, s[24:27], 0 offen tfe\ns_waitcnt vmcnt(0)\n\
+         v_add_u32 v7, v2, v3\nv_add_u32 v8, v4, v6\nv_lshlrev_b32 v9, 3, v0\n\
+         global_store_dwordx2 v9, v[7:8], s[22:23]\n",
+        vsharp(24, 20, 0, 256, 0)
+    );
+    wave(&body, 0, &mut input, &mut out).unwrap_or_else(|f| panic!("{f}"));
+    for l in 0..64 {
+        assert_eq!(out[2 * l], input[l], "format load, lane {l}");
+        // Lane 63's dwordx2 runs past num_records: all of it reads 0.
+        let want = if l < 63 { input[l] } else { 0 };
+        assert_eq!(out[2 * l + 1], want, "dwordx2 load, lane {l}");
+    }
+}

@@ -125,6 +125,10 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
                 write_values(w, &s, dst, l, vals, num);
             }
         }
+        if !to_lds {
+            let regs = if s.d16 { s.n.div_ceil(2) } else { s.n };
+            super::mubuf::texel_fail_status(w, x, dst + regs);
+        }
     }
     Some(Flow::Next)
 }

@@ -139,6 +139,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 w.v[(dst + k) & 255][l] = 0;
             }
         }
+        texel_fail_status(w, x, dst + dwords);
     }
     let vdata = usize::from(inst.src[1].vgpr_index().unwrap_or(0));
     let vdst = usize::from(inst.dst.vgpr_index().unwrap_or(vdata as u8));
@@ -155,5 +156,16 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     ) {
         Ok(()) => Flow::Next,
         Err(e) => Flow::Fault(Box::new(e)),
+    }
+}
+
+/// TFE: a load also writes the VGPR after its data with the texel-fail status, 0 (buffers are
+/// never partially resident).
+pub(super) fn texel_fail_status(w: &mut Wave, x: &XInst, reg: usize) {
+    if x.inst.mem_flags().has(MemFlags::TFE) {
+        let exec = w.exec();
+        for l in (0..64).filter(|l| exec >> l & 1 != 0) {
+            w.v[reg & 255][l] = 0;
+        }
     }
 }
