@@ -4,11 +4,11 @@
 //! The GCN fork/join scheme (Vega ISA §4.6): a fork splits EXEC by a lane mask, runs the side
 //! with fewer lanes first and pushes the other side — `{exec mask (low 64 bits), pc (high 64
 //! bits)}` — on a stack of 128-bit entries kept in SGPRs: entry `CSP` occupies
-//! `s[4*CSP .. 4*CSP + 4]`. The control stack pointer CSP is MODE[31:29]. A join compares CSP
+//! `s[4*CSP .. 4*CSP+4]`. The control stack pointer CSP is MODE bits 31:29. A join compares CSP
 //! with the value the program saved before the fork: equal means both sides ran; otherwise it
 //! pops an entry and runs the other side.
 //!
-//! VSKIP (MODE[28]) makes the wave skip every vector instruction (VALU, VMEM, DS, export) until
+//! VSKIP (MODE bit 28) makes the wave skip every vector instruction (VALU, VMEM, DS, export) until
 //! it is cleared; `exec::step` applies it, and [`Wave::sync_vector_path`] keeps the JIT's
 //! translated VALU code out of the way while it is set.
 

@@ -1,7 +1,7 @@
 //! MUBUF: buffer loads, stores and atomics through a V# (including the swizzled private
 //! segment buffer of the ABI). Typed accesses (`buffer_*_format_*`, MTBUF) are in
 //! [`super::buffer_typed`], loads into LDS in [`super::buffer_lds`]; both address memory
-//! through [`BufAccess`].
+//! through `BufAccess`.
 
 use super::smem::BufferRsrc;
 use super::vmem::{access, DwordAddrs, VmemKind};

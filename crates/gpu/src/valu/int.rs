@@ -66,7 +66,7 @@ pub enum IntOp {
     LshlrevB64,
     LshrrevB64,
     AshrrevI64,
-    /// `v_screen_partition_4se_b32`: a table lookup ([`super::screen`]).
+    /// `v_screen_partition_4se_b32`: a table lookup (the `screen` module).
     ScreenPartition4se,
 }
 
