@@ -37,6 +37,8 @@ impl Emitter<'_> {
             LaneOp::Cmp(t, c) => self.lane_cmp(li, t, c),
             LaneOp::Shift64(k) => self.shift64(li, k),
             LaneOp::Mad64 { signed } => self.mad64(li, signed),
+            LaneOp::Cvt(op) => self.lane_cvt(li, op),
+            LaneOp::Trans(op) => self.lane_trans(li, op),
         }
     }
 
@@ -185,6 +187,8 @@ impl Emitter<'_> {
         if matches!(op, AddCo | Addc) {
             self.v_add(t, xv, Vs::R(yv))?;
             self.ult(carry, t, xv)?; // the sum wrapped
+            self.free(xv);
+            self.free(yv);
             if let Some(c) = cin {
                 let r = self.tmp()?;
                 self.v_add_mask_bit(r, t, c)?;
@@ -198,6 +202,8 @@ impl Emitter<'_> {
         } else {
             self.v_sub(t, xv, Vs::R(yv))?;
             self.ult(carry, xv, yv)?; // borrow: y > x
+            self.free(xv);
+            self.free(yv);
             if let Some(c) = cin {
                 // Subtracting the borrow-in borrows again exactly when t == 0.
                 let z = self.mtmp()?;

@@ -139,7 +139,9 @@ impl Emitter<'_> {
         }
         for (i, li) in insts {
             self.free_all();
-            self.lane(*i, li)?;
+            self.lane(*i, li).map_err(|e| {
+                super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
+            })?;
         }
         self.free_all();
         // Written VGPRs to memory under EXEC; homes become invalid for the next chunk.
@@ -158,7 +160,7 @@ impl Emitter<'_> {
         dirty.sort_by_key(|d| d.0);
         for (r, v) in dirty {
             let m = self.vgpr_mem(r);
-            self.v_store_masked_private(m, v, exec)?;
+            self.v_store_masked_blend(m, v, exec)?;
         }
         let cb = isa.chunk_bytes();
         let chunks = isa.chunks() as i32;
