@@ -186,12 +186,15 @@ fn fork_and_join_run_both_sides_with_their_lanes() {
 #[test]
 fn vskip_skips_vector_instructions_only() {
     let out = wave64(
-        "v_mov_b32 v1, 5\ns_mov_b32 s6, 1\ns_setvskip s6, 0\nv_mov_b32 v1, 7\ns_add_u32 s7, 40, 2\n\
-         ds_write_b32 v0, v1\ns_setvskip 0, 0\nv_add_u32 v1, s7, v1",
+        "v_mov_b32 v1, 5\nv_lshlrev_b32 v2, 2, v0\nds_write_b32 v2, v1\ns_mov_b32 s6, 1\n\
+         s_setvskip s6, 0\nv_mov_b32 v1, 7\ns_add_u32 s7, 40, 2\nv_mov_b32 v3, 9\n\
+         ds_write_b32 v2, v3\ns_setvskip 0, 0\nds_read_b32 v4, v2\ns_waitcnt lgkmcnt(0)\n\
+         v_add_u32 v1, s7, v1\nv_add_u32 v1, v1, v4",
         256,
         &mut [0],
     );
-    assert!(out.iter().all(|&v| v == 47), "{out:?}");
+    // v1 stays 5, the skipped ds_write leaves 5 in LDS, s7 = 42: 5 + 42 + 5.
+    assert!(out.iter().all(|&v| v == 52), "{out:?}");
 }
 
 #[test]
@@ -301,4 +304,17 @@ fn sethalt_faults_and_rfe_jumps() {
     // s_getpc gives the address after itself; +16 skips s_add, s_addc, s_rfe (4 + 4 + 4) and
     // v_mov (4): execution goes on at the v_add.
     assert!(out.iter().all(|&v| v == 41), "{:?}", &out[..4]);
+}
+
+#[test]
+fn vskip_skips_a_lone_lds_store() {
+    // A block holding nothing but an LDS store between the two s_setvskip.
+    let out = wave64(
+        "v_mov_b32 v1, 5\nv_lshlrev_b32 v2, 2, v0\nds_write_b32 v2, v1\nv_mov_b32 v3, 9\n\
+         s_mov_b32 s6, 1\ns_setvskip s6, 0\nds_write_b32 v2, v3\ns_setvskip 0, 0\n\
+         ds_read_b32 v1, v2\ns_waitcnt lgkmcnt(0)",
+        256,
+        &mut [0],
+    );
+    assert!(out.iter().all(|&v| v == 5), "{out:?}");
 }
