@@ -156,6 +156,12 @@ impl JitCode {
         if std::env::var_os("SOFTHSA_JIT_PERFMAP").is_some() {
             perf_map(prog, &out);
         }
+        if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "code") {
+            // The code, for `objdump -D -b binary -mi386:x86-64 --adjust-vma=ADDR FILE`.
+            let path = format!("/tmp/softhsa-jit-{:x}.bin", out.code.addr());
+            let _ = std::fs::write(&path, out.code.bytes());
+            eprintln!("softhsa: JIT code at {:#x} in {path}", out.code.addr());
+        }
         Ok(JitCode {
             code: out.code,
             entries: out.entries,

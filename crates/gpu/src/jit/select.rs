@@ -8,7 +8,7 @@ use crate::exec::int32::Int32;
 use crate::exec::operand::Src;
 use crate::exec::vmem::VmemKind;
 use crate::program::{XInst, NO_INDEX};
-use crate::valu::{CmpTy, Cond, CvtOp, FOp, FTy, TrOp, ValuOp};
+use crate::valu::{CmpTy, Cond, CvtOp, FOp, FTy, I16Op, TrOp, ValuOp};
 use crate::wave::{EXEC_LO, M0, VCC_LO};
 use softhsa_isa::{Encoding, Ext, MemFlags, Op, OpFlags, VopMods};
 
@@ -63,6 +63,8 @@ pub(super) enum LaneOp {
     Cvt(CvtOp),
     /// f32 rcp, sqrt, rsq.
     Trans(TrOp),
+    /// 16-bit integer ops on the low halves (the result zero-extended).
+    Int16(I16Op),
 }
 
 /// One translated lane-wise instruction.
@@ -334,6 +336,29 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::F32(op);
             li.abs = mods.abs & 7;
             li.neg = mods.neg & 7;
+            Some(li)
+        }
+        ValuOp::Int16(op) => {
+            use I16Op::*;
+            let ok = matches!(
+                op,
+                AddU16
+                    | SubU16
+                    | SubrevU16
+                    | MulLoU16
+                    | LshlrevB16
+                    | LshrrevB16
+                    | AshrrevI16
+                    | MaxU16
+                    | MinU16
+                    | MaxI16
+                    | MinI16
+            );
+            if !ok || !no_mods || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 2)?;
+            li.op = LaneOp::Int16(op);
             Some(li)
         }
         ValuOp::Cvt(op) => {
