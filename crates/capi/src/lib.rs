@@ -7,8 +7,9 @@
 //! Files by domain: `system` (init, system info, extensions), `agent` (agents, ISAs, caches,
 //! wavefronts), `memory` (regions, pools, allocation, locking, pointer info), `signal`, `queue`
 //! (queues, AMD queue controls, profiling), `copy` (async copies), `executable` (code objects,
-//! readers, executables, symbols), `image` (the images extension), `unsupported` (IPC,
-//! interop, SVM, finalizer).
+//! readers, executables, symbols), `image` (the images extension), `ipc` (memory and signals
+//! shared between processes), `svm` (SVM attributes, prefetch), `unsupported` (interop,
+//! finalizer).
 //! The shared library is linked by `scripts/build-lib.sh` with `hsa.map` (version ROCR_1).
 
 use softhsa_abi::*;
@@ -19,9 +20,11 @@ mod agent;
 mod copy;
 mod executable;
 mod image;
+mod ipc;
 mod memory;
 mod queue;
 mod signal;
+mod svm;
 mod system;
 mod unsupported;
 

@@ -170,6 +170,8 @@ pub(crate) struct DispatchCtx<'a> {
     pub lds_size: u32,
     pub private_size: u32,
     pub stop: AtomicBool,
+    /// The device's global wave sync resources.
+    pub gws: &'a Arc<crate::exec::gws::Gws>,
 }
 
 /// The software GFX9 GPU.
@@ -178,6 +180,8 @@ pub struct Device {
     threads: usize,
     /// `None` if the pool could not be created: dispatches then run on the calling thread.
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// GWS: shared by all dispatches of this device (`ds_gws_*`).
+    gws: Arc<crate::exec::gws::Gws>,
 }
 
 impl Device {
@@ -194,6 +198,7 @@ impl Device {
             config,
             threads,
             pool,
+            gws: Default::default(),
         }
     }
 
@@ -242,6 +247,7 @@ impl Device {
             lds_size: lds as u32,
             private_size: private,
             stop: AtomicBool::new(false),
+            gws: &self.gws,
         };
         let total = grid.workgroup_count();
         let next = AtomicU64::new(0);

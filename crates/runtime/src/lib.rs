@@ -10,17 +10,21 @@
 //! - [`dispatch`]: kernel dispatch packets handed to the software GPU.
 //! - [`loader`]: code object readers and executables.
 //! - [`image`]: the images extension (image and sampler objects, formats, transfers).
+//! - [`ipc`]: memory and signals shared with other processes.
+//! - [`svm`]: SVM attributes of host memory (managed memory).
 
 pub mod config;
 pub mod copy;
 pub mod dispatch;
 pub mod error;
 pub mod image;
+pub mod ipc;
 pub mod loader;
 pub mod memory;
 pub mod profiling;
 pub mod queue;
 pub mod signal;
+pub mod svm;
 pub mod system;
 pub mod topology;
 

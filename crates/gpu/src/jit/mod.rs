@@ -24,6 +24,7 @@
 pub mod code;
 mod emit;
 mod lane_cmp;
+mod lane_conv;
 mod lane_float;
 mod lane_int;
 mod lane_wide;
@@ -34,6 +35,7 @@ mod plan;
 mod salu;
 mod segment;
 mod select;
+mod stubs;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -147,11 +149,20 @@ impl JitCode {
         isa: Isa,
     ) -> Result<JitCode, String> {
         let start = Instant::now();
-        let plan = plan::Plan::new(prog, entry, gfx900, check);
+        let plan = plan::Plan::new(prog, entry, gfx900, check, isa);
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "plan") {
             eprint!("{}", plan.describe(prog));
         }
         let out = emit::compile(prog, &plan, isa, check)?;
+        if std::env::var_os("SOFTHSA_JIT_PERFMAP").is_some() {
+            perf_map(prog, &out);
+        }
+        if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "code") {
+            // The code, for `objdump -D -b binary -mi386:x86-64 --adjust-vma=ADDR FILE`.
+            let path = format!("/tmp/softhsa-jit-{:x}.bin", out.code.addr());
+            let _ = std::fs::write(&path, out.code.bytes());
+            eprintln!("softhsa: JIT code at {:#x} in {path}", out.code.addr());
+        }
         Ok(JitCode {
             code: out.code,
             entries: out.entries,
@@ -163,6 +174,39 @@ impl JitCode {
             isa,
             sites: out.sites,
         })
+    }
+}
+
+/// Appends the generated blocks to `/tmp/perf-<pid>.map` (`SOFTHSA_JIT_PERFMAP`), so `perf`
+/// names samples in generated code by the kernel address of their block.
+fn perf_map(prog: &Program, out: &emit::Output) {
+    use std::io::Write;
+    let mut starts: Vec<(u64, u32)> = out
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, &o)| o != u32::MAX)
+        .map(|(i, &o)| (u64::from(o), i as u32))
+        .collect();
+    starts.sort();
+    let base = out.code.addr();
+    let mut text = String::new();
+    for (k, &(off, i)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(off + 64, |n| n.0);
+        text += &format!(
+            "{:x} {:x} softhsa_jit_{:#x}\n",
+            base + off,
+            end - off,
+            prog.addr(i)
+        );
+    }
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(text.as_bytes());
     }
 }
 
@@ -234,7 +278,7 @@ pub(crate) struct JitCtx {
     pub lds_size: u64,
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
     /// loop: lane masks the segment writes change the SGPRs between chunks.
-    pub snap: [u32; SNAP_SLOTS],
+    pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -272,6 +316,8 @@ pub(crate) const EXIT_STOPPED: u32 = 3;
 pub(crate) const EXIT_INTERP: u32 = 4;
 /// Go on at `w.pc` (a jump out of the compiled code).
 pub(crate) const EXIT_DISPATCH: u32 = 5;
+/// `s_endpgm`: the wave is done.
+pub(crate) const EXIT_END: u32 = 6;
 
 /// Runs `w` under `engine` until it ends, waits, sleeps or faults (as [`exec::run`]).
 pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFault> {
@@ -310,7 +356,8 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         sites,
         lds,
         lds_size,
-        snap: [0; SNAP_SLOTS],
+        // Written by generated code before it is read: not worth zeroing per wave.
+        snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
         cx: cxp as *mut (),
         exit: None,
         shadow: None,
@@ -337,7 +384,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         };
         match rc {
             EXIT_STOP => return j.exit.take().unwrap_or(Ok(())),
-            EXIT_STOPPED => {
+            EXIT_STOPPED | EXIT_END => {
                 w.state = WaveState::Done;
                 return Ok(());
             }

@@ -12,7 +12,7 @@
 //! only meet through registers), so LLVM's interleaving of SALU and VALU keeps segments long.
 
 use super::select::{select, Kind, LaneInst};
-use crate::program::{Program, Slot, XInst, NO_INDEX};
+use crate::program::{Program, Slot, NO_INDEX};
 use crate::wave::EXEC_LO;
 use softhsa_isa::Op;
 
@@ -153,8 +153,8 @@ impl Open {
     }
 
     /// Whether scalar instruction `k` may run before the segment's lane ops.
-    fn hoists(&self, x: &XInst, k: &Kind) -> bool {
-        let (reads, writes) = scalar_regs(x, k);
+    fn hoists(&self, k: &Kind) -> bool {
+        let (reads, writes) = scalar_regs(k);
         let mut lane_state = self.values;
         lane_state.0 |= self.mread.0 | self.mwrite.0;
         let mut exec = Regs::default();
@@ -164,10 +164,10 @@ impl Open {
 }
 
 /// The scalar registers a scalar item reads and writes (SCC is not a lane-op operand).
-fn scalar_regs(x: &XInst, k: &Kind) -> (Regs, Regs) {
+fn scalar_regs(k: &Kind) -> (Regs, Regs) {
     let (mut r, mut w) = (Regs::default(), Regs::default());
     if let Kind::Salu(s) = k {
-        s.regs(x, |q| r.add(q), |q| w.add(q));
+        s.regs(|q| r.add(q), |q| w.add(q));
     }
     (r, w)
 }
@@ -175,13 +175,13 @@ fn scalar_regs(x: &XInst, k: &Kind) -> (Regs, Regs) {
 impl Plan {
     /// Plans the code reachable from instruction `entry` (`check`: one instruction per segment,
     /// nothing moved, so the lockstep check sees program order).
-    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool) -> Plan {
+    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool, isa: super::vx::Isa) -> Plan {
         let n = prog.slots.len();
-        let kinds: Vec<Option<(Kind, &XInst)>> = prog
+        let kinds: Vec<Option<Kind>> = prog
             .slots
             .iter()
             .map(|s| match s {
-                Slot::Ok(x) => select(x, gfx900).map(|k| (k, x.as_ref())),
+                Slot::Ok(x) => select(x, gfx900, isa),
                 Slot::Illegal(_) => None,
             })
             .collect();
@@ -251,7 +251,7 @@ impl Plan {
     }
 }
 
-fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bool) -> Block {
+fn build_block(kinds: &[Option<Kind>], start: u32, end: u32, check: bool) -> Block {
     let mut b = Block {
         start,
         end,
@@ -271,7 +271,7 @@ fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bo
     };
     for i in start..end {
         match kinds[i as usize] {
-            Some((Kind::Lane(li), _)) => {
+            Some(Kind::Lane(li)) => {
                 b.native += 1;
                 b.lanes = true;
                 b.float |= li.float();
@@ -283,13 +283,11 @@ fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bo
                     close(&mut b, &mut open);
                 }
             }
-            Some((k, x))
-                if k.scalar() && !open.insts.is_empty() && open.hoists(x, &k) && !check =>
-            {
+            Some(k) if k.scalar() && !open.insts.is_empty() && open.hoists(&k) && !check => {
                 b.native += 1;
                 open.hoisted.push(Item::Op(i, k));
             }
-            Some((k, _)) => {
+            Some(k) => {
                 b.native += 1;
                 close(&mut b, &mut open);
                 b.items.push(Item::Op(i, k));

@@ -66,7 +66,20 @@ fn sdst(r: &mut Rng) -> u32 {
 pub(super) fn random_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let lit = r.next() as u32;
-    match r.next() % 7 {
+    match r.next() % 9 {
+        // VOP1: 0x3f [31:25], vdst [24:17], op [16:9], src0 [8:0]
+        8 => [
+            0x3f << 25 | vdst << 17 | ((r.next() % 0x60) as u32) << 9 | src(r),
+            lit,
+        ],
+        // SOPK: 0b1011 [31:28], op [27:23], sdst [22:16], simm16
+        7 => {
+            let op = (r.next() % 16) as u32;
+            [
+                0xb << 28 | op << 23 | sdst(r) << 16 | (r.next() as u32 & 0xffff),
+                lit,
+            ]
+        }
         // SOP2: 0b10 [31:30], op [29:23], sdst [22:16], ssrc1 [15:8], ssrc0 [7:0]
         4 => {
             let op = (r.next() % 48) as u32;
@@ -110,9 +123,16 @@ pub(super) fn random_inst(r: &mut Rng) -> [u32; 2] {
                 (r.next() % 8) as u32 * 2 // an SGPR pair for compares and carries
             };
             let sdst = ((r.next() % 4) as u32 * 2) << 8;
+            // Float source modifiers now and then (VOP3a abs [10:8], neg [31:29]).
+            let (abs, neg) = if r.next().is_multiple_of(4) {
+                ((r.next() % 8) as u32, (r.next() % 8) as u32)
+            } else {
+                (0, 0)
+            };
+            let sdst = if abs != 0 { abs << 8 } else { sdst };
             [
                 0x34 << 26 | op << 16 | sdst | dst,
-                src(r) | src(r) << 9 | src(r) << 18,
+                src(r) | src(r) << 9 | src(r) << 18 | neg << 29,
             ]
         }
     }
@@ -223,9 +243,19 @@ pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
     use softhsa_isa::Encoding::*;
     let enc = x.inst.enc;
     let name = x.inst.op.name();
-    let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc)
+    let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc | Sopk)
         && ![
-            "pc", "movrel", "gpr_idx", "setreg", "getreg", "rfe", "wqm", "quadmask",
+            "pc",
+            "setvskip",
+            "movrel",
+            "gpr_idx",
+            "setreg",
+            "getreg",
+            "rfe",
+            "wqm",
+            "quadmask",
+            "call",
+            "s_cbranch",
         ]
         .iter()
         .any(|s| name.contains(s));
@@ -304,9 +334,11 @@ fn random_sequences_match_the_interpreter() {
             let diff = first_difference(&b, &a, 0..256);
             assert!(
                 diff.is_none(),
-                "case {_case} {isa:?}: {}\n{}",
+                "case {_case} {isa:?} (mode {:#x}): {}\n{}\n{}",
+                w0.mode,
                 diff.unwrap_or_default(),
-                listing()
+                listing(),
+                super::plan::Plan::new(&prog, 0, false, false, isa).describe(&prog)
             );
             assert_eq!(a.executed, b.executed, "instruction counts");
             assert_eq!(a.exec(), b.exec());

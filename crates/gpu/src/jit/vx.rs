@@ -96,7 +96,16 @@ impl Isa {
     pub(super) fn mask_temps(self) -> &'static [u8] {
         match self {
             Isa::Avx2 => &[12, 13, 14],
-            Isa::Avx512 => &[2, 3, 4, 5, 6, 7],
+            Isa::Avx512 => &[2, 3, 4, 5],
+        }
+    }
+
+    /// Mask registers that keep lane masks (VCC, carries) between the instructions of one
+    /// chunk iteration (none on AVX2, whose masks are scarce vector registers).
+    pub(super) fn mask_homes(self) -> &'static [u8] {
+        match self {
+            Isa::Avx2 => &[],
+            Isa::Avx512 => &[6, 7],
         }
     }
 
