@@ -500,7 +500,11 @@ fn gather4_offsets_and_packed_loads() {
     .unwrap();
     for l in 0..64u32 {
         let h = |c: usize| {
-            softhsa_gpu::valu::f32_to_f16(texel8((l % 8) as i64, (l / 8) as i64, c)) as u32
+            softhsa_gpu::exec::format::f32_to_f16(f32::from_bits(texel8(
+                (l % 8) as i64,
+                (l / 8) as i64,
+                c,
+            ))) as u32
         };
         assert_eq!(
             out[l as usize][..4],
@@ -583,7 +587,7 @@ fn depth_compare_and_a16() {
                 (l % 16) as f32 / 16.0 + 1.0 / 32.0,
                 (l / 16) as f32 / 4.0 + 1.0 / 16.0,
             );
-            let h = |x: f32| softhsa_gpu::valu::f32_to_f16(x.to_bits()) as u32;
+            let h = |x: f32| softhsa_gpu::exec::format::f32_to_f16(x) as u32;
             [h(u) | h(v) << 16, 0, 0, 0, 0, 0, 0, 0]
         })
         .collect();

@@ -111,27 +111,6 @@ fn float_to_float(from: Fmt, to: Fmt, x: u64, ein: &Env, eout: &Env) -> u64 {
     to_float(to, v, eout)
 }
 
-/// IEEE half bits to f32 bits (exact; NaN payloads kept): the texture unit's FLOAT 16 reads.
-pub fn f16_to_f32(h: u16) -> u32 {
-    let env = Env {
-        round: Round::NearestEven,
-        denorm: super::Denorm::KEEP,
-        ieee: true,
-    };
-    float_to_float(F16, F32, u64::from(h), &env, &env) as u32
-}
-
-/// f32 bits to IEEE half bits, rounded to nearest even with denormals kept: the texture
-/// unit's FLOAT 16 writes.
-pub fn f32_to_f16(x: u32) -> u16 {
-    let env = Env {
-        round: Round::NearestEven,
-        denorm: super::Denorm::KEEP,
-        ieee: true,
-    };
-    float_to_float(F32, F16, u64::from(x), &env, &env) as u16
-}
-
 /// Float to integer in [lo, hi] after rounding with `how` (NaN gives 0).
 #[inline(always)]
 fn float_to_int(v: f64, how: fn(f64) -> f64, lo: f64, hi: f64) -> i64 {

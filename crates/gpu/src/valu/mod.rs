@@ -53,7 +53,7 @@ mod trig_preop;
 
 pub use bits::BitsOp;
 pub use compare::{CmpOp, CmpTy, Cond};
-pub use convert::{f16_to_f32, f32_to_f16, CvtOp};
+pub use convert::CvtOp;
 pub use divide::DivOp;
 pub use float_env::{Denorm, Mode, Round};
 pub use fops::{FOp, FTy};

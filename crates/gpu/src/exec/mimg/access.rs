@@ -61,7 +61,7 @@ fn store_data(w: &Wave, ctl: &Ctl, l: usize, float: bool, signed: bool) -> Texel
         *o = if ctl.d16 {
             let h = (w.v[(ctl.vd + k / 2) & 255][l] >> (16 * (k % 2))) as u16;
             if float {
-                crate::valu::f16_to_f32(h)
+                format::f16_to_f32(h).to_bits()
             } else if signed {
                 h as i16 as i32 as u32
             } else {
@@ -108,7 +108,7 @@ pub fn run(
                         if pck {
                             let mut c = format::raw_components(&v.fmt, raw);
                             if sgn {
-                                for (x, &(_, n)) in c.iter_mut().zip(v.fmt.comps) {
+                                for (x, &(_, n)) in c.iter_mut().zip(v.fmt.comps()) {
                                     if n < 32 {
                                         *x = (((*x << (32 - n)) as i32) >> (32 - n)) as u32;
                                     }

@@ -7,9 +7,9 @@
 //! LOD / clamp / mip are 16-bit, two per VGPR (low half first; derivatives along x and along
 //! y each start a new VGPR); offsets, bias and reference stay 32-bit.
 
+use super::format::f16_to_f32;
 use super::op::{Kind, MimgOp};
 use super::rsrc::ty;
-use crate::valu::f16_to_f32;
 use crate::wave::Wave;
 
 /// One lane's address operands, as raw bits (f32 for sampling, integers for loads/stores).
@@ -72,7 +72,7 @@ impl Reader<'_> {
         if !a16 {
             self.dword()
         } else if float {
-            f16_to_f32(self.half())
+            f16_to_f32(self.half()).to_bits()
         } else {
             u32::from(self.half())
         }

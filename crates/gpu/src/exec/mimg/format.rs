@@ -1,33 +1,23 @@
-//! Texel formats: GFX9 `IMG_DATA_FORMAT` (how an element's bits split into components) ×
+//! Image texel formats: GFX9 `IMG_DATA_FORMAT` (how an element's bits split into components) ×
 //! `IMG_NUM_FORMAT` (what a component's bits mean), converted to the values the texture unit
-//! returns in registers and back. Data format codes 1–14 are also the buffer formats
-//! (`BUF_DATA_FORMAT`), so MTBUF and `buffer_*_format` can use the same conversions.
+//! returns in registers and back.
 //!
-//! Conversions (exact definitions, shared by loads, sampling, stores and the runtime's
-//! `hsa_ext_image_clear`):
-//! - UNORM n bits: `v / (2^n - 1)` as one f32 division; stores clamp to [0, 1] and round
-//!   `x * (2^n - 1)` to nearest even (NaN stores 0).
-//! - SNORM: `max(v / (2^(n-1) - 1), -1)`; stores clamp to [-1, 1], round to nearest even.
-//! - USCALED / SSCALED: the integer as f32; stores truncate toward zero and saturate.
-//! - UINT / SINT: the integer, zero- or sign-extended; stores saturate to the component.
-//! - FLOAT: f32, f16 (exact widening; stores round to nearest even), unsigned 11/10-bit floats
-//!   (stores clamp finite values to the largest finite one).
-//! - SRGB: UNORM, then the sRGB curve on X, Y and Z (`((c + 0.055) / 1.055)^2.4` above 0.04045,
-//!   `c / 12.92` below, in f64 rounded once to f32); stores apply the inverse curve first.
+//! Built on the buffer formats ([`crate::exec::format`]): data formats 1–14 and every
+//! per-channel conversion are theirs (the same hardware converts both); images add the data
+//! formats 16–22 (5_6_5, 1_5_5_5, 5_5_5_1, 4_4_4_4, 8_24, 24_8, X24_8_32) and the SRGB number
+//! format (UNORM, then the sRGB curve on X, Y and Z: `((c + 0.055) / 1.055)^2.4` above 0.04045,
+//! `c / 12.92` below, in f64 rounded once to f32; stores apply the inverse curve first).
 //!
-//! Components a format lacks read as 0 (X, Y, Z) and 1 (W), as 1.0 or the integer 1.
+//! Components a format lacks read as 0 (X, Y, Z) and 1 (W), as 1.0 or the integer 1. A number
+//! format the hardware cannot apply to a component (FLOAT on 8 bits, reserved codes) makes the
+//! texel invalid (`None`), which the callers report.
 
-use crate::valu::{f16_to_f32, f32_to_f16};
+use crate::exec::format as buf;
+pub use buf::{f16_to_f32, f32_to_f16, is_integer};
 
-/// `IMG_NUM_FORMAT` codes.
+/// `IMG_NUM_FORMAT` codes: the buffer ones and SRGB.
 pub mod nfmt {
-    pub const UNORM: u8 = 0;
-    pub const SNORM: u8 = 1;
-    pub const USCALED: u8 = 2;
-    pub const SSCALED: u8 = 3;
-    pub const UINT: u8 = 4;
-    pub const SINT: u8 = 5;
-    pub const FLOAT: u8 = 7;
+    pub use crate::exec::format::nfmt::*;
     pub const SRGB: u8 = 9;
 }
 
@@ -61,41 +51,53 @@ pub mod dfmt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DataFormat {
     pub bytes: u8,
-    pub comps: &'static [(u8, u8)],
+    n: u8,
+    comps: [(u8, u8); 4],
+}
+
+impl DataFormat {
+    /// The components, X first.
+    #[inline]
+    pub fn comps(&self) -> &[(u8, u8)] {
+        &self.comps[..usize::from(self.n)]
+    }
 }
 
 /// The layout of data format `df`, or `None` (invalid or not converted by softhsa).
 pub fn data_format(df: u8) -> Option<DataFormat> {
-    let f = |bytes, comps| Some(DataFormat { bytes, comps });
-    match df {
-        dfmt::F8 => f(1, &[(0, 8)]),
-        dfmt::F16 => f(2, &[(0, 16)]),
-        dfmt::F8_8 => f(2, &[(0, 8), (8, 8)]),
-        dfmt::F32 => f(4, &[(0, 32)]),
-        dfmt::F16_16 => f(4, &[(0, 16), (16, 16)]),
-        dfmt::F10_11_11 => f(4, &[(0, 11), (11, 11), (22, 10)]),
-        dfmt::F11_11_10 => f(4, &[(0, 10), (10, 11), (21, 11)]),
-        dfmt::F10_10_10_2 => f(4, &[(0, 2), (2, 10), (12, 10), (22, 10)]),
-        dfmt::F2_10_10_10 => f(4, &[(0, 10), (10, 10), (20, 10), (30, 2)]),
-        dfmt::F8_8_8_8 => f(4, &[(0, 8), (8, 8), (16, 8), (24, 8)]),
-        dfmt::F32_32 => f(8, &[(0, 32), (32, 32)]),
-        dfmt::F16_16_16_16 => f(8, &[(0, 16), (16, 16), (32, 16), (48, 16)]),
-        dfmt::F32_32_32 => f(12, &[(0, 32), (32, 32), (64, 32)]),
-        dfmt::F32_32_32_32 => f(16, &[(0, 32), (32, 32), (64, 32), (96, 32)]),
-        dfmt::F5_6_5 => f(2, &[(0, 5), (5, 6), (11, 5)]),
-        dfmt::F1_5_5_5 => f(2, &[(0, 5), (5, 5), (10, 5), (15, 1)]),
-        dfmt::F5_5_5_1 => f(2, &[(0, 1), (1, 5), (6, 5), (11, 5)]),
-        dfmt::F4_4_4_4 => f(2, &[(0, 4), (4, 4), (8, 4), (12, 4)]),
-        dfmt::F8_24 => f(4, &[(0, 24), (24, 8)]),
-        dfmt::F24_8 => f(4, &[(0, 8), (8, 24)]),
-        dfmt::X24_8_32 => f(8, &[(0, 32), (32, 8)]),
-        _ => None,
+    // Widths from X up; the image-only formats are named like the buffer ones (from the top).
+    let widths: &[u8] = match df {
+        dfmt::F5_6_5 => &[5, 6, 5],
+        dfmt::F1_5_5_5 => &[5, 5, 5, 1],
+        dfmt::F5_5_5_1 => &[1, 5, 5, 5],
+        dfmt::F4_4_4_4 => &[4, 4, 4, 4],
+        dfmt::F8_24 => &[24, 8],
+        dfmt::F24_8 => &[8, 24],
+        // X24_8_32: a 32-bit X, then 8 bits of Y in the next dword (24 bits unused).
+        dfmt::X24_8_32 => {
+            return Some(DataFormat {
+                bytes: 8,
+                n: 2,
+                comps: [(0, 32), (32, 8), (0, 0), (0, 0)],
+            })
+        }
+        _ => buf::channels(df),
+    };
+    if widths.is_empty() {
+        return None;
     }
-}
-
-/// Whether a num format returns integers (no filtering, integer constants 0/1).
-pub fn is_integer(nf: u8) -> bool {
-    matches!(nf, nfmt::UINT | nfmt::SINT)
+    let mut f = DataFormat {
+        bytes: 0,
+        n: widths.len() as u8,
+        comps: [(0, 0); 4],
+    };
+    let mut at = 0u8;
+    for (c, &w) in f.comps.iter_mut().zip(widths) {
+        *c = (at, w);
+        at += w;
+    }
+    f.bytes = at / 8;
+    Some(f)
 }
 
 /// The register value of the constant 1 for num format `nf`.
@@ -115,18 +117,10 @@ fn bits_of(raw: u128, (at, n): (u8, u8)) -> u32 {
     (raw >> at) as u32 & m
 }
 
-fn sext(v: u32, n: u8) -> i32 {
-    if n >= 32 {
-        v as i32
-    } else {
-        ((v << (32 - n)) as i32) >> (32 - n)
-    }
-}
-
 /// The components' raw bits (zero-extended), for the `_pck` loads.
 pub fn raw_components(f: &DataFormat, raw: u128) -> [u32; 4] {
     let mut out = [0u32; 4];
-    for (o, &c) in out.iter_mut().zip(f.comps) {
+    for (o, &c) in out.iter_mut().zip(f.comps()) {
         *o = bits_of(raw, c);
     }
     out
@@ -134,55 +128,13 @@ pub fn raw_components(f: &DataFormat, raw: u128) -> [u32; 4] {
 
 /// Packs raw component bits (truncated to each component) into an element.
 pub fn pack_components(f: &DataFormat, comps: [u32; 4]) -> u128 {
-    f.comps.iter().zip(comps).fold(0u128, |acc, (&(at, n), v)| {
-        let m = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        acc | (u128::from(v & m) << at)
-    })
-}
-
-/// An unsigned float of `mant` mantissa bits and a 5-bit exponent (bias 15) → f32.
-fn ufloat_to_f32(v: u32, mant: u32) -> f32 {
-    let e = v >> mant;
-    let m = v & ((1 << mant) - 1);
-    match e {
-        0 => m as f32 * 2f32.powi(-14 - mant as i32),
-        31 if m == 0 => f32::INFINITY,
-        31 => f32::NAN,
-        _ => (1.0 + m as f32 / (1 << mant) as f32) * 2f32.powi(e as i32 - 15),
-    }
-}
-
-/// f32 → unsigned float of `mant` mantissa bits, rounded to nearest even; negative values
-/// and −inf → 0, +inf → inf, finite values too large → the largest finite value (the D3D
-/// rule), NaN → NaN.
-fn f32_to_ufloat(x: f32, mant: u32) -> u32 {
-    let inf = 31 << mant;
-    if x.is_nan() {
-        return inf | 1 << (mant - 1);
-    }
-    if x <= 0.0 {
-        return 0;
-    }
-    if x.is_infinite() {
-        return inf;
-    }
-    let x = f64::from(x);
-    // Scale so that the mantissa's last place is the unit, then round.
-    let e = x.log2().floor().clamp(-14.0, 16.0) as i32;
-    let q = (x * 2f64.powi(mant as i32 - e)).round_ties_even();
-    let (mut e, mut q) = (e, q as u64);
-    if q >= 2u64 << mant {
-        q >>= 1;
-        e += 1;
-    }
-    if e > 15 {
-        return (30 << mant) | ((1 << mant) - 1);
-    }
-    if q < 1 << mant {
-        // Denormal (e == -14).
-        return q as u32;
-    }
-    (((e + 15) as u32) << mant) | (q as u32 & ((1 << mant) - 1))
+    f.comps()
+        .iter()
+        .zip(comps)
+        .fold(0u128, |acc, (&(at, n), v)| {
+            let m = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+            acc | (u128::from(v & m) << at)
+        })
 }
 
 fn srgb_to_linear(c: f32) -> f32 {
@@ -203,116 +155,58 @@ fn linear_to_srgb(c: f32) -> f32 {
     }) as f32
 }
 
-/// One component's register value (`None`: the pair is not a valid texel format).
-fn decode_comp(v: u32, n: u8, nf: u8, index: usize) -> Option<u32> {
-    let max = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
-    Some(match nf {
-        nfmt::UNORM if n < 32 => (v as f32 / max as f32).to_bits(),
-        nfmt::SNORM if n < 32 => {
-            let h = (1u32 << (n - 1)) - 1;
-            (sext(v, n) as f32 / h as f32).max(-1.0).to_bits()
-        }
-        nfmt::USCALED => (v as f32).to_bits(),
-        nfmt::SSCALED => (sext(v, n) as f32).to_bits(),
-        nfmt::UINT => v,
-        nfmt::SINT => sext(v, n) as u32,
-        nfmt::FLOAT => match n {
-            32 => v,
-            16 => f16_to_f32(v as u16),
-            11 => ufloat_to_f32(v, 6).to_bits(),
-            10 => ufloat_to_f32(v, 5).to_bits(),
-            _ => return None,
-        },
-        nfmt::SRGB if n == 8 => {
-            let c = v as f32 / 255.0;
-            if index < 3 {
-                srgb_to_linear(c).to_bits()
-            } else {
-                c.to_bits()
-            }
-        }
-        _ => return None,
-    })
+/// Whether number format `nf` applies to a component of `n` bits.
+fn valid(n: u8, nf: u8) -> bool {
+    match nf {
+        nfmt::UNORM..=nfmt::SINT => true,
+        nfmt::FLOAT => matches!(n, 10 | 11 | 16 | 32),
+        nfmt::SRGB => n == 8,
+        _ => false,
+    }
+}
+
+/// One component's register value.
+fn decode_comp(v: u32, n: u8, nf: u8, index: usize) -> u32 {
+    if nf == nfmt::SRGB {
+        let c = f32::from_bits(buf::load_channel(u64::from(v), n, nfmt::UNORM));
+        return if index < 3 { srgb_to_linear(c) } else { c }.to_bits();
+    }
+    buf::load_channel(u64::from(v), n, nf)
 }
 
 /// Converts an element's raw bits to register values.
 pub fn decode(f: &DataFormat, nf: u8, raw: u128) -> Option<Texel> {
     let mut t = [0, 0, 0, one(nf)];
-    if f.comps.iter().all(|&(_, n)| n == 32) && matches!(nf, nfmt::FLOAT | nfmt::UINT | nfmt::SINT)
-    {
-        // 32-bit floats and integers are their own register values.
-        for (i, v) in t.iter_mut().enumerate().take(f.comps.len()) {
+    if f.comps().iter().all(|&(_, n)| n == 32) {
+        // 32-bit components are their own register values.
+        for (i, v) in t.iter_mut().enumerate().take(f.comps().len()) {
             *v = (raw >> (32 * i)) as u32;
         }
-        return Some(t);
+        return valid(32, nf).then_some(t);
     }
-    for (i, &c) in f.comps.iter().enumerate() {
-        t[i] = decode_comp(bits_of(raw, c), c.1, nf, i)?;
+    for (i, &c) in f.comps().iter().enumerate() {
+        if !valid(c.1, nf) {
+            return None;
+        }
+        t[i] = decode_comp(bits_of(raw, c), c.1, nf, i);
     }
     Some(t)
-}
-
-fn round_sat(x: f64, lo: f64, hi: f64) -> i64 {
-    if x.is_nan() {
-        0
-    } else {
-        x.clamp(lo, hi).round_ties_even() as i64
-    }
-}
-
-fn trunc_sat(x: f64, lo: f64, hi: f64) -> i64 {
-    if x.is_nan() {
-        0
-    } else {
-        x.clamp(lo, hi).trunc() as i64
-    }
-}
-
-fn encode_comp(v: u32, n: u8, nf: u8, index: usize) -> Option<u32> {
-    let max = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
-    let x = f64::from(f32::from_bits(v));
-    Some(match nf {
-        nfmt::UNORM if n < 32 => round_sat(x * f64::from(max), 0.0, f64::from(max)) as u32,
-        nfmt::SNORM if n < 32 => {
-            let h = f64::from((1u32 << (n - 1)) - 1);
-            let c = if x.is_nan() { 0.0 } else { x.clamp(-1.0, 1.0) };
-            round_sat(c * h, -h, h) as u32
-        }
-        // SCALED stores truncate toward zero and saturate (Vulkan's float-to-integer rule).
-        nfmt::USCALED => trunc_sat(x, 0.0, f64::from(max)) as u32,
-        nfmt::SSCALED => {
-            let h = f64::from(((1u64 << (n - 1)) - 1) as u32);
-            trunc_sat(x, -h - 1.0, h) as u32
-        }
-        nfmt::UINT => v.min(max),
-        nfmt::SINT => {
-            let h = ((1i64 << (n - 1)) - 1) as i32;
-            (v as i32).clamp(-h - 1, h) as u32
-        }
-        nfmt::FLOAT => match n {
-            32 => v,
-            16 => u32::from(f32_to_f16(v)),
-            11 => f32_to_ufloat(f32::from_bits(v), 6),
-            10 => f32_to_ufloat(f32::from_bits(v), 5),
-            _ => return None,
-        },
-        nfmt::SRGB if n == 8 => {
-            let c = if index < 3 {
-                linear_to_srgb(f32::from_bits(v))
-            } else {
-                f32::from_bits(v)
-            };
-            round_sat(f64::from(c) * 255.0, 0.0, 255.0) as u32
-        }
-        _ => return None,
-    })
 }
 
 /// Converts register values (component order X..W) to an element's raw bits.
 pub fn encode(f: &DataFormat, nf: u8, t: Texel) -> Option<u128> {
     let mut comps = [0u32; 4];
-    for (i, &c) in f.comps.iter().enumerate() {
-        comps[i] = encode_comp(t[i], c.1, nf, i)?;
+    for (i, &(_, n)) in f.comps().iter().enumerate() {
+        if !valid(n, nf) {
+            return None;
+        }
+        comps[i] = if nf == nfmt::SRGB {
+            let c = f32::from_bits(t[i]);
+            let c = if i < 3 { linear_to_srgb(c) } else { c };
+            buf::store_channel(c.to_bits(), n, nfmt::UNORM) as u32
+        } else {
+            buf::store_channel(t[i], n, nf) as u32
+        };
     }
     Some(pack_components(f, comps))
 }
@@ -393,11 +287,15 @@ mod tests {
         let raw = encode(&r11, nfmt::FLOAT, t).unwrap();
         let back = decode(&r11, nfmt::FLOAT, raw).unwrap();
         assert_eq!([f(back[0]), f(back[1]), f(back[2])], [1.0, 0.5, 3.0]);
-        assert_eq!(f32_to_ufloat(-2.0, 6), 0);
-        assert_eq!(ufloat_to_f32(f32_to_ufloat(65024.0, 6), 6), 65024.0);
-        assert_eq!(f32_to_ufloat(1e9, 6), (30 << 6) | 63);
-        assert_eq!(f32_to_ufloat(f32::INFINITY, 5), 31 << 5);
-        assert_eq!(ufloat_to_f32(1, 6), 2f32.powi(-20));
+        // Too large: the largest finite 11-bit float; +inf stays infinite.
+        let big = encode(
+            &r11,
+            nfmt::FLOAT,
+            [1e9f32.to_bits(), f32::INFINITY.to_bits(), 0, 0],
+        );
+        let big = big.unwrap();
+        assert_eq!(big & 0x3ff, (30 << 5) | 31);
+        assert_eq!((big >> 10) & 0x7ff, 31 << 6);
     }
 
     #[test]

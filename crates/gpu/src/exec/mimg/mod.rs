@@ -150,7 +150,7 @@ pub fn write_result(w: &mut Wave, ctl: &Ctl, l: usize, rgba: Texel, float: bool,
     if ctl.d16 {
         let h = |v: u32| {
             if float {
-                u32::from(crate::valu::f32_to_f16(v))
+                u32::from(format::f32_to_f16(f32::from_bits(v)))
             } else {
                 v & 0xffff
             }
