@@ -7,7 +7,7 @@
 //! their tasks interleave on the pool. Each worker thread keeps its [`Worker`] (waves, LDS,
 //! scratch) across dispatches.
 
-use crate::fault::Fault;
+use crate::fault::{Fault, PacketField};
 use crate::grid::Grid;
 use crate::program::Kernel;
 use crate::trace::TraceConfig;
@@ -215,12 +215,13 @@ impl Device {
                 ),
             ));
         }
-        let grid =
-            Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
+        let grid = Grid::new(d.grid_size, d.workgroup_size)
+            .map_err(|(field, why)| Fault::bad_packet(name, field, why))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);
         if lds > 64 * 1024 {
-            return Err(Fault::dispatch(
+            return Err(Fault::bad_packet(
                 name,
+                PacketField::GroupSegment,
                 format!("{lds} bytes of LDS (at most 65536)"),
             ));
         }
@@ -230,8 +231,9 @@ impl Device {
             .next_multiple_of(4);
         // Scratch backing is allocated per worker: 1024 work-items x 256 KiB = 256 MiB at most.
         if private > MAX_PRIVATE_SIZE {
-            return Err(Fault::dispatch(
+            return Err(Fault::bad_packet(
                 name,
+                PacketField::PrivateSegment,
                 format!("{private} bytes of scratch per work-item (at most {MAX_PRIVATE_SIZE})"),
             ));
         }

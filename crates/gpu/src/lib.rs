@@ -54,7 +54,7 @@ pub mod wave;
 pub mod workgroup;
 
 pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion, JitStats};
-pub use fault::{Fault, FaultKind};
+pub use fault::{Fault, FaultKind, PacketField};
 pub use jit::Engine;
 pub use program::{Kernel, Program};
 pub use trace::TraceConfig;

@@ -93,7 +93,11 @@ impl Packet {
             TYPE_KERNEL_DISPATCH => {
                 let dims = self.setup() & 3;
                 if dims == 0 {
-                    return Err(bad("kernel dispatch with 0 dimensions"));
+                    // ROCm reports invalid dimensions as INCOMPATIBLE_ARGUMENTS.
+                    return Err(Error::with_message(
+                        abi::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+                        "kernel dispatch with 0 dimensions",
+                    ));
                 }
                 Ok(Kind::KernelDispatch)
             }
