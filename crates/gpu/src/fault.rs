@@ -58,6 +58,8 @@ pub struct Fault {
     pub lane: Option<u32>,
     /// Faulting address, for memory faults.
     pub address: Option<u64>,
+    /// What the runtime knows about that address (see `MemoryMap::describe`).
+    pub note: Option<Box<str>>,
 }
 
 impl Fault {
@@ -72,6 +74,7 @@ impl Fault {
             wave: 0,
             lane: None,
             address: None,
+            note: None,
         }
     }
 }
@@ -142,6 +145,9 @@ impl fmt::Display for Fault {
         }
         if let Some(a) = self.address {
             write!(f, "\n  address {a:#x}")?;
+        }
+        if let Some(note) = &self.note {
+            write!(f, ": {note}")?;
         }
         Ok(())
     }

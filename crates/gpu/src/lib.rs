@@ -76,6 +76,12 @@ pub trait MemoryMap: Send + Sync {
     fn translate(&self, addr: u64, len: u64) -> Option<(Range<u64>, u64)> {
         self.lookup(addr, len).map(|r| (r, 0))
     }
+
+    /// What the runtime knows about an address a memory fault touched (the allocation it lies
+    /// just past, a freed allocation...), for the fault report; `None` when nothing.
+    fn describe(&self, _addr: u64) -> Option<String> {
+        None
+    }
 }
 
 /// Notifications from device code to the runtime.

@@ -90,7 +90,9 @@ static void wg_1025(hsa_kernel_dispatch_packet_t *p, void *a) { (void)a; p->work
 static void grid_0(hsa_kernel_dispatch_packet_t *p, void *a) { (void)a; p->grid_size_x = 0; }
 static void kernarg_null(hsa_kernel_dispatch_packet_t *p, void *a) { (void)a; p->kernarg_address = NULL; }
 static void kernarg_wild(hsa_kernel_dispatch_packet_t *p, void *a) { (void)a; p->kernarg_address = (void *)0x1000; }
-static void kernarg_end(hsa_kernel_dispatch_packet_t *p, void *a) { p->kernarg_address = (char *)a + 60; }
+static void kernarg_end(hsa_kernel_dispatch_packet_t *p, void *a) {
+  p->kernarg_address = (char *)a + 4096 - 8; /* the arguments run into the page after */
+}
 static void arg_wild(hsa_kernel_dispatch_packet_t *p, void *a) {
   (void)p;
   ((void **)a)[0] = (void *)0x10; /* out = a wild pointer */

@@ -313,6 +313,16 @@ impl Registry {
         self.lock().find(addr, 1).cloned()
     }
 
+    /// The runtime ranges nearest to `addr` that do not contain it: the last one ending at or
+    /// before it and the first one starting after it (for fault reports).
+    pub fn neighbours(&self, addr: u64) -> (Option<Range>, Option<Range>) {
+        let t = self.lock();
+        let below = t.ranges.range(..=addr).next_back().map(|(_, r)| r);
+        let below = below.filter(|r| r.end() <= addr).cloned();
+        let above = t.ranges.range(addr + 1..).next().map(|(_, r)| r.clone());
+        (below, above)
+    }
+
     /// The record containing all of `[addr, addr + len)`, if any.
     pub fn find_span(&self, addr: u64, len: u64) -> Option<Range> {
         self.lock().find(addr, len.max(1)).cloned()
