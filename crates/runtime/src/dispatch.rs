@@ -73,6 +73,8 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
 /// Runs one kernel dispatch packet (already copied out of the ring) to completion.
 /// `packet_address` is where it sits in the ring (the kernel's dispatch ptr), `dispatch_id`
 /// the packet's index.
+// A fault report is large, and rare: the error path is cold, so it is not boxed.
+#[allow(clippy::result_large_err)]
 pub fn run_kernel_dispatch(
     env: &DispatchEnv,
     packet: &hsa_kernel_dispatch_packet_t,
