@@ -333,6 +333,13 @@ impl Registry {
         containing(&self.lock().ranges, addr, 1).cloned()
     }
 
+    /// The translation of the alias range containing `addr`, if `addr` is in one.
+    pub fn alias_delta(&self, addr: u64) -> Option<u64> {
+        let t = self.lock();
+        let r = containing(&t.ranges, addr, 1)?;
+        (r.kind == RangeKind::Alias).then_some(r.delta)
+    }
+
     /// Applies `f` to the record containing `addr`; INVALID_ARGUMENT if none.
     pub fn update<T>(&self, addr: u64, f: impl FnOnce(&mut Range) -> T) -> Result<T> {
         let mut t = self.lock();
