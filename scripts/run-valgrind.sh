@@ -5,7 +5,8 @@
 # (target/hip-tests), whose own libraries' reports are suppressed by tests/valgrind.supp (each
 # suppression says why).
 #
-# Usage: scripts/run-valgrind.sh [--hip] [NAME-FILTER]
+# Usage: scripts/run-valgrind.sh [--hip] [NAME-FILTER...]   (a test runs when its path contains
+#        any filter; none: every test)
 # Skipped: tests/c/stress (a million signals and 10^6 wake-ups take hours under valgrind) and
 # tests/c/dispatch (driven by the corpus). Prints "N passed, N failed".
 set -uo pipefail
@@ -13,14 +14,20 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 hip=0
-filter=""
+filters=()
 for arg in "$@"; do
   case "$arg" in
     --hip) hip=1 ;;
     -*) echo "run-valgrind.sh: unknown option $arg" >&2; exit 2 ;;
-    *) filter=$arg ;;
+    *) filters+=("$arg") ;;
   esac
 done
+wanted() { # path
+  [ ${#filters[@]} -eq 0 ] && return 0
+  local f
+  for f in "${filters[@]}"; do [[ "$1" == *"$f"* ]] && return 0; done
+  return 1
+}
 
 if ! command -v valgrind >/dev/null; then
   echo "run-valgrind.sh: valgrind is not installed (scripts/install-deps.sh installs it)"
@@ -63,7 +70,7 @@ run() { # name command...
 
 for src in $(find tests/c -name '*.c' -not -path 'tests/c/common/*' -not -path 'tests/c/dispatch/*' \
     -not -path 'tests/c/stress/*' | sort); do
-  [ -z "$filter" ] || [[ "$src" == *"$filter"* ]] || continue
+  wanted "$src" || continue
   exe=$work/$(echo "${src#tests/c/}" | tr '/' '_' | sed 's/\.c$//')
   if ! cc -std=gnu11 -O1 -g -Wall -Wno-unused-function -Wno-deprecated-declarations \
       -I tests/c/common -o "$exe" "$src" -L "$libdir" -l:libhsa-runtime64.so.1 \
@@ -78,7 +85,7 @@ if [ "$hip" = 1 ]; then
   for exe in target/hip-tests/*; do
     [ -x "$exe" ] && [ -f "$exe" ] || continue
     case "$exe" in *bench*) continue ;; esac
-    [ -z "$filter" ] || [[ "$exe" == *"$filter"* ]] || continue
+    wanted "$exe" || continue
     run "$exe" "$exe"
   done
 fi

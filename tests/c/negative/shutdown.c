@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   t0 = now_ns();
   pid_t pid = fork();
   if (pid == 0) {
-    execl("/proc/self/exe", argv[0], "--exit-while-running", (char *)NULL);
+    execl(argv[0], argv[0], "--exit-while-running", (char *)NULL);
     _exit(127);
   }
   int status = 0;
