@@ -179,13 +179,15 @@ fn build(rt: &Hsa, sc: &mut Scene, b: &mut Bytes) -> Built {
         release: Vec::new(),
         may_block: false,
     };
+    // Watched: a completion signal made with value 1 for this packet (0 when it completes).
     let done = match b.below(4) {
         0 => sc.signal_handle(rt, b).handle,
-        _ => sc.signal(rt, 1).handle,
+        _ => {
+            let s = sc.signal(rt, 1);
+            out.completion = Some(s);
+            s.handle
+        }
     };
-    if let Some(s) = sc.signals.last().filter(|s| s.handle == done) {
-        out.completion = Some(*s);
-    }
     match b.below(8) {
         0..=2 => out.words = dispatch(rt, sc, b, done),
         3 | 4 => {

@@ -36,6 +36,9 @@ static void double_destroy(void) {
   CHECK_OK(hsa_signal_destroy(members[1]));
 
   hsa_queue_t *q = rig_queue(&rig, 64, NULL);
+  /* A queue's doorbell is the runtime's: destroying it is refused, the queue keeps working. */
+  CHECK_STATUS(hsa_signal_destroy(q->doorbell_signal), HSA_STATUS_ERROR_INVALID_SIGNAL);
+  CHECK(rig_scale_works(&rig, q, 64));
   CHECK_OK(hsa_queue_destroy(q));
   CHECK_STATUS(hsa_queue_destroy(q), HSA_STATUS_ERROR_INVALID_QUEUE);
   CHECK_STATUS(hsa_queue_inactivate(q), HSA_STATUS_ERROR_INVALID_QUEUE);

@@ -149,6 +149,13 @@ impl Queues {
             .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_QUEUE))
     }
 
+    /// `true` when `s` is the doorbell signal a live queue created (and so owns): the program
+    /// rings it but may not destroy it (a stale handle of its own can name the same slot).
+    pub fn is_owned_doorbell(&self, s: Signal) -> bool {
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        table.values().any(|q| q.owns_doorbell && q.doorbell == s)
+    }
+
     /// `hsa_queue_create`. `size` is raised to the agent's minimum; see hsa.h for the errors.
     #[allow(clippy::too_many_arguments)]
     pub fn create(
