@@ -99,12 +99,12 @@ pub unsafe extern "C" fn hsa_amd_signal_create(
 #[no_mangle]
 pub extern "C" fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_t {
     with_runtime("hsa_signal_destroy", |rt| {
-        // A queue's own doorbell is the runtime's: a stale handle may name its slot (the
-        // capi fuzz target destroyed one so: fuzz/corpus/capi/regress-destroy-doorbell).
-        if rt.queues.is_owned_doorbell(sig(signal)) {
+        // A queue's own signals are the runtime's: a stale handle may name their slot (the
+        // capi fuzz target destroyed a doorbell so: fuzz/corpus/capi/regress-destroy-doorbell).
+        if rt.queues.owns_signal(sig(signal)) {
             return Err(Error::with_message(
                 HSA_STATUS_ERROR_INVALID_SIGNAL,
-                "the signal is a queue's doorbell (destroyed with its queue)",
+                "the signal belongs to a queue (destroyed with it)",
             ));
         }
         rt.signals.destroy(sig(signal))

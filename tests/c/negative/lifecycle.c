@@ -7,6 +7,8 @@
 #include "check.h"
 #include "kernels.h"
 
+#include <hsa/amd_hsa_queue.h>
+
 static rig_t rig;
 static hsa_queue_t *healthy;
 static hsa_signal_t bystander;
@@ -38,6 +40,7 @@ static void double_destroy(void) {
   hsa_queue_t *q = rig_queue(&rig, 64, NULL);
   /* A queue's doorbell is the runtime's: destroying it is refused, the queue keeps working. */
   CHECK_STATUS(hsa_signal_destroy(q->doorbell_signal), HSA_STATUS_ERROR_INVALID_SIGNAL);
+  CHECK_STATUS(hsa_signal_destroy(((amd_queue_t *)q)->queue_inactive_signal), HSA_STATUS_ERROR_INVALID_SIGNAL);
   CHECK(rig_scale_works(&rig, q, 64));
   CHECK_OK(hsa_queue_destroy(q));
   CHECK_STATUS(hsa_queue_destroy(q), HSA_STATUS_ERROR_INVALID_QUEUE);
