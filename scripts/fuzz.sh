@@ -11,7 +11,8 @@
 #   --asan          build and run with AddressSanitizer (LeakSanitizer included)
 #   --build-only    build the binaries, run nothing
 #   --prebuilt DIR  run binaries already built in DIR (no compiler needed: the long campaign on
-#                   another machine); building leaves them in fuzz/target/<triple>/release
+#                   another machine); building leaves copies without debug info (small enough to
+#                   carry) in target/fuzz/bin (target/fuzz/bin-asan with --asan)
 #   --replay        run each target once over its seed corpus and regression inputs, no fuzzing
 #
 # Each target's corpus: fuzz/corpus/TARGET (committed seeds and regression inputs, read-only
@@ -70,6 +71,12 @@ else
     echo "0 passed, 1 failed"
     exit 1
   fi
+  stripped=$top/target/fuzz/bin
+  [ "$asan" = 1 ] && stripped=$top/target/fuzz/bin-asan
+  mkdir -p "$stripped"
+  for t in "${targets[@]}"; do
+    objcopy --strip-debug "$bindir/$t" "$stripped/$t" 2>/dev/null || cp "$bindir/$t" "$stripped/$t"
+  done
 fi
 [ "$build_only" = 1 ] && exit 0
 
