@@ -120,6 +120,7 @@ pub(crate) fn run_workgroup(
         stop: &ctx.stop,
         tracer: wk.tracer.as_mut(),
         gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
+        jit: Some(&kernel.jit),
     };
     let waves = &mut wk.waves[..nw];
     let engine = ctx.config.engine.effective();
