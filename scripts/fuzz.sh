@@ -112,7 +112,7 @@ for t in "${targets[@]}"; do
     rc=$?
   else
     # Input sizes: a code object needs room; instruction streams and call sequences do not.
-    case "$t" in codeobj) max_len=65536 ;; isa) max_len=4096 ;; *) max_len=1024 ;; esac
+    case "$t" in codeobj) max_len=65536 ;; isa) max_len=512 ;; *) max_len=1024 ;; esac
     common=(-max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -max_len="$max_len"
             -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}")
     if [ "$jobs" -gt 1 ]; then
