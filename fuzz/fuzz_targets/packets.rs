@@ -310,7 +310,8 @@ fn dispatch(rt: &Hsa, sc: &mut Scene, b: &mut Bytes, done: u64) -> [u32; 16] {
     let wg = [small(b), small(b), small(b)];
     let mut grid = [small(b), small(b), small(b)];
     // Bounded work: at most 2^14 work-items (a huge valid grid is slow, not wrong).
-    while grid.iter().map(|&g| u64::from(g)).product::<u64>() > 1 << 14 {
+    // Zeros count as 1: dimensions past `setup`'s count are taken as 1 whatever they say.
+    while grid.iter().map(|&g| u64::from(g.max(1))).product::<u64>() > 1 << 14 {
         let i = grid.iter().enumerate().max_by_key(|(_, g)| **g).unwrap().0;
         grid[i] /= 2;
     }
