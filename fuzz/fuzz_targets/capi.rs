@@ -758,6 +758,8 @@ fuzz_target!(|data: &[u8]| {
         )
     };
     assert_eq!(st, HSA_STATUS_SUCCESS);
+    softhsa_fuzz::track_queue(q);
     rt.check_alive(q);
     assert_eq!(hsa::hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+    softhsa_fuzz::forget_queue(q);
 });

@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use softhsa_abi::*;
 use softhsa_fuzz::ffi as hsa;
-use softhsa_fuzz::{hsa, ok, packet_words, submit, Bytes, Hsa};
+use softhsa_fuzz::{forget_queue, hsa, ok, packet_words, submit, Bytes, Hsa};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -55,6 +55,7 @@ fn new_queue(rt: &Hsa, size: u32) -> *mut hsa_queue_t {
             &mut q,
         )
     });
+    softhsa_fuzz::track_queue(q);
     q
 }
 
@@ -427,6 +428,7 @@ fuzz_target!(|data: &[u8]| {
             }
             // Waiting forever is the packets' right: a destroyed queue must stop waiting.
             ok("hsa_queue_destroy (blocked)", hsa::hsa_queue_destroy(queue));
+            forget_queue(queue);
             *guard = None;
             drop(sc);
             let q = new_queue(rt, 64);
@@ -459,6 +461,7 @@ fuzz_target!(|data: &[u8]| {
             "error callback with status {status:#x} (the generic status means an internal error)"
         );
         ok("hsa_queue_destroy", hsa::hsa_queue_destroy(queue));
+        forget_queue(queue);
         *guard = None;
     }
     drop(sc);

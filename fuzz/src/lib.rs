@@ -399,16 +399,55 @@ pub fn packet_words(p: &hsa_kernel_dispatch_packet_t, kind: u32) -> [u32; 16] {
     w
 }
 
-/// Writes one packet into the next slot of `queue` (waiting for room; the first word last, with
-/// release) and rings the doorbell. Returns the packet's index.
-pub fn submit(queue: *mut hsa_queue_t, words: &[u32; 16]) -> u64 {
-    let index = hsa::hsa_queue_add_write_index_screlease(queue, 1);
-    // SAFETY: `queue` is a live queue the caller created.
+/// A queue's ring, doorbell and size as its creation published them. Kept apart from the
+/// `hsa_queue_t`, which lies in memory kernels may write (a fuzzed kernel's stray store can
+/// change it, as on hardware); the harness must not trust it after a dispatch.
+#[derive(Clone, Copy)]
+struct Ring {
+    base: usize,
+    size: u32,
+    doorbell: hsa_signal_t,
+}
+
+static RINGS: std::sync::Mutex<Vec<(usize, Ring)>> = std::sync::Mutex::new(Vec::new());
+
+fn ring(queue: *mut hsa_queue_t) -> Ring {
+    let mut rings = RINGS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, r)) = rings.iter().find(|(q, _)| *q == queue as usize) {
+        return *r;
+    }
+    // SAFETY: a live queue the caller created, read before any dispatch ran on it.
     let q = unsafe { &*queue };
+    let r = Ring {
+        base: q.base_address as usize,
+        size: q.size,
+        doorbell: q.doorbell_signal,
+    };
+    rings.push((queue as usize, r));
+    r
+}
+
+/// Records a new queue's ring (call right after creating it, before any dispatch).
+pub fn track_queue(queue: *mut hsa_queue_t) {
+    ring(queue);
+}
+
+/// Forgets a destroyed queue's ring (its address may name a new queue later).
+pub fn forget_queue(queue: *mut hsa_queue_t) {
+    let mut rings = RINGS.lock().unwrap_or_else(|e| e.into_inner());
+    rings.retain(|(q, _)| *q != queue as usize);
+}
+
+/// Writes one packet into the next slot of `queue` (waiting for room; the first word last, with
+/// release) and rings the doorbell. Returns the packet's index. The first call for a queue must
+/// come before any dispatch could have written its `hsa_queue_t` (see [`Ring`]).
+pub fn submit(queue: *mut hsa_queue_t, words: &[u32; 16]) -> u64 {
+    let q = ring(queue);
+    let index = hsa::hsa_queue_add_write_index_screlease(queue, 1);
     while index - hsa::hsa_queue_load_read_index_scacquire(queue) >= u64::from(q.size) {
         std::thread::yield_now();
     }
-    let slot = (q.base_address as *mut u32).wrapping_add((index % u64::from(q.size)) as usize * 16);
+    let slot = (q.base as *mut u32).wrapping_add((index % u64::from(q.size)) as usize * 16);
     // SAFETY: the slot is ours until we publish its header; words 1..16 first, then word 0.
     unsafe {
         for (i, w) in words.iter().enumerate().skip(1) {
@@ -417,6 +456,6 @@ pub fn submit(queue: *mut hsa_queue_t, words: &[u32; 16]) -> u64 {
         std::sync::atomic::AtomicU32::from_ptr(slot)
             .store(words[0], std::sync::atomic::Ordering::Release);
     }
-    hsa::hsa_signal_store_screlease(q.doorbell_signal, index as i64);
+    hsa::hsa_signal_store_screlease(q.doorbell, index as i64);
     index
 }
