@@ -30,6 +30,8 @@ pub(super) struct Output {
     pub entry: u64,
     pub native: usize,
     pub reachable: usize,
+    /// Native memory instructions (site caches).
+    pub sites: usize,
 }
 
 // Offsets the generated code uses.
@@ -107,6 +109,8 @@ pub(super) struct Emitter<'p> {
     pub(super) natives_left: u32,
     /// Current segment state (inside a chunk loop).
     pub(super) seg: Option<super::segment::Seg>,
+    /// Memory-instruction sites numbered so far.
+    pub(super) sites: u32,
 }
 
 impl<'p> Emitter<'p> {
@@ -300,7 +304,7 @@ impl<'p> Emitter<'p> {
             self.check_hook(i, true)?;
         }
         match *k {
-            Kind::Salu(s) => self.salu(x, s)?,
+            Kind::Salu(s) => self.salu(&s)?,
             Kind::Smem(m) => self.smem(i, &m)?,
             Kind::Vmem(m) => self.vmem(i, &m)?,
             Kind::Ds(d) => self.ds(i, &d)?,
@@ -308,6 +312,8 @@ impl<'p> Emitter<'p> {
             Kind::Branch(c) => self.branch(i, x, c, b)?,
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,
             Kind::Nop => {}
+            // The wave ends where it stands (pc at s_endpgm, as the interpreter leaves it).
+            Kind::End => self.exit_with(super::EXIT_END, Some(i))?,
             Kind::Lane(_) => return Err(err("lane op outside a segment")),
         }
         if checked {
@@ -467,6 +473,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         free_m: 0,
         natives_left: 0,
         seg: None,
+        sites: 0,
     };
     e.free_all();
     // Prologue: callee-saved registers, 16-byte stack alignment for calls, MXCSR set to the
@@ -539,5 +546,6 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         entry,
         native: plan.native,
         reachable: plan.reachable,
+        sites: e.sites as usize,
     })
 }
