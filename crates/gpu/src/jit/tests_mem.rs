@@ -170,7 +170,7 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
 fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
     let start = (r.next() % (limit / 2)) & !7;
     let mut o = [0u64; 64];
-    let kind = r.next() % 7;
+    let kind = r.next() % 9;
     let stride = r.pick(&[4u64, 8, 12, 16, 32, 256]);
     for (l, v) in o.iter_mut().enumerate() {
         let l = l as u64;
@@ -180,7 +180,10 @@ fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
             3 => start,
             4 => (r.next() % (limit - 16)) & !3,
             5 => start + size * l + 4, // consecutive but 4 mod 8
-            _ => start + size * ((l * 7) % 64),
+            6 => start + size * ((l * 7) % 64),
+            // Rows of a 2-D work-group: consecutive within 16 (or 8) lanes.
+            7 => start + size * (l % 16) + (limit / 8) * (l / 16),
+            _ => start + size * (l % 8) + 64 * size * (l / 8),
         };
     }
     if r.next().is_multiple_of(8) {
