@@ -207,6 +207,9 @@ impl Emitter<'_> {
                 a.jmp(next)?;
                 bind(a, &mut spread)?;
             }
+            // Consecutive in 32 bits, and without wrapping (then eax + 4l are the addresses).
+            a.cmp(eax, -64)?;
+            a.ja(gather)?;
             a.vpaddd(zmm7, zmm7, zmmword_ptr(r10))?;
             a.vpcmpd(k2.k1(), zmm7, idx, 4)?;
             a.kortestw(k2, k2)?;
@@ -286,6 +289,8 @@ impl Emitter<'_> {
                 a.jmp(next)?;
                 bind(a, &mut spread)?;
             }
+            a.cmp(eax, -64)?;
+            a.ja(gather)?;
             a.vpaddd(ymm7, ymm7, ymmword_ptr(r10))?;
             a.vpcmpd(k2.k1(), ymm7, ymm0, 4)?;
             a.kortestb(k2, k2)?;
