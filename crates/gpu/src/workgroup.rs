@@ -168,5 +168,6 @@ fn report(ctx: &DispatchCtx, w: &Wave, e: ExecFault) -> Fault {
         wave: w.index,
         lane: e.lane,
         address: e.address,
+        note: None,
     }
 }
