@@ -3,9 +3,10 @@
 # memcheck against the release library: zero errors, and no definite or indirect leak once the
 # test has called hsa_shut_down. With --hip, also the HIP programs scripts/run-hip-tests.sh built
 # (target/hip-tests), whose own libraries' reports are suppressed by tests/valgrind.supp (each
-# suppression says why).
+# suppression says why). With --images, also the image cases scripts/run-image-tests.sh built
+# (target/image-tests), each on the gfx906 -O2 code object version 5 kernels.
 #
-# Usage: scripts/run-valgrind.sh [--hip] [NAME-FILTER...]   (a test runs when its path contains
+# Usage: scripts/run-valgrind.sh [--hip] [--images] [NAME-FILTER...]   (a test runs when its path contains
 #        any filter; none: every test)
 # Skipped: tests/c/stress (a million signals and 10^6 wake-ups take hours under valgrind) and
 # tests/c/dispatch (driven by the corpus). Prints "N passed, N failed".
@@ -14,10 +15,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 hip=0
+images=0
 filters=()
 for arg in "$@"; do
   case "$arg" in
     --hip) hip=1 ;;
+    --images) images=1 ;;
     -*) echo "run-valgrind.sh: unknown option $arg" >&2; exit 2 ;;
     *) filters+=("$arg") ;;
   esac
@@ -88,6 +91,20 @@ if [ "$hip" = 1 ]; then
     wanted "$exe" || continue
     run "$exe" "$exe"
   done
+fi
+
+if [ "$images" = 1 ]; then
+  kernels=target/image-tests/images-gfx906-O2-v5.hsaco
+  if [ ! -s "$kernels" ]; then
+    failed=$((failed + 1)); failures+=("$kernels (run scripts/run-image-tests.sh)")
+    echo "FAIL: no $kernels (scripts/run-image-tests.sh builds it)"
+  else
+    for exe in target/image-tests/image_*; do
+      [ -x "$exe" ] && [ -f "$exe" ] || continue
+      wanted "$exe" || continue
+      SOFTHSA_GPU=gfx906 run "$exe" "$exe" "$kernels"
+    done
+  fi
 fi
 
 if [ "$failed" -gt 0 ]; then

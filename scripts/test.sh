@@ -62,9 +62,9 @@ stage images-engines bash -c "SOFTHSA_JIT=off scripts/run-image-tests.sh && SOFT
 stage jit-avx2 env SOFTHSA_JIT_ISA=avx2 scripts/run-corpus.sh --quick
 # Robustness (issue 11): a bounded run of every fuzz target, and the C tests most likely to find
 # memory errors under valgrind (scripts/run-c-tests.sh above ran the negative, stress and
-# isolation tests natively).
+# isolation tests natively), with the image cases (texel accesses, descriptor slots).
 stage fuzz scripts/fuzz.sh --seconds 10
-stage valgrind scripts/run-valgrind.sh negative isolation init_shutdown signal
+stage valgrind scripts/run-valgrind.sh --images negative isolation init_shutdown signal image_
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
 
