@@ -32,6 +32,8 @@ pub(super) struct Output {
     pub reachable: usize,
     /// Native memory instructions (site caches).
     pub sites: usize,
+    /// Code offset of each shared stub, for the perf map.
+    pub stubs: Vec<(u32, super::stubs::Stub)>,
 }
 
 // Offsets the generated code uses.
@@ -582,6 +584,10 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         }
     }
     let entry = res.label_ip(&entry)? - base;
+    let mut stubs = Vec::with_capacity(e.stubs.len());
+    for (&s, l) in &e.stubs {
+        stubs.push(((res.label_ip(l)? - base) as u32, s));
+    }
     let code = Code::seal(reserved, bytes).map_err(EmitError)?;
     if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
         eprintln!(
@@ -602,5 +608,6 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         native: plan.native,
         reachable: plan.reachable,
         sites: e.sites as usize,
+        stubs,
     })
 }

@@ -181,24 +181,29 @@ impl JitCode {
 /// names samples in generated code by the kernel address of their block.
 fn perf_map(prog: &Program, out: &emit::Output) {
     use std::io::Write;
-    let mut starts: Vec<(u64, u32)> = out
+    let mut starts: Vec<(u64, String)> = out
         .entries
         .iter()
         .enumerate()
         .filter(|(_, &o)| o != u32::MAX)
-        .map(|(i, &o)| (u64::from(o), i as u32))
+        .map(|(i, &o)| {
+            (
+                u64::from(o),
+                format!("softhsa_jit_{:#x}", prog.addr(i as u32)),
+            )
+        })
+        .chain(
+            out.stubs
+                .iter()
+                .map(|(o, s)| (u64::from(*o), format!("softhsa_jit_stub_{s:?}"))),
+        )
         .collect();
     starts.sort();
     let base = out.code.addr();
     let mut text = String::new();
-    for (k, &(off, i)) in starts.iter().enumerate() {
+    for (k, (off, name)) in starts.iter().enumerate() {
         let end = starts.get(k + 1).map_or(off + 64, |n| n.0);
-        text += &format!(
-            "{:x} {:x} softhsa_jit_{:#x}\n",
-            base + off,
-            end - off,
-            prog.addr(i)
-        );
+        text += &format!("{:x} {:x} {name}\n", base + off, end - off);
     }
     let path = format!("/tmp/perf-{}.map", std::process::id());
     if let Ok(mut f) = std::fs::OpenOptions::new()

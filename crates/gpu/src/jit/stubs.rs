@@ -26,6 +26,8 @@ impl Emitter<'_> {
         let mut at = l;
         self.cold(move |e| {
             bind(&mut e.a, &mut at)?;
+            // The bound copy (its instruction index names its address after assembly).
+            e.stubs.insert(stub, at);
             e.free_all();
             match stub {
                 Stub::Vmem(s) => e.vmem_stub(s),

@@ -170,7 +170,7 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
 fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
     let start = (r.next() % (limit / 2)) & !7;
     let mut o = [0u64; 64];
-    let kind = r.next() % 9;
+    let kind = r.next() % 10;
     let stride = r.pick(&[4u64, 8, 12, 16, 32, 256]);
     for (l, v) in o.iter_mut().enumerate() {
         let l = l as u64;
@@ -183,6 +183,8 @@ fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
             6 => start + size * ((l * 7) % 64),
             // Rows of a 2-D work-group: consecutive within 16 (or 8) lanes.
             7 => start + size * (l % 16) + (limit / 8) * (l / 16),
+            // Groups of 8 over the same 8 slots (stores: the highest lane wins).
+            8 => start + size * (l % 8),
             _ => start + size * (l % 8) + 64 * size * (l / 8),
         };
     }
