@@ -115,6 +115,8 @@ pub(super) struct Emitter<'p> {
     pub(super) sites: u32,
     /// Shared subroutines requested so far.
     pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
+    /// Classified LDS address registers at the current point of the block.
+    pub(super) lds_cls: super::lds_class::ClassState,
     /// `SOFTHSA_JIT_DEBUG=size`: x86 instructions and GPU instructions per item kind.
     stats: Option<std::collections::BTreeMap<&'static str, (usize, usize)>>,
 }
@@ -285,6 +287,7 @@ impl<'p> Emitter<'p> {
             e.exit_with(EXIT_INTERP, Some(start))
         });
         self.natives_left = b.native;
+        self.lds_cls.clear();
         for item in &b.items {
             self.free_all();
             let before = self.a.instructions().len();
@@ -320,6 +323,13 @@ impl<'p> Emitter<'p> {
                     self.natives_left -= 1;
                     self.op(*i, k, b)?;
                 }
+            }
+            match item {
+                Item::Seg(insts) => insts
+                    .iter()
+                    .for_each(|(_, li)| self.lds_cls.after(&Kind::Lane(*li))),
+                Item::Op(_, k) => self.lds_cls.after(k),
+                Item::Callout(_) => self.lds_cls.clear(),
             }
             if let Some(st) = self.stats.as_mut() {
                 let e = st.entry(kind).or_insert((0, 0));
@@ -515,6 +525,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         seg: None,
         sites: 0,
         stubs: Default::default(),
+        lds_cls: Default::default(),
         stats: std::env::var("SOFTHSA_JIT_DEBUG")
             .is_ok_and(|v| v == "size")
             .then(Default::default),

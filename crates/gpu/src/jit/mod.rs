@@ -28,6 +28,7 @@ mod lane_conv;
 mod lane_float;
 mod lane_int;
 mod lane_wide;
+mod lds_class;
 mod mem_lds;
 mod mem_scalar;
 mod mem_vector;
@@ -284,6 +285,8 @@ pub(crate) struct JitCtx {
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
     /// loop: lane masks the segment writes change the SGPRs between chunks.
     pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
+    /// Classified LDS address registers of the block being run (`lds_class.rs`).
+    pub lds_cls: [lds_class::LdsClass; lds_class::LDS_CLASS_SLOTS],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -363,6 +366,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         lds_size,
         // Written by generated code before it is read: not worth zeroing per wave.
         snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
+        lds_cls: Default::default(),
         cx: cxp as *mut (),
         exit: None,
         shadow: None,

@@ -122,7 +122,12 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
     } else {
         (r.next() % 6) as u32
     };
-    match r.next() % 10 {
+    match r.next() % 16 {
+        // v_add_u32 v23, k, v23: the LDS address register moves (classifications go stale).
+        15 => [
+            0x34 << 25 | 23 << 17 | 23 << 9 | r.pick(&[128u32, 132, 136, 192]),
+            0,
+        ],
         0..=3 => {
             // global/flat load or store of 1, 2 or 4 dwords
             let (ld, st) = r.pick(&[(0x14, 0x1c), (0x15, 0x1d), (0x17, 0x1f)]);
@@ -155,7 +160,14 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             } else {
                 ((r.next() % 64) as u32 * 4, 0)
             };
-            ds(op, 23, d, (d + 2) % 8, d, o0, o1)
+            // (A read's data fields and a write's vdst are zero in valid encodings.)
+            if matches!(op, 0x36..=0x38 | 0x76 | 0x77) {
+                ds(op, 23, 0, 0, d, o0, o1)
+            } else if two {
+                ds(op, 23, d, (d + 2) % 8, 0, o0, o1)
+            } else {
+                ds(op, 23, d, 0, 0, o0, o1)
+            }
         }
         _ => {
             let op = (r.next() % 3) as u32;
