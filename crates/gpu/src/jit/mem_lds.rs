@@ -74,7 +74,12 @@ impl Emitter<'_> {
         } else {
             (d.data0, d.data0.wrapping_add(1))
         };
-        let stub = self.stub(Stub::Ds(shape));
+        let stub = if self.ds_classified(d.load, d.dwords) {
+            self.ds_class_slot(d.addr)?;
+            self.stub(Stub::DsClassified(shape))
+        } else {
+            self.stub(Stub::Ds(shape))
+        };
         let a = &mut self.a;
         a.lea(rdi, qword_ptr(r13 + 256 * i32::from(d.addr)))?;
         a.lea(rsi, qword_ptr(r13 + 256 * i32::from(first)))?;

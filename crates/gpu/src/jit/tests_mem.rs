@@ -122,7 +122,12 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
     } else {
         (r.next() % 6) as u32
     };
-    match r.next() % 10 {
+    match r.next() % 16 {
+        // v_add_u32 v23, k, v23: the LDS address register moves (classifications go stale).
+        15 => [
+            0x34 << 25 | 23 << 17 | 23 << 9 | r.pick(&[128u32, 132, 136, 192]),
+            0,
+        ],
         0..=3 => {
             // global/flat load or store of 1, 2 or 4 dwords
             let (ld, st) = r.pick(&[(0x14, 0x1c), (0x15, 0x1d), (0x17, 0x1f)]);
@@ -155,7 +160,14 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             } else {
                 ((r.next() % 64) as u32 * 4, 0)
             };
-            ds(op, 23, d, (d + 2) % 8, d, o0, o1)
+            // (A read's data fields and a write's vdst are zero in valid encodings.)
+            if matches!(op, 0x36..=0x38 | 0x76 | 0x77) {
+                ds(op, 23, 0, 0, d, o0, o1)
+            } else if two {
+                ds(op, 23, d, (d + 2) % 8, 0, o0, o1)
+            } else {
+                ds(op, 23, d, 0, 0, o0, o1)
+            }
         }
         _ => {
             let op = (r.next() % 3) as u32;
@@ -170,7 +182,7 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
 fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
     let start = (r.next() % (limit / 2)) & !7;
     let mut o = [0u64; 64];
-    let kind = r.next() % 9;
+    let kind = r.next() % 10;
     let stride = r.pick(&[4u64, 8, 12, 16, 32, 256]);
     for (l, v) in o.iter_mut().enumerate() {
         let l = l as u64;
@@ -183,6 +195,8 @@ fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
             6 => start + size * ((l * 7) % 64),
             // Rows of a 2-D work-group: consecutive within 16 (or 8) lanes.
             7 => start + size * (l % 16) + (limit / 8) * (l / 16),
+            // Groups of 8 over the same 8 slots (stores: the highest lane wins).
+            8 => start + size * (l % 8),
             _ => start + size * (l % 8) + 64 * size * (l / 8),
         };
     }
