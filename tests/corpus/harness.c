@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #define MAX_ALLOCS 64
-#define MAX_KERNELS 16
+#define MAX_KERNELS 64
 
 struct kernel_info {
     char name[128];

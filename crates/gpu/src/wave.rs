@@ -32,6 +32,10 @@ pub struct Wave {
     pub s: [u32; 128],
     /// Vector registers, lane-contiguous.
     pub v: Box<[[u32; 64]; 256]>,
+    /// Accumulation registers (AGPRs, gfx908+), lane-contiguous like the VGPRs. On gfx90a+ the
+    /// hardware carves them out of one register file after the kernel's `accum_offset` VGPRs;
+    /// as architectural registers `a0..a255` they are a file of their own here.
+    pub a: Box<[[u32; 64]; 256]>,
     pub scc: bool,
     /// Index of the next instruction in the kernel's program.
     pub pc: u32,
@@ -53,6 +57,26 @@ pub struct Wave {
     pub unfenced_stores: u8,
 }
 
+/// Memory instructions' data registers are numbered 0..=255 for VGPRs and `AGPR_BASE` + n for
+/// AGPR n (gfx90a+: the ACC bit puts loaded, stored and returned data in AGPRs).
+pub const AGPR_BASE: usize = 256;
+
+/// Register `k` of the tuple that starts at data register `r` (wrapping within its file).
+#[inline]
+pub fn dnext(r: usize, k: usize) -> usize {
+    (r & AGPR_BASE) | ((r + k) & 255)
+}
+
+/// The data register number of operand `o`: a VGPR's or an AGPR's (0 for anything else).
+#[inline]
+pub fn data_reg(o: softhsa_isa::Operand) -> usize {
+    match (o.vgpr_index(), o.agpr_index()) {
+        (Some(v), _) => usize::from(v),
+        (_, Some(a)) => AGPR_BASE + usize::from(a),
+        _ => 0,
+    }
+}
+
 /// A vector memory store or atomic (waited for by `vmcnt`) is not yet fenced.
 pub const UNFENCED_VECTOR: u8 = 1;
 /// A scalar memory store (waited for by `lgkmcnt`) is not yet fenced.
@@ -63,6 +87,7 @@ impl Wave {
         Wave {
             s: [0; 128],
             v: Box::new([[0; 64]; 256]),
+            a: Box::new([[0; 64]; 256]),
             scc: false,
             pc: 0,
             mode: 0,
@@ -74,6 +99,26 @@ impl Wave {
             scratch_base: 0,
             gpr_idx_en: false,
             unfenced_stores: 0,
+        }
+    }
+
+    /// Data register `r` (see [`AGPR_BASE`]).
+    #[inline]
+    pub fn dreg(&self, r: usize) -> &[u32; 64] {
+        if r & AGPR_BASE != 0 {
+            &self.a[r & 255]
+        } else {
+            &self.v[r & 255]
+        }
+    }
+
+    /// Data register `r`, mutably.
+    #[inline]
+    pub fn dreg_mut(&mut self, r: usize) -> &mut [u32; 64] {
+        if r & AGPR_BASE != 0 {
+            &mut self.a[r & 255]
+        } else {
+            &mut self.v[r & 255]
         }
     }
 
@@ -141,6 +186,8 @@ pub struct LaunchValues {
     pub private_size: u32,
     /// The V# the ABI prescribes for the private segment buffer.
     pub private_vsharp: [u32; 4],
+    /// gfx90a+: the work-item ids are packed into v0 (x in bits 9:0, y in 19:10, z in 29:20).
+    pub packed_ids: bool,
 }
 
 /// The private segment buffer V#: base = scratch backing, swizzled with element size 4 and index
@@ -268,8 +315,12 @@ pub fn init_wave(
     let [ex, ey, _] = shape.extent;
     let mut id = shape.workitem_id(index, 0);
     for lane in 0..64usize {
-        for (d, &v) in id.iter().enumerate().take(dims) {
-            w.v[d][lane] = v;
+        if lv.packed_ids {
+            w.v[0][lane] = id[0] | id[1] << 10 | id[2] << 20;
+        } else {
+            for (d, &v) in id.iter().enumerate().take(dims) {
+                w.v[d][lane] = v;
+            }
         }
         id[0] += 1;
         if id[0] == ex {

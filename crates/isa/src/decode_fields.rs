@@ -1,9 +1,9 @@
 //! Field extraction per encoding, once the op and its form have been validated.
 
 use crate::decode::{bits, blank, Dec, DecodeError};
-use crate::inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa};
+use crate::inst::{Dpp, Encoding, Ext, Inst, Mai, Mem, MemFlags, Sdwa};
 use crate::op::{Class, Op, OpFlags};
-use crate::Operand;
+use crate::{Gfx, Operand};
 
 fn sop(code: u32) -> Operand {
     Operand(code as u16)
@@ -115,6 +115,10 @@ fn vop_common(i: &mut Inst, op: Op, class: Class, src0: u32, vsrc1: u32, vdst: u
     if op == Op::V_SWAP_B32 {
         // VGPR-only source: the field is a VGPR number.
         i.src[0] = vgpr(src0);
+    } else if op == Op::V_ACCVGPR_MOV_B32 {
+        // AGPR to AGPR: both fields are AGPR numbers.
+        i.dst = vgpr(vdst).to_agpr();
+        i.src[0] = vgpr(src0).to_agpr();
     } else if op.src_dwords(0) != 0 {
         i.src[0] = Operand(src0 as u16);
     }
@@ -159,7 +163,7 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
         }
         i.mods.neg = (bits(w1, 20, 1) | bits(w1, 28, 1) << 1) as u8;
         i.mods.abs = (bits(w1, 21, 1) | bits(w1, 29, 1) << 1) as u8;
-        let free = op.form(crate::decode::Form::Sdwa).1;
+        let free = op.form(d.gfx, crate::decode::Form::Sdwa).1;
         let sels: &[u32] = if class == Class::Vopc {
             &[16, 24]
         } else {
@@ -197,15 +201,20 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
 /// 64-bit encodings.
 pub(crate) fn wide(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> {
     let x = d.x;
-    match class {
+    let mut i = match class {
         Class::Vop3 => Ok(vop3(op, x)),
+        Class::Vop3p if op.flags().has(OpFlags::MAI) => Ok(mai(op, x, d.gfx)),
         Class::Vop3p => Ok(vop3p(op, x)),
         Class::Smem => Ok(smem(op, x)),
         Class::Ds => Ok(ds(op, x)),
         Class::Mubuf | Class::Mtbuf => Ok(buffer(op, class, x)),
         Class::Flat | Class::Global | Class::Scratch => flat(op, class, x),
         _ => Ok(mimg(op, x)),
+    }?;
+    if d.gfx.unified_vgprs() {
+        gfx90a_memory(&mut i, class, x);
     }
+    Ok(i)
 }
 
 fn vop_srcs(i: &mut Inst, op: Op, x: u64) {
@@ -234,10 +243,63 @@ fn vop3(op: Op, x: u64) -> Inst {
     i
 }
 
+/// gfx90a+ memory encodings: the ACC bit (DS bit 25, MUBUF/MTBUF/FLAT bit 55, MIMG bit 16,
+/// where gfx9 had TFE and NV) puts the data operands (loaded data, stored data, atomic return)
+/// in AGPRs, and MUBUF bit 15 / MTBUF bit 53 / FLAT bit 25 / MIMG bit 7 are the SCC cache-policy bit (SC1 on
+/// gfx940).
+fn gfx90a_memory(i: &mut Inst, class: Class, x: u64) {
+    let (acc, scc) = match class {
+        Class::Ds => (bits(x, 25, 1), 0),
+        Class::Mubuf => (bits(x, 55, 1), bits(x, 15, 1)),
+        Class::Mtbuf => (bits(x, 55, 1), bits(x, 53, 1)),
+        Class::Flat | Class::Global | Class::Scratch => (bits(x, 55, 1), bits(x, 25, 1)),
+        Class::Mimg => (bits(x, 16, 1), bits(x, 7, 1)),
+        _ => return,
+    };
+    if acc != 0 {
+        i.dst = i.dst.to_agpr();
+        i.src[1] = i.src[1].to_agpr();
+        if class == Class::Ds {
+            i.src[2] = i.src[2].to_agpr();
+        }
+    }
+    if let Ext::Mem(m) = &mut i.ext {
+        m.flags.0 &= !(MemFlags::TFE | MemFlags::NV);
+        if scc != 0 {
+            m.flags.0 |= MemFlags::SCC;
+        }
+    }
+}
+
+/// VOP3P-MAI: `vdst` and `src2` (C) are AGPRs on gfx908 and where ACC_CD (bit 15) is set;
+/// src0/src1 (A, B) are 10-bit operands whose bit 9 (bits 59/60) selects the AGPR file.
+fn mai(op: Op, x: u64, gfx: Gfx) -> Inst {
+    let mut i = blank(op, Encoding::Vop3p, 8);
+    let acc_cd = gfx == Gfx::Gfx908 || bits(x, 15, 1) != 0;
+    let acc = |o: Operand, on: bool| if on { o.to_agpr() } else { o };
+    i.dst = acc(vgpr(bits(x, 0, 8)), acc_cd);
+    vop_srcs(&mut i, op, x);
+    i.src[0] = acc(i.src[0], bits(x, 59, 1) != 0);
+    i.src[1] = acc(i.src[1], bits(x, 60, 1) != 0);
+    i.src[2] = acc(i.src[2], acc_cd);
+    i.ext = Ext::Mai(Mai {
+        cbsz: bits(x, 8, 3) as u8,
+        abid: bits(x, 11, 4) as u8,
+        blgp: bits(x, 61, 3) as u8,
+    });
+    i
+}
+
 fn vop3p(op: Op, x: u64) -> Inst {
     let mut i = blank(op, Encoding::Vop3p, 8);
     i.dst = vgpr(bits(x, 0, 8));
     vop_srcs(&mut i, op, x);
+    match op {
+        // The AGPR moves: the register field of the AGPR side names an AGPR.
+        Op::V_ACCVGPR_READ_B32 => i.src[0] = vgpr(bits(x, 32, 8)).to_agpr(),
+        Op::V_ACCVGPR_WRITE_B32 => i.dst = i.dst.to_agpr(),
+        _ => {}
+    }
     i.mods.neg_hi = bits(x, 8, 3) as u8;
     i.mods.op_sel = bits(x, 11, 3) as u8;
     i.mods.op_sel_hi = (bits(x, 59, 2) | bits(x, 14, 1) << 2) as u8;

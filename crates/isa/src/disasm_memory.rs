@@ -78,13 +78,13 @@ fn ds(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let mut sep = " ";
     if !i.dst.is_none() {
         w.write_str(sep)?;
-        vreg(w, i.dst.vgpr_index().unwrap_or(0), op.dst_dwords())?;
+        reg(w, i.dst, op.dst_dwords())?;
         sep = ", ";
     }
     for s in 0..3 {
         if !i.src[s].is_none() {
             w.write_str(sep)?;
-            vreg(w, i.src[s].vgpr_index().unwrap_or(0), op.src_dwords(s))?;
+            reg(w, i.src[s], op.src_dwords(s))?;
             sep = ", ";
         }
     }
@@ -202,7 +202,7 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     w.write_char(' ')?;
     if !lds_store {
         if !f.has(MemFlags::LDS) {
-            vreg(w, data.vgpr_index().unwrap_or(0), op.mem_dwords())?;
+            reg(w, data, op.mem_dwords())?;
             w.write_str(", ")?;
         }
         let both = f.has(MemFlags::OFFEN) && f.has(MemFlags::IDXEN);
@@ -244,7 +244,15 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if lds_store {
         // Its `lds` is part of the mnemonic's syntax and comes first.
         w.write_str(" lds")?;
-        return flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc")]);
+        return flags(
+            w,
+            f,
+            &[
+                (MemFlags::GLC, "glc"),
+                (MemFlags::SLC, "slc"),
+                (MemFlags::SCC, "scc"),
+            ],
+        );
     }
     flags(
         w,
@@ -252,6 +260,7 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
         &[
             (MemFlags::GLC, "glc"),
             (MemFlags::SLC, "slc"),
+            (MemFlags::SCC, "scc"),
             (MemFlags::LDS, "lds"),
         ],
     )?;
@@ -274,7 +283,7 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
         } else {
             op.dst_dwords()
         };
-        vreg(w, i.dst.vgpr_index().unwrap_or(0), n)?;
+        reg(w, i.dst, n)?;
         sep = ", ";
     }
     let saddr = !i.src[2].is_none();
@@ -294,7 +303,7 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     }
     if !i.src[1].is_none() {
         w.write_str(sep)?;
-        vreg(w, i.src[1].vgpr_index().unwrap_or(0), op.src_dwords(1))?;
+        reg(w, i.src[1], op.src_dwords(1))?;
     }
     if i.enc != Encoding::Flat {
         w.write_str(", ")?;
@@ -313,6 +322,7 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
         &[
             (MemFlags::GLC, "glc"),
             (MemFlags::SLC, "slc"),
+            (MemFlags::SCC, "scc"),
             (MemFlags::LDS, "lds"),
         ],
     )
@@ -354,12 +364,13 @@ fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let f = m.flags;
     let data = if !i.dst.is_none() { i.dst } else { i.src[1] };
     let mut n = mimg_data_dwords(op, m.dfmt, f);
-    if data.vgpr_index().unwrap_or(0) as u16 + n as u16 > 256 {
+    let first = data.vgpr_index().or(data.agpr_index()).unwrap_or(0);
+    if first as u16 + n as u16 > 256 {
         // No such register tuple: LLVM keeps the opcode's default size.
         n = op.dst_dwords().max(op.src_dwords(1));
     }
     w.write_char(' ')?;
-    vreg(w, data.vgpr_index().unwrap_or(0), n)?;
+    reg(w, data, n)?;
     w.write_str(", ")?;
     vreg(w, i.src[0].vgpr_index().unwrap_or(0), op.src_dwords(0))?;
     w.write_str(", ")?;
@@ -378,6 +389,7 @@ fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
             (MemFlags::UNORM, "unorm"),
             (MemFlags::GLC, "glc"),
             (MemFlags::SLC, "slc"),
+            (MemFlags::SCC, "scc"),
             (MemFlags::R128, "a16"),
             (MemFlags::TFE, "tfe"),
             (MemFlags::LWE, "lwe"),

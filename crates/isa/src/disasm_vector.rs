@@ -191,8 +191,49 @@ fn bit_list(w: &mut impl Write, name: &str, v: u8, n: usize) -> fmt::Result {
     w.write_char(']')
 }
 
+/// VOP3P-MAI: operands, then the broadcast/lane-group modifiers (on gfx940's f64 MFMA the BLGP
+/// bits negate A, B and C and print as `neg`).
+fn mai(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let mut sep = dests(w, i)?;
+    for s in 0..3 {
+        if i.src[s].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        // A 32-register C from SGPRs is one (no SGPR tuple is that wide).
+        let n = match i.op.src_dwords(s) {
+            n if n > 16 && !i.src[s].is_vector() => 1,
+            n => n,
+        };
+        slot(w, i, s, i.src[s], n, src_ty(i.op, s))?;
+    }
+    let m = i.mai().copied().unwrap_or_default();
+    if i.gfx == crate::Gfx::Gfx940 && i.op.name().starts_with("v_mfma_f64") {
+        if m.blgp != 0 {
+            bit_list(w, "neg", m.blgp, 3)?;
+        }
+        return Ok(());
+    }
+    for (name, v) in [("cbsz", m.cbsz), ("abid", m.abid), ("blgp", m.blgp)] {
+        if v != 0 {
+            write!(w, " {name}:{v}")?;
+        }
+    }
+    Ok(())
+}
+
 fn vop3p(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
+    if op.flags().has(OpFlags::MAI) {
+        return mai(w, i);
+    }
+    if matches!(op, Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32) {
+        // Plain moves: LLVM prints no modifiers (the encoding's op_sel_hi/clamp are ignored).
+        let sep = dests(w, i)?;
+        w.write_str(sep)?;
+        return src(w, i, i.src[0], 1, crate::disasm::Ty::B32);
+    }
     let mix = matches!(
         op,
         Op::V_FMA_MIX_F32
@@ -253,7 +294,7 @@ const SEL: [&str; 8] = [
 fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
     let s = i.sdwa().copied().unwrap_or_default();
-    let free = op.form(Form::Sdwa).1;
+    let free = op.form(i.gfx, Form::Sdwa).1;
     // Integer sources carry a SEXT bit; LLVM's decoder only lets it vary for those.
     let int = [free >> 51 & 1 != 0, free >> 59 & 1 != 0];
     let mut sep = dests(w, i)?;
@@ -309,7 +350,12 @@ fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
         }
     }
     let c = d.ctrl;
+    // gfx90a: row_newbcast exists, and is the only control of 64-bit operands.
+    let newbcast = i.gfx.unified_vgprs();
+    let wide = i.op.src_dwords(0) == 2;
     match c {
+        0x150..=0x15F if newbcast => write!(w, " row_newbcast:{}", c & 0xF)?,
+        _ if newbcast && wide => w.write_str("  /* 64 bit dpp only supports row_newbcast */")?,
         0..=0xFF => write!(
             w,
             " quad_perm:[{},{},{},{}]",

@@ -27,6 +27,7 @@ mod disasm_memory;
 mod disasm_scalar;
 mod disasm_vector;
 pub mod elf;
+mod forms;
 mod inst;
 mod op;
 mod operand;
@@ -35,6 +36,6 @@ mod table;
 
 pub use decode::{decode, decode_all, decode_for, DecodeError, Gfx};
 pub use disasm::Display;
-pub use inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
-pub use op::{Class, Op, OpFlags, Shape};
+pub use inst::{Dpp, Encoding, Ext, Inst, Mai, Mem, MemFlags, Sdwa, VopMods};
+pub use op::{Class, Op, OpFlags, Shape, Targets};
 pub use operand::Operand;

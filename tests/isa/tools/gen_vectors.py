@@ -8,8 +8,8 @@ import json, random, sys
 from objdump import disasm, CRASHED
 cpu = sys.argv[1]; per_form = int(sys.argv[2]); outdir = sys.argv[3]
 rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
-forms = json.load(open("forms-gfx906.json"))
-ops = {e["name"]: e for e in json.load(open("ops.json"))}
+forms = json.load(open("forms-%s.json" % cpu))
+ops = {e["ident"]: e for e in json.load(open("ops.json"))}
 SPECIAL = list(range(102, 128)) + list(range(128, 209)) + list(range(235, 256)) + [0, 1, 101, 209, 234]
 def pick_src9():
     r = rng.random()
@@ -52,12 +52,10 @@ for fam, (p, n) in PREF.items():
         w0 = (p << (32 - n)) | (rng.getrandbits(32 - n))
         cands.append([w0, rng.getrandbits(32), rng.getrandbits(32)]); tags.append("RAND_" + fam)
 res = disasm(cands, cpu)
-# Instructions softhsa-isa does not model (VINTRP-style interpolation in VOP3), and gfx908's
-# additions not in the table yet (matrix cores, AGPR moves, dot*c, pk_fmac, f32/pk_f16 atomic
-# adds): listed apart, in <cpu>-unsupported.lst.
+# Instructions softhsa-isa does not model (VINTRP-style interpolation in VOP3): listed apart,
+# in <cpu>-unsupported.lst.
 import re
-GFX908_TODO = r"|^v_mfma|^v_accvgpr|^v_dot\dc_|^v_pk_fmac_f16|^(buffer|global)_atomic_(add_f32|pk_add_f16)"
-UNSUPPORTED = re.compile(r"^v_interp" + (GFX908_TODO if cpu == "gfx908" else ""))
+UNSUPPORTED = re.compile(r"^v_interp")
 by = {}
 seen = set()
 for c, t, r in zip(cands, tags, res):

@@ -5,9 +5,11 @@
 
 pub mod control;
 pub mod ds;
+pub mod fatomic;
 pub mod flat;
 pub mod int32;
 pub mod lanes;
+pub mod matrix;
 pub mod mubuf;
 pub mod operand;
 pub mod salu;

@@ -45,6 +45,8 @@ fn int_info(op: IntOp) -> OpInfo {
             ..OpInfo::new(3, [U32, U32, U64], U64)
         },
         LshlrevB64 | LshrrevB64 | AshrrevI64 => OpInfo::new(2, [U32, U64, U64], U64),
+        LshlAddU64 => OpInfo::new(3, [U64, U32, U64], U64),
+        MovB64 => OpInfo::uniform(1, U64),
         QsadPk | MqsadPk => OpInfo::new(3, [U64, U32, U64], U64),
         MadU24 | MadI24 | MadU32U16 | MadI32I16 | Add3 | Xad | LshlAdd | AddLshl | Min3U32
         | Max3U32 | Min3I32 | Max3I32 | Med3U32 | Med3I32 | SadU8 | SadHiU8 | SadU16 | SadU32
@@ -122,6 +124,7 @@ impl ValuOp {
                 }
             }
             ValuOp::Pk(o) => pk_info(o),
+            ValuOp::Pk32(o) => OpInfo::uniform(o.num_src(), Ty::PkF32),
         }
     }
 }
