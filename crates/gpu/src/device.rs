@@ -321,14 +321,16 @@ impl Device {
         let gfx900 = self.config.gfx == GfxVersion::Gfx900;
         let jit = (engine != crate::jit::Engine::Interpreter)
             .then(|| {
-                d.kernel
-                    .program
-                    .jit(engine == crate::jit::Engine::Check, gfx900)
+                d.kernel.jit.get(
+                    &d.kernel.program,
+                    engine == crate::jit::Engine::Check,
+                    gfx900,
+                )
             })
             .flatten()
             .map(|c| JitStats {
                 native: c.native,
-                slots: c.slots,
+                slots: c.reachable,
                 compile_ns: c.compile_ns,
             });
         let engine = if jit.is_some() {

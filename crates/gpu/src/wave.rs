@@ -310,8 +310,52 @@ pub fn init_wave(
     let base = w.scratch_base;
     w.set_s64(FLAT_SCRATCH_LO, base);
 
-    // Work-item ids by counting (X fastest) from lane 0's id: no division per lane.
-    let dims = kd.enable_vgpr_workitem_id().min(2) as usize + 1;
+    fill_workitem_ids(
+        w,
+        shape,
+        index,
+        kd.enable_vgpr_workitem_id().min(2) as usize + 1,
+    );
+}
+
+/// VGPRs 0..dims = the lanes' work-item ids (X fastest). The common shapes take loops the
+/// compiler vectorizes: a wave inside one row, or power-of-two extents.
+fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
+    let [ex, ey, _] = shape.extent;
+    let flat0 = index * 64;
+    let x0 = flat0 % ex;
+    if x0 + 63 < ex {
+        // One row: x counts up, y and z stay.
+        let [_, y, z] = shape.workitem_id(index, 0);
+        for (l, v) in w.v[0].iter_mut().enumerate() {
+            *v = x0 + l as u32;
+        }
+        if dims > 1 {
+            w.v[1] = [y; 64];
+        }
+        if dims > 2 {
+            w.v[2] = [z; 64];
+        }
+        return;
+    }
+    if ex.is_power_of_two() && ey.is_power_of_two() {
+        let (sx, sy) = (ex.trailing_zeros(), ey.trailing_zeros());
+        for (l, v) in w.v[0].iter_mut().enumerate() {
+            *v = (flat0 + l as u32) & (ex - 1);
+        }
+        if dims > 1 {
+            for (l, v) in w.v[1].iter_mut().enumerate() {
+                *v = (flat0 + l as u32) >> sx & (ey - 1);
+            }
+        }
+        if dims > 2 {
+            for (l, v) in w.v[2].iter_mut().enumerate() {
+                *v = (flat0 + l as u32) >> (sx + sy);
+            }
+        }
+        return;
+    }
+    // Any shape: count from lane 0's id (no division per lane).
     let [ex, ey, _] = shape.extent;
     let mut id = shape.workitem_id(index, 0);
     for lane in 0..64usize {
@@ -329,6 +373,38 @@ pub fn init_wave(
             if id[1] == ey {
                 id[1] = 0;
                 id[2] += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every fill path gives each lane the id `WorkGroupShape::workitem_id` defines.
+    #[test]
+    fn workitem_ids_match_the_definition() {
+        for extent in [
+            [256, 1, 1],
+            [16, 16, 1],
+            [8, 4, 2],
+            [12, 5, 3],
+            [100, 3, 1],
+            [1, 1, 64],
+        ] {
+            let shape = WorkGroupShape::new(extent);
+            let mut w = Wave::new();
+            for index in 0..shape.waves {
+                fill_workitem_ids(&mut w, &shape, index, 3);
+                for lane in 0..64u32 {
+                    if index * 64 + lane >= shape.items {
+                        continue;
+                    }
+                    let id = shape.workitem_id(index, lane);
+                    let got = [0, 1, 2].map(|d| w.v[d][lane as usize]);
+                    assert_eq!(got, id, "{extent:?} wave {index} lane {lane}");
+                }
             }
         }
     }

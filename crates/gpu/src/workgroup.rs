@@ -21,7 +21,7 @@ pub struct Worker {
     tracer: Option<Tracer>,
     /// The memory range of the last successful check, carried across this dispatch's
     /// work-groups (never across dispatches).
-    mem_cache: crate::memory::Known,
+    mem_cache: crate::memory::MemCache,
 }
 
 impl Worker {
@@ -112,7 +112,7 @@ pub(crate) fn run_workgroup(
         prog: &kernel.program,
         lds: &mut wk.lds,
         mem: Checker::new(d.memory, scratch_base..scratch_base + 8 * words as u64)
-            .with_cache(wk.mem_cache.clone()),
+            .with_cache(std::mem::take(&mut wk.mem_cache)),
         events: d.events,
         vin: &mut wk.vin,
         vout: &mut wk.vout,
@@ -121,6 +121,7 @@ pub(crate) fn run_workgroup(
         stop: &ctx.stop,
         tracer: wk.tracer.as_mut(),
         gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
+        jit: Some(&kernel.jit),
     };
     let waves = &mut wk.waves[..nw];
     let engine = ctx.config.engine.effective();
@@ -146,7 +147,7 @@ pub(crate) fn run_workgroup(
             break;
         }
     }
-    wk.mem_cache = cx.mem.cache();
+    wk.mem_cache = cx.mem.take_cache();
     let insts = waves.iter().map(|w| w.executed).sum();
     Ok((nw as u64, insts))
 }

@@ -8,6 +8,74 @@ use crate::program::XInst;
 use iced_x86::code_asm::*;
 use softhsa_isa::Op;
 
+/// A translated scalar instruction: the op and its operands (SOP1/SOP2/SOPC name them in the
+/// usual slots, SOPK in its destination and 16-bit immediate).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SaluInst {
+    pub op: Salu,
+    pub src: [Src; 2],
+    pub dst: u8,
+}
+
+impl SaluInst {
+    /// Calls `r` for every scalar register the instruction reads and `w` for every one it
+    /// writes (SCC aside).
+    pub(super) fn regs(&self, mut r: impl FnMut(u8), mut w: impl FnMut(u8)) {
+        let s = self.op;
+        for i in 0..s.nsrc() {
+            if let Src::S(x) = self.src[i] {
+                r(x);
+                if s.wide_src(i) {
+                    r(x.wrapping_add(1));
+                }
+            }
+        }
+        if let Some(wide) = s.dst_wide() {
+            w(self.dst);
+            if wide {
+                w(self.dst.wrapping_add(1));
+            }
+        }
+        if let Salu::SaveExec(_) = s {
+            for e in [EXEC, EXEC + 1] {
+                r(e);
+                w(e);
+            }
+        }
+    }
+}
+
+impl Salu {
+    /// Whether source `i` is a 64-bit register pair.
+    fn wide_src(self, i: usize) -> bool {
+        use Salu::*;
+        match self {
+            Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) => i < 2,
+            Bin64(b) => i == 0 || !matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr),
+            _ => false,
+        }
+    }
+
+    /// Number of sources.
+    fn nsrc(self) -> usize {
+        use Salu::*;
+        match self {
+            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether the destination is a 64-bit pair (`None`: no destination).
+    fn dst_wide(self) -> Option<bool> {
+        use Salu::*;
+        match self {
+            Cmp32(_) | Cmp64(_) => None,
+            Mov64 | Not64 | Cselect64 | Bin64(_) | SaveExec(_) => Some(true),
+            _ => Some(false),
+        }
+    }
+}
+
 /// A translated scalar op.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Salu {
@@ -63,7 +131,10 @@ pub(super) enum Cc {
     BelowEq,
 }
 
-pub(super) fn select(x: &XInst) -> Option<Salu> {
+pub(super) fn select(x: &XInst) -> Option<SaluInst> {
+    if x.inst.enc == softhsa_isa::Encoding::Sopk {
+        return sopk(x);
+    }
     use Op::*;
     use Salu::*;
     let s = match x.inst.op {
@@ -121,29 +192,65 @@ pub(super) fn select(x: &XInst) -> Option<Salu> {
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
         _ => return None,
     };
-    let wide_src = |i: usize| match s {
-        Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) => i < 2,
-        Bin64(b) => i == 0 || !matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr),
-        _ => false,
-    };
-    let nsrc = match s {
-        Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) => 1,
-        _ => 2,
-    };
     // Sources: SGPRs (a 64-bit pair must not wrap past s127) or constants.
-    let ok = (0..nsrc).all(|i| match x.src[i] {
-        Src::S(r) => !wide_src(i) || r < 127,
+    let ok = (0..s.nsrc()).all(|i| match x.src[i] {
+        Src::S(r) => !s.wide_src(i) || r < 127,
         Src::Imm(_) => true,
         _ => false,
     });
     let d = x.inst.dst.raw() & 127;
-    let writes64 = matches!(s, Mov64 | Not64 | Cselect64 | Bin64(_) | SaveExec(_));
-    let dst_ok = match s {
-        Cmp32(_) | Cmp64(_) => true,
-        _ if writes64 => d < 127,
-        _ => true,
+    let dst_ok = match s.dst_wide() {
+        None => true,
+        Some(true) => d < 127,
+        Some(false) => true,
     };
-    (ok && dst_ok).then_some(s)
+    (ok && dst_ok).then_some(SaluInst {
+        op: s,
+        src: [x.src[0], x.src[1]],
+        dst: d as u8,
+    })
+}
+
+/// SOPK ops as the scalar ops they are with the 16-bit immediate as an operand (as
+/// `exec::sopk`: signed compares and arithmetic sign-extend it, unsigned compares zero-extend).
+fn sopk(x: &XInst) -> Option<SaluInst> {
+    use Op::*;
+    use Salu::*;
+    let simm = Src::Imm(u64::from(x.inst.imm as u32));
+    let zimm = Src::Imm(u64::from(x.inst.imm as u32 & 0xffff));
+    // s_cmpk_* name their SGPR in dst or src[0] depending on the decoder.
+    let reg = if x.inst.dst.is_none() {
+        match x.src[0] {
+            Src::S(r) => r,
+            _ => return None,
+        }
+    } else {
+        (x.inst.dst.raw() & 127) as u8
+    };
+    if usize::from(reg) >= 128 {
+        return None;
+    }
+    let r = Src::S(reg);
+    let (op, src) = match x.inst.op {
+        S_MOVK_I32 => (Mov32, [simm, Src::None]),
+        S_CMOVK_I32 => (Cselect32, [simm, r]),
+        S_ADDK_I32 => (AddI32, [r, simm]),
+        S_MULK_I32 => (MulI32, [r, simm]),
+        S_CMPK_EQ_I32 => (Cmp32(Cc::Eq), [r, simm]),
+        S_CMPK_LG_I32 => (Cmp32(Cc::Ne), [r, simm]),
+        S_CMPK_GT_I32 => (Cmp32(Cc::Gt), [r, simm]),
+        S_CMPK_GE_I32 => (Cmp32(Cc::Ge), [r, simm]),
+        S_CMPK_LT_I32 => (Cmp32(Cc::Lt), [r, simm]),
+        S_CMPK_LE_I32 => (Cmp32(Cc::Le), [r, simm]),
+        S_CMPK_EQ_U32 => (Cmp32(Cc::Eq), [r, zimm]),
+        S_CMPK_LG_U32 => (Cmp32(Cc::Ne), [r, zimm]),
+        S_CMPK_GT_U32 => (Cmp32(Cc::Above), [r, zimm]),
+        S_CMPK_GE_U32 => (Cmp32(Cc::AboveEq), [r, zimm]),
+        S_CMPK_LT_U32 => (Cmp32(Cc::Below), [r, zimm]),
+        S_CMPK_LE_U32 => (Cmp32(Cc::BelowEq), [r, zimm]),
+        _ => return None,
+    };
+    Some(SaluInst { op, src, dst: reg })
 }
 
 fn sreg(i: u8) -> AsmMemoryOperand {
@@ -240,9 +347,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    pub(super) fn salu(&mut self, x: &XInst, s: Salu, slow: CodeLabel) -> R<()> {
-        self.count(slow)?;
-        let d = (x.inst.dst.raw() & 127) as u8;
+    pub(super) fn salu(&mut self, ins: &SaluInst) -> R<()> {
+        let (s, d) = (ins.op, ins.dst);
+        let x = ins;
         use Salu::*;
         match s {
             Mov32 => {
