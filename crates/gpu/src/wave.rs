@@ -310,12 +310,20 @@ pub fn init_wave(
     let base = w.scratch_base;
     w.set_s64(FLAT_SCRATCH_LO, base);
 
-    fill_workitem_ids(
-        w,
-        shape,
-        index,
-        kd.enable_vgpr_workitem_id().min(2) as usize + 1,
-    );
+    if lv.packed_ids {
+        // gfx90a+: one VGPR holds all three ids, 10 bits each.
+        fill_workitem_ids(w, shape, index, 3);
+        for l in 0..64 {
+            w.v[0][l] |= w.v[1][l] << 10 | w.v[2][l] << 20;
+        }
+    } else {
+        fill_workitem_ids(
+            w,
+            shape,
+            index,
+            kd.enable_vgpr_workitem_id().min(2) as usize + 1,
+        );
+    }
 }
 
 /// VGPRs 0..dims = the lanes' work-item ids (X fastest). The common shapes take loops the
@@ -359,12 +367,8 @@ fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usi
     let [ex, ey, _] = shape.extent;
     let mut id = shape.workitem_id(index, 0);
     for lane in 0..64usize {
-        if lv.packed_ids {
-            w.v[0][lane] = id[0] | id[1] << 10 | id[2] << 20;
-        } else {
-            for (d, &v) in id.iter().enumerate().take(dims) {
-                w.v[d][lane] = v;
-            }
+        for (d, &v) in id.iter().enumerate().take(dims) {
+            w.v[d][lane] = v;
         }
         id[0] += 1;
         if id[0] == ex {

@@ -169,8 +169,8 @@ impl Emitter<'_> {
     /// 16-bit integer ops (`valu::int16`): operands are the low halves, zero- or
     /// sign-extended; the result is 16 bits, zero-extended.
     fn lane_int16(&mut self, li: &LaneInst, op: crate::valu::I16Op) -> R<()> {
-        use crate::valu::I16Op::*;
         use super::select::Opd;
+        use crate::valu::I16Op::*;
         let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
         let (s0, s1) = (li.src[0][0], li.src[1][0]);
         let (a, b) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
