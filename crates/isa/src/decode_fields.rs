@@ -89,13 +89,16 @@ pub(crate) fn vop32(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> 
         bits(w, 0, 9),
         bits(w, 9, 8),
         bits(w, 17, 8),
+        d.gfx,
     );
     if op.flags().has(OpFlags::MADK) {
         i.literal = d.dword(1)?;
         i.len = 8;
         let k = Operand(Operand::LITERAL);
         i.src = match op {
-            Op::V_MADMK_F32 | Op::V_MADMK_F16 => [i.src[0], k, i.src[1], Operand::NONE],
+            Op::V_MADMK_F32 | Op::V_MADMK_F16 | Op::V_FMAMK_F32 => {
+                [i.src[0], k, i.src[1], Operand::NONE]
+            }
             _ => [i.src[0], i.src[1], k, Operand::NONE],
         };
         return Ok(i);
@@ -105,20 +108,26 @@ pub(crate) fn vop32(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> 
 }
 
 /// Operands shared by the 32-bit, SDWA and DPP forms (src0 given as a 9-bit code).
-fn vop_common(i: &mut Inst, op: Op, class: Class, src0: u32, vsrc1: u32, vdst: u32) {
+fn vop_common(i: &mut Inst, op: Op, class: Class, src0: u32, vsrc1: u32, vdst: u32, gfx: Gfx) {
     let vcc = Operand(Operand::VCC_LO);
     if class == Class::Vopc {
         i.dst = vcc;
     } else if op.dst_dwords() != 0 {
         i.dst = reg8(op.dst().scalar, vdst);
     }
-    if op == Op::V_SWAP_B32 {
-        // VGPR-only source: the field is a VGPR number.
+    if op == Op::V_SWAP_B32 && gfx != Gfx::Gfx940 {
+        // VGPR-only source: the field is a VGPR number (LLVM 19, for gfx940, decodes the
+        // 9-bit operand and marks a scalar one invalid).
         i.src[0] = vgpr(src0);
     } else if op == Op::V_ACCVGPR_MOV_B32 {
-        // AGPR to AGPR: both fields are AGPR numbers.
+        // AGPR to AGPR: both fields are AGPR numbers (on gfx940 the source is a 9-bit operand
+        // whose VGPR codes name AGPRs).
         i.dst = vgpr(vdst).to_agpr();
-        i.src[0] = vgpr(src0).to_agpr();
+        i.src[0] = if gfx == Gfx::Gfx940 {
+            Operand(src0 as u16).to_agpr()
+        } else {
+            vgpr(src0).to_agpr()
+        };
     } else if op.src_dwords(0) != 0 {
         i.src[0] = Operand(src0 as u16);
     }
@@ -140,7 +149,7 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
     let w1 = x >> 32;
     let enc = if sdwa { Encoding::Sdwa } else { Encoding::Dpp };
     let mut i = blank(op, enc, 8);
-    vop_common(&mut i, op, class, 0, bits(x, 9, 8), bits(x, 17, 8));
+    vop_common(&mut i, op, class, 0, bits(x, 9, 8), bits(x, 17, 8), d.gfx);
     let src0 = bits(w1, 0, 8);
     if sdwa {
         if op.src_dwords(0) != 0 {
@@ -206,13 +215,17 @@ pub(crate) fn wide(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> {
         Class::Vop3p if op.flags().has(OpFlags::MAI) => Ok(mai(op, x, d.gfx)),
         Class::Vop3p => Ok(vop3p(op, x)),
         Class::Smem => Ok(smem(op, x)),
-        Class::Ds => Ok(ds(op, x)),
+        Class::Ds => Ok(ds(op, x, d.gfx)),
         Class::Mubuf | Class::Mtbuf => Ok(buffer(op, class, x)),
-        Class::Flat | Class::Global | Class::Scratch => flat(op, class, x),
+        Class::Flat | Class::Global | Class::Scratch => flat(op, class, x, d.gfx),
         _ => Ok(mimg(op, x)),
     }?;
     if d.gfx.unified_vgprs() {
         gfx90a_memory(&mut i, class, x);
+        if d.gfx == Gfx::Gfx940 && class == Class::Mubuf && bits(x, 16, 1) & bits(x, 55, 1) != 0 {
+            // gfx940 has no LDS-direct buffer access with AGPR data.
+            return Err(DecodeError::InvalidFields { op: op.name() });
+        }
     }
     Ok(i)
 }
@@ -261,6 +274,10 @@ fn gfx90a_memory(i: &mut Inst, class: Class, x: u64) {
         i.src[1] = i.src[1].to_agpr();
         if class == Class::Ds {
             i.src[2] = i.src[2].to_agpr();
+            if i.op.name().starts_with("ds_gws") {
+                // The GWS ops' one operand is their data.
+                i.src[0] = i.src[0].to_agpr();
+            }
         }
     }
     if let Ext::Mem(m) = &mut i.ext {
@@ -281,7 +298,8 @@ fn mai(op: Op, x: u64, gfx: Gfx) -> Inst {
     vop_srcs(&mut i, op, x);
     i.src[0] = acc(i.src[0], bits(x, 59, 1) != 0);
     i.src[1] = acc(i.src[1], bits(x, 60, 1) != 0);
-    i.src[2] = acc(i.src[2], acc_cd);
+    // The sparse ops' src2 is the index VGPR, whatever ACC_CD says.
+    i.src[2] = acc(i.src[2], acc_cd && !op.name().starts_with("v_smfmac"));
     i.ext = Ext::Mai(Mai {
         cbsz: bits(x, 8, 3) as u8,
         abid: bits(x, 11, 4) as u8,
@@ -346,7 +364,7 @@ fn smem(op: Op, x: u64) -> Inst {
     i
 }
 
-fn ds(op: Op, x: u64) -> Inst {
+fn ds(op: Op, x: u64, gfx: Gfx) -> Inst {
     let mut i = blank(op, Encoding::Ds, 8);
     if op.dst_dwords() != 0 {
         i.dst = vgpr(bits(x, 56, 8));
@@ -357,8 +375,14 @@ fn ds(op: Op, x: u64) -> Inst {
         }
     }
     i.imm = bits(x, 0, 8) as i32;
+    // gfx940 has no GDS: LLVM ignores the bit (but for the GWS ops, which are GDS ops).
+    let gds = if gfx == Gfx::Gfx940 && !op.name().starts_with("ds_gws") {
+        0
+    } else {
+        flag(x, 16, MemFlags::GDS)
+    };
     i.ext = Ext::Mem(Mem {
-        flags: MemFlags(flag(x, 16, MemFlags::GDS)),
+        flags: MemFlags(gds),
         offset1: bits(x, 8, 8) as u8,
         ..Mem::default()
     });
@@ -419,24 +443,34 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
     i
 }
 
-fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
+fn flat(op: Op, class: Class, x: u64, gfx: Gfx) -> Result<Inst, DecodeError> {
     let enc = match class {
         Class::Flat => Encoding::Flat,
         Class::Global => Encoding::Global,
         _ => Encoding::Scratch,
     };
+    // gfx940 scratch: bit 13 (LDS elsewhere) is SVE, "the VGPR address is used"; an address
+    // may then have a VGPR, an SGPR, both, or neither part.
+    let sve = gfx == Gfx::Gfx940 && class == Class::Scratch;
     let mut i = blank(op, enc, 8);
     if op.dst_dwords() != 0 {
         i.dst = vgpr(bits(x, 56, 8));
     }
-    if op.src_dwords(0) != 0 {
+    let saddr = bits(x, 48, 7);
+    let saddr_on = class != Class::Flat && saddr != 0x7F;
+    let vaddr_on = if sve {
+        bits(x, 13, 1) != 0
+    } else {
+        // Before gfx940 a scratch access uses the SGPR or the VGPR, never both.
+        class != Class::Scratch || !saddr_on
+    };
+    if op.src_dwords(0) != 0 && vaddr_on {
         i.src[0] = vgpr(bits(x, 32, 8));
     }
     if op.src_dwords(1) != 0 {
         i.src[1] = vgpr(bits(x, 40, 8));
     }
-    let saddr = bits(x, 48, 7);
-    if class != Class::Flat && saddr != 0x7F {
+    if saddr_on {
         i.src[2] = sop(saddr);
     }
     i.imm = if class == Class::Flat {
@@ -448,14 +482,13 @@ fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
         // GLC atomics return the pre-op value (the low half of cmpswap's data).
         i.dst = vgpr(bits(x, 56, 8));
     }
-    if bits(x, 13, 1) != 0 && bits(x, 55, 1) != 0 {
-        // LLVM has no LDS-direct form with the NV bit.
+    if !sve && bits(x, 13, 1) != 0 && bits(x, 55, 1) != 0 {
+        // LLVM has no LDS-direct form with the NV (gfx90a+: ACC) bit.
         return Err(DecodeError::InvalidFields { op: op.name() });
     }
-    let f = flag(x, 13, MemFlags::LDS)
-        | flag(x, 16, MemFlags::GLC)
-        | flag(x, 17, MemFlags::SLC)
-        | flag(x, 55, MemFlags::NV);
+    let lds = if sve { 0 } else { flag(x, 13, MemFlags::LDS) };
+    let f =
+        lds | flag(x, 16, MemFlags::GLC) | flag(x, 17, MemFlags::SLC) | flag(x, 55, MemFlags::NV);
     i.ext = Ext::Mem(Mem {
         flags: MemFlags(f),
         ..Mem::default()

@@ -193,8 +193,10 @@ pub(crate) fn reg_only(op: Op, enc: Encoding, slot: usize) -> bool {
             enc == Encoding::Vop3
         }
         (Op::V_MQSAD_U32_U8, 2) => true,
-        // Matrix A and B come from registers only.
+        // Matrix A and B come from registers only, and so does the sparse ops' index.
         (_, 0 | 1) if op.flags().has(crate::OpFlags::MAI) => true,
+        (_, 2) if op.name().starts_with("v_smfmac") => true,
+        (Op::V_ACCVGPR_MOV_B32, 0) => true,
         (
             Op::S_MOVRELS_B32
             | Op::S_MOVRELS_B64
@@ -222,9 +224,26 @@ pub(crate) fn slot(
     ty: Ty,
 ) -> fmt::Result {
     if is_imm(o) && reg_only(i.op, i.enc, slot) {
-        return w.write_str("/*invalid immediate*/");
+        return invalid_immediate(w, i, o, n, ty);
     }
-    src(w, i, o, n, ty)
+    src(w, i, o, n, ty)?;
+    crate::disasm_annot::mark(w, i, slot, o)
+}
+
+/// A constant where only registers are allowed: LLVM 15 prints `/*invalid immediate*/`, LLVM 19
+/// (gfx940) the value and `/*Invalid immediate*/`.
+pub(crate) fn invalid_immediate(
+    w: &mut impl Write,
+    i: &Inst,
+    o: Operand,
+    n: u8,
+    ty: Ty,
+) -> fmt::Result {
+    if i.gfx == crate::Gfx::Gfx940 {
+        src(w, i, o, n, ty)?;
+        return w.write_str("/*Invalid immediate*/");
+    }
+    w.write_str("/*invalid immediate*/")
 }
 
 /// A 32-bit literal as LLVM prints it: values that are inline constants print as such.

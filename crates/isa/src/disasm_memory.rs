@@ -44,6 +44,7 @@ fn smem(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if op.src_dwords(0) != 0 {
         w.write_str(sep)?;
         sreg(w, i.src[0].raw(), op.src_dwords(0))?;
+        crate::disasm_annot::mark(w, i, 0, i.src[0])?;
         sep = ", ";
         if f.has(MemFlags::IMM) && !f.has(MemFlags::SOE) {
             w.write_str(sep)?;
@@ -197,6 +198,10 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let data = if !i.src[1].is_none() { i.src[1] } else { i.dst };
     let lds_store = op == Op::BUFFER_STORE_LDS_DWORD;
     if data.is_none() && !lds_store {
+        // Cache maintenance: gfx940 names the caches it acts on (sc0/sc1, and nt).
+        if i.gfx == crate::Gfx::Gfx940 && matches!(op, Op::BUFFER_WBL2 | Op::BUFFER_INV) {
+            return flags(w, f, &[(MemFlags::GLC, "sc0"), (MemFlags::SCC, "sc1")]);
+        }
         return Ok(());
     }
     w.write_char(' ')?;
@@ -218,6 +223,7 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
         w.write_str(", ")?;
     }
     sreg(w, i.src[2].raw(), 4)?;
+    crate::disasm_annot::mark(w, i, 2, i.src[2])?;
     w.write_str(", ")?;
     src(w, i, i.src[3], 1, Ty::B32)?;
     if i.enc == Encoding::Mtbuf && (m.dfmt != 1 || m.nfmt != 0) {
@@ -244,26 +250,10 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if lds_store {
         // Its `lds` is part of the mnemonic's syntax and comes first.
         w.write_str(" lds")?;
-        return flags(
-            w,
-            f,
-            &[
-                (MemFlags::GLC, "glc"),
-                (MemFlags::SLC, "slc"),
-                (MemFlags::SCC, "scc"),
-            ],
-        );
+        return flags(w, f, &cache(i));
     }
-    flags(
-        w,
-        f,
-        &[
-            (MemFlags::GLC, "glc"),
-            (MemFlags::SLC, "slc"),
-            (MemFlags::SCC, "scc"),
-            (MemFlags::LDS, "lds"),
-        ],
-    )?;
+    flags(w, f, &cache(i))?;
+    flags(w, f, &[(MemFlags::LDS, "lds")])?;
     // LDS-direct and atomic forms have no TFE operand: LLVM ignores the bit.
     if f.has(MemFlags::TFE) && !f.has(MemFlags::LDS) && !op.flags().has(OpFlags::ATOMIC) {
         w.write_str(" tfe")?;
@@ -287,7 +277,7 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
         sep = ", ";
     }
     let saddr = !i.src[2].is_none();
-    if i.enc == Encoding::Scratch && saddr {
+    if i.enc == Encoding::Scratch && i.src[0].is_none() {
         w.write_str(sep)?;
         w.write_str("off")?;
         sep = ", ";
@@ -316,16 +306,26 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
     }
-    flags(
-        w,
-        f,
-        &[
+    flags(w, f, &cache(i))?;
+    flags(w, f, &[(MemFlags::LDS, "lds")])
+}
+
+/// The cache-policy bits as the processor names them: glc/slc/scc (gfx90a's scc), and on gfx940
+/// sc0/nt/sc1 (printed in that order).
+fn cache(i: &Inst) -> [(u16, &'static str); 3] {
+    if i.gfx == crate::Gfx::Gfx940 {
+        [
+            (MemFlags::GLC, "sc0"),
+            (MemFlags::SLC, "nt"),
+            (MemFlags::SCC, "sc1"),
+        ]
+    } else {
+        [
             (MemFlags::GLC, "glc"),
             (MemFlags::SLC, "slc"),
             (MemFlags::SCC, "scc"),
-            (MemFlags::LDS, "lds"),
-        ],
-    )
+        ]
+    }
 }
 
 /// VGPRs of MIMG vdata: one per dmask bit (halved for packed D16) plus one for TFE. LLVM then

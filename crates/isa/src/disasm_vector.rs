@@ -29,7 +29,8 @@ fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
             {
                 w.write_str("vcc")?;
             } else {
-                slot(w, i, DST, i.dst, 2, crate::disasm::Ty::B64)?;
+                // (A constant there prints as a 32-bit value.)
+                slot(w, i, DST, i.dst, 2, crate::disasm::Ty::B32)?;
             }
         } else if op.dst().scalar {
             slot(w, i, DST, i.dst, op.dst_dwords(), crate::disasm::Ty::B32)?;
@@ -79,7 +80,7 @@ fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
         return w.write_str(")");
     }
     if is_imm(o) && reg_only(i.op, i.enc, s) {
-        return w.write_str("/*invalid immediate*/");
+        return crate::disasm::invalid_immediate(w, i, o, n, ty);
     }
     let imm = is_imm(o);
     let neg_mnemo = neg && !abs && imm;
@@ -92,6 +93,7 @@ fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
         w.write_str("|")?;
     }
     src(w, i, o, n, ty)?;
+    crate::disasm_annot::mark(w, i, s, o)?;
     if abs {
         w.write_str("|")?;
     }
@@ -117,9 +119,16 @@ fn vop32(w: &mut impl Write, i: &Inst) -> fmt::Result {
         for s in 0..3 {
             w.write_str(sep)?;
             sep = ", ";
-            // K (and a literal src0, which shares it) print as raw 32-bit hex.
+            // K (and a literal src0, which shares it) print as raw 32-bit hex; LLVM 19
+            // (gfx940) prints an f16 src0 literal as its 16 bits.
             if i.src[s].is_literal() {
-                write!(w, "0x{:x}", i.literal)?;
+                let f16 = op.name().ends_with("_f16") && i.gfx == crate::Gfx::Gfx940;
+                let v = if s == 0 && f16 {
+                    i.literal & 0xffff
+                } else {
+                    i.literal
+                };
+                write!(w, "0x{v:x}")?;
             } else {
                 src(w, i, i.src[s], 1, src_ty(op, s))?;
             }
@@ -157,6 +166,13 @@ fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
             .filter(|&s| int_mods(op, s))
             .fold(0, |a, s| a | 1 << s);
     }
+    // gfx940's stochastic-rounding converts: src1 (the random bits) is an integer without
+    // modifiers, and op_sel[3:2] selects the destination byte, all four bits printed.
+    let sr = matches!(op, Op::V_CVT_SR_FP8_F32 | Op::V_CVT_SR_BF8_F32);
+    if sr {
+        m.mods.abs &= !2;
+        m.mods.neg &= !2;
+    }
     let i = &m;
     let nsrc = (0..3).filter(|&s| !i.src[s].is_none()).count();
     for s in 0..3 {
@@ -167,7 +183,9 @@ fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
         sep = ", ";
         src_mods(w, i, s, false)?;
     }
-    if has_op_sel(op) && i.mods.op_sel != 0 {
+    if sr && i.mods.op_sel != 0 {
+        bit_list(w, "op_sel", i.mods.op_sel, 4)?;
+    } else if has_op_sel(op) && i.mods.op_sel != 0 {
         w.write_str(" op_sel:[")?;
         for s in 0..nsrc {
             write!(w, "{},", i.mods.op_sel >> s & 1)?;
@@ -209,18 +227,18 @@ fn mai(w: &mut impl Write, i: &Inst) -> fmt::Result {
         slot(w, i, s, i.src[s], n, src_ty(i.op, s))?;
     }
     let m = i.mai().copied().unwrap_or_default();
-    if i.gfx == crate::Gfx::Gfx940 && i.op.name().starts_with("v_mfma_f64") {
-        if m.blgp != 0 {
-            bit_list(w, "neg", m.blgp, 3)?;
-        }
-        return Ok(());
-    }
-    for (name, v) in [("cbsz", m.cbsz), ("abid", m.abid), ("blgp", m.blgp)] {
+    for (name, v) in [("cbsz", m.cbsz), ("abid", m.abid)] {
         if v != 0 {
             write!(w, " {name}:{v}")?;
         }
     }
-    Ok(())
+    if m.blgp == 0 {
+        Ok(())
+    } else if i.gfx == crate::Gfx::Gfx940 && i.op.name().starts_with("v_mfma_f64") {
+        bit_list(w, "neg", m.blgp, 3)
+    } else {
+        write!(w, " blgp:{}", m.blgp)
+    }
 }
 
 fn vop3p(w: &mut impl Write, i: &Inst) -> fmt::Result {
@@ -314,7 +332,12 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
         w.write_str(" clamp")?;
     }
     omod(w, i.mods.omod)?;
-    if op.class() != Class::Vopc {
+    // gfx940's fp8 converts have SDWA source selects only.
+    let fp8_cvt = op.name().starts_with("v_cvt_") && op.name().contains("_f32_") && {
+        let n = op.name();
+        n.ends_with("_fp8") || n.ends_with("_bf8")
+    };
+    if op.class() != Class::Vopc && !fp8_cvt {
         write!(w, " dst_sel:{}", SEL[s.dst_sel as usize & 7])?;
         let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"]
             [s.dst_unused as usize & 3];
@@ -350,11 +373,14 @@ fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
         }
     }
     let c = d.ctrl;
-    // gfx90a: row_newbcast exists, and is the only control of 64-bit operands.
+    // gfx90a: row_newbcast exists, and is the only control of 64-bit operands (of 64-bit
+    // sources; on gfx940, LLVM 19: of any 64-bit operand, the "DP ALU").
     let newbcast = i.gfx.unified_vgprs();
-    let wide = i.op.src_dwords(0) == 2;
+    let gfx940 = i.gfx == crate::Gfx::Gfx940;
+    let wide = i.op.src_dwords(0) == 2 || (gfx940 && i.op.dst_dwords() == 2);
     match c {
         0x150..=0x15F if newbcast => write!(w, " row_newbcast:{}", c & 0xF)?,
+        _ if gfx940 && wide => w.write_str("  /* DP ALU dpp only supports row_newbcast */")?,
         _ if newbcast && wide => w.write_str("  /* 64 bit dpp only supports row_newbcast */")?,
         0..=0xFF => write!(
             w,

@@ -23,6 +23,7 @@
 mod decode;
 mod decode_fields;
 mod disasm;
+mod disasm_annot;
 mod disasm_memory;
 mod disasm_scalar;
 mod disasm_vector;

@@ -141,13 +141,18 @@ for e in ops:
     elif cls in ("MUBUF","MTBUF","FLAT","GLOBAL","SCRATCH","MIMG"):
         if name == "buffer_store_lds_dword":
             data = addr = ""  # LDS → memory copy: no VGPR operands
+        elif "_load_lds_" in name:
+            # gfx940 memory → LDS: an address, no data VGPR (scratch's may be "off" in the probe).
+            data, addr = "", toks[0] if not name.startswith("scratch") else "v0"
         elif cls in ("MUBUF","MTBUF","MIMG"):
             data = toks[0] if toks else ""
             addr = toks[1] if len(toks) > 1 else ""
         else:
             if "load" in name: data, addr = toks[0], toks[1]
             else: addr, data = toks[0], toks[1]
-        if "load" in name or "gather" in name or "sample" in name or "get_" in name or name.startswith("image_load"):
+        if "_load_lds_" in name:
+            flags.append("LOAD")
+        elif "load" in name or "gather" in name or "sample" in name or "get_" in name or name.startswith("image_load"):
             dst = wcode(data); flags.append("LOAD")
         elif "store" in name: src[1] = wcode(data); flags.append("STORE")
         elif "atomic" in name: src[1] = wcode(data); flags.append("ATOMIC")
