@@ -15,6 +15,11 @@ py = sys.argv[2] if len(sys.argv) > 2 else sys.executable
 rng = random.Random(12)
 
 
+def bits_of(ins):
+    """Bits of the sparse instruction's A elements (16 for f16/bf16, 8 for i8/fp8/bf8)."""
+    return 16 if ins.endswith("f16") else 8
+
+
 def run(*args):
     return subprocess.run([py, calc, *args], check=True, capture_output=True, text=True).stdout
 
@@ -36,10 +41,23 @@ for arch in ["CDNA1", "CDNA2", "CDNA3"]:
             mm = re.match(r"\s+((?:A|B|C or D|D|compression)\[.*?\]\S*) (GPR|Lane): (.*)$", line)
             if mm:
                 print(arch, ins, "map", mm.group(1), mm.group(2) + ":", mm.group(3))
-        if "smfmac" in ins:
-            continue
         m, n, k, b = int(m), int(n), int(k), int(b)
         queries = []
+        if "smfmac" in ins:
+            # Sparse: the compressed A, B and the index (K) matrix, with index-set choices.
+            sets = 4 if bits_of(ins) == 16 else 2
+            for _ in range(8):
+                queries.append(["-A", "-I", str(rng.randrange(m)), "-K", str(rng.randrange(k))])
+                queries.append(["-B", "-J", str(rng.randrange(n)), "-K", str(rng.randrange(k))])
+                q = ["-k", "-I", str(rng.randrange(m)), "-K", str(rng.randrange(k)),
+                     "--abid", str(rng.randrange(sets))]
+                if rng.random() < 0.3:
+                    q += ["--cbsz", "1"]
+                queries.append(q)
+            for q in queries:
+                out = run("-a", arch, "-i", ins, "-g", *q).strip().splitlines()[-1]
+                print(arch, ins, "get", " ".join(q), "=", out.split(" = ")[1])
+            continue
         if cbsz and b > 1:
             for _ in range(6):
                 c = rng.randint(1, b.bit_length() - 1)

@@ -58,7 +58,7 @@ pub enum GfxVersion {
     Gfx908,
     /// MI200: AGPRs as memory operands, f64 MFMA, packed FP32, 64-bit DPP, f64 atomics.
     Gfx90a,
-    /// MI300 (gfx940/941/942): as gfx90a, plus architected flat scratch; dispatches are refused.
+    /// MI300 (gfx940/941/942): as gfx90a, plus architected flat scratch, fp8/xf32 MFMA.
     Gfx940,
     Gfx941,
     Gfx942,
@@ -89,14 +89,6 @@ impl GfxVersion {
                 softhsa_isa::Gfx::Gfx940
             }
         }
-    }
-
-    /// Whether this device runs kernels (gfx94x is not executed yet).
-    pub fn executes(self) -> bool {
-        matches!(
-            self,
-            GfxVersion::Gfx900 | GfxVersion::Gfx906 | GfxVersion::Gfx908 | GfxVersion::Gfx90a
-        )
     }
 }
 
@@ -215,15 +207,6 @@ impl Device {
         let start = Instant::now();
         let kd = &d.kernel.descriptor;
         let name = &d.kernel.name;
-        if !self.config.gfx.executes() {
-            return Err(Fault::dispatch(
-                name,
-                format!(
-                    "softhsa does not execute {} kernels yet (its encodings differ from gfx906's)",
-                    self.config.gfx.name()
-                ),
-            ));
-        }
         let grid =
             Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);

@@ -267,6 +267,151 @@ fn gfx90a_mfma_matches_host_matrix_products() {
     assert_eq!(check_all(GfxVersion::Gfx90a), 27);
 }
 
+/// A kernel for SMFMAC: A (compressed), B and the index loaded, C into the destination, D out.
+fn sparse_program(mnemonic: &str, mods: &str, na: u32, nb: u32, nd: u32, vgpr_acc: bool) -> String {
+    let mut s = String::from(
+        "s_load_dwordx4 s[4:7], s[0:1], 0x0\nv_lshlrev_b32 v1, 2, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32 v2, v1\n",
+    );
+    for (first, n) in [(10, na), (20, nb), (30, 1), (40, nd)] {
+        for r in 0..n {
+            s += &format!(
+                "global_load_dword v{}, v2, s[4:5]\nv_add_u32 v2, 0x100, v2\n",
+                first + r
+            );
+        }
+    }
+    s += "s_waitcnt vmcnt(0)\n";
+    let d = if vgpr_acc {
+        tuple('v', 40, nd)
+    } else {
+        for r in 0..nd {
+            s += &format!("v_accvgpr_write_b32 a{r}, v{}\n", 40 + r);
+        }
+        tuple('a', 0, nd)
+    };
+    s += &format!(
+        "{mnemonic} {d}, {}, {}, v30{mods}\ns_nop 7\ns_nop 7\n",
+        tuple('v', 10, na),
+        tuple('v', 20, nb)
+    );
+    if !vgpr_acc {
+        for r in 0..nd {
+            s += &format!("v_accvgpr_read_b32 v{}, a{r}\n", 40 + r);
+        }
+    }
+    s += "v_mov_b32 v2, v1\n";
+    for r in 0..nd {
+        s += &format!(
+            "global_store_dword v2, v{}, s[6:7]\nv_add_u32 v2, 0x100, v2\n",
+            40 + r
+        );
+    }
+    s + "s_endpgm\n"
+}
+
+#[test]
+fn gfx940_smfmac_matches_host_matrix_products() {
+    let gfx = GfxVersion::Gfx940;
+    let dev = device_for(gfx);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut ran = 0;
+    for &op in Op::all() {
+        if !op.name().starts_with("v_smfmac") {
+            continue;
+        }
+        let sh = Shape::parse(op.name(), op.dst_dwords()).expect("shape");
+        let (na, nb, nd) = (sh.a_regs(), sh.b_regs(), sh.d_regs());
+        let sets = if sh.a.bits() == 16 { 4u8 } else { 2 };
+        for (cbsz, abid, in_vgprs) in [(0u8, 0u8, false), (0, sets - 1, true), (1, 1, false)] {
+            let mut mods = String::new();
+            for (n, v) in [("cbsz", cbsz), ("abid", abid)] {
+                if v != 0 {
+                    mods += &format!(" {n}:{v}");
+                }
+            }
+            let asm = sparse_program(op.name(), &mods, na, nb, nd, in_vgprs);
+            let k = kernel_for(&asm, descriptor(), gfx);
+            let (ra, rb, rd) = ((na * 64) as usize, (nb * 64) as usize, (nd * 64) as usize);
+            let mut input = vec![0u32; ra + rb + 64 + rd];
+            for w in input.iter_mut() {
+                *w = rng.next() as u32;
+            }
+            let set = if cbsz == 0 { u32::from(abid) } else { 0 };
+            let (a_buf, rest) = input.split_at_mut(ra);
+            let (b_buf, rest) = rest.split_at_mut(rb);
+            let (idx_buf, c_buf) = rest.split_at_mut(64);
+            // Dense A with two of every four k kept (positions chosen at random, distinct).
+            let mut dense = vec![vec![0i64; sh.k as usize]; sh.m as usize];
+            let small = |rng: &mut Rng, e: Elem| {
+                if e == Elem::I8 {
+                    rng.next() as i8 as i64
+                } else {
+                    rng.small()
+                }
+            };
+            for i in 0..sh.m {
+                for g in 0..sh.k / 4 {
+                    let p0 = (rng.next() % 3) as u32;
+                    let p1 = p0 + 1 + (rng.next() % u64::from(3 - p0)) as u32;
+                    let il = sh.index_loc(i, g, set);
+                    put(idx_buf, il, 4, u64::from(p0 | p1 << 2));
+                    for (s, p) in [(0, p0), (1, p1)] {
+                        let v = small(&mut rng, sh.a);
+                        dense[i as usize][(4 * g + p) as usize] = v;
+                        put(a_buf, sh.a_sparse_loc(i, g, s), sh.a.bits(), enc(sh.a, v));
+                    }
+                }
+                for kk in 0..sh.k {
+                    let v = small(&mut rng, sh.b);
+                    put(b_buf, sh.b_loc(kk, i, 0), sh.b.bits(), enc(sh.b, v));
+                }
+                for j in 0..sh.m {
+                    let c = if sh.int {
+                        u64::from(rng.next() as u32)
+                    } else {
+                        u64::from((rng.small() as f32).to_bits())
+                    };
+                    put(c_buf, sh.d_loc(i, j, 0), 32, c);
+                }
+            }
+            let map = Map::default();
+            let mut out = vec![0u32; rd];
+            let args = [map.add_readonly(&input), map.add(&mut out)];
+            run(&dev, &k, &map, &args, [64, 1, 1], [64, 1, 1])
+                .unwrap_or_else(|f| panic!("{op}{mods}: {f:?}"));
+            let (_, rest) = input.split_at(ra);
+            let (b_buf, rest) = rest.split_at(rb);
+            let (_, c_buf) = rest.split_at(64);
+            for i in 0..sh.m {
+                for j in 0..sh.m {
+                    let dl = sh.d_loc(i, j, 0);
+                    let c = get(c_buf, dl, 32);
+                    let b = |kk: u32| value(sh.b, get(b_buf, sh.b_loc(kk, j, 0), sh.b.bits()));
+                    let want = if sh.int {
+                        let s = (0..sh.k).fold(c as u32 as i32, |acc, kk| {
+                            acc.wrapping_add((dense[i as usize][kk as usize] * b(kk) as i64) as i32)
+                        });
+                        u64::from(s as u32)
+                    } else {
+                        let s = (0..sh.k).fold(f64::from(f32::from_bits(c as u32)), |acc, kk| {
+                            acc + dense[i as usize][kk as usize] as f64 * b(kk)
+                        });
+                        u64::from((s as f32).to_bits())
+                    };
+                    assert_eq!(get(&out, dl, 32), want, "{op}{mods}: D[{i}][{j}]");
+                }
+            }
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 14);
+}
+
+#[test]
+fn gfx940_mfma_matches_host_matrix_products() {
+    assert_eq!(check_all(GfxVersion::Gfx940), 32);
+}
+
 #[test]
 fn gfx908_accvgpr_moves_respect_exec() {
     let asm = "s_load_dwordx2 s[4:5], s[0:1], 0x0\n\

@@ -67,11 +67,12 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
         }
         Encoding::Scratch => {
             let fs = w.s64(FLAT_SCRATCH_LO);
+            // The address is the VGPR part plus the SGPR part, either of which may be absent
+            // (gfx940 may have both or neither; earlier processors one of the two).
+            let vpart = !inst.src[0].is_none();
+            let spart = saddr.map_or(0, |s| w.s[usize::from(s.raw() & 127)]);
             for l in lanes {
-                let base = match saddr {
-                    Some(s) => w.s[usize::from(s.raw() & 127)],
-                    None => w.v[vaddr][l],
-                };
+                let base = spart.wrapping_add(if vpart { w.v[vaddr][l] } else { 0 });
                 let p = (i64::from(base) + off) as u32;
                 check_private(p, private, l)?;
                 for (k, a) in addr.iter_mut().enumerate().take(dwords) {

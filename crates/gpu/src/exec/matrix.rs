@@ -85,24 +85,33 @@ fn mfma_op(w: &mut Wave, x: &XInst, gfx: Gfx) -> Flow {
         _ => return fault(FaultKind::IllegalInstruction),
     };
     let Some(sh) = Shape::parse(inst.op.name(), inst.op.dst_dwords()) else {
-        // The sparse v_smfmac_* are not modelled.
         return fault(FaultKind::Unimplemented);
     };
     let m = inst.mai().copied().unwrap_or_default();
     let wide = sh.out_bits == 64;
     let a = regs(w, x.src[0], sh.a_regs(), sh.a.bits() == 64);
-    let b = regs(w, x.src[1], sh.a_regs(), sh.b.bits() == 64);
-    let c = regs(w, x.src[2], sh.d_regs(), wide);
-    let mut d = vec![[0u32; 64]; sh.d_regs() as usize];
+    let b = regs(w, x.src[1], sh.b_regs(), sh.b.bits() == 64);
     let mods = Mods {
         cbsz: m.cbsz,
         abid: m.abid,
         blgp: m.blgp,
     };
-    mfma::execute(&sh, arch, mods, &a, &b, &c, &mut d);
     let Some((agpr, base)) = file_of(inst.dst) else {
         return fault(FaultKind::IllegalInstruction);
     };
+    let mut d = vec![[0u32; 64]; sh.d_regs() as usize];
+    if sh.sparse {
+        // The accumulator is the destination itself; src2 is the index VGPR.
+        let file = if agpr { &w.a } else { &w.v };
+        for (k, r) in d.iter_mut().enumerate() {
+            *r = file[(base + k) & 255];
+        }
+        let idx = regs(w, x.src[2], 1, false);
+        mfma::execute_sparse(&sh, arch, mods, &a, &b, &idx, &mut d);
+    } else {
+        let c = regs(w, x.src[2], sh.d_regs(), wide);
+        mfma::execute(&sh, arch, mods, &a, &b, &c, &mut d);
+    }
     let file = if agpr { &mut w.a } else { &mut w.v };
     for (k, r) in d.into_iter().enumerate() {
         file[(base + k) & 255] = r;

@@ -79,6 +79,33 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// Sparse A: the `s`-th (0, 1) value kept of the four k values of group `g` of row `i`:
+    /// the dense layout of a K/2-deep A, kept values in k order.
+    pub fn a_sparse_loc(&self, i: u32, g: u32, s: u32) -> Loc {
+        let kl = (self.k / 2 * self.m / 64).max(1);
+        let c = 2 * g + s;
+        let (reg, bit) = packed(c % kl, self.a.bits());
+        Loc {
+            reg,
+            lane: self.m * (c / kl) + i,
+            bit,
+        }
+    }
+
+    /// Sparse A: the 4-bit index field (two 2-bit positions) of group `g` of row `i` in index
+    /// set `set` (each lane holds one field per group it holds, sets side by side).
+    pub fn index_loc(&self, i: u32, g: u32, set: u32) -> Loc {
+        let kl = (self.k / 2 * self.m / 64).max(1);
+        let groups = (kl / 2).max(1);
+        Loc {
+            reg: 0,
+            lane: self.m * (2 * g / kl) + i,
+            bit: 4 * groups * set + 4 * (g % groups),
+        }
+    }
+}
+
 /// The block whose A feeds block `b` under CBSZ/ABID: each group of 2^cbsz blocks reads block
 /// `abid` of its group.
 pub fn a_block(b: u32, cbsz: u8, abid: u8) -> u32 {

@@ -43,6 +43,9 @@ pub struct Shape {
     pub int: bool,
     /// bf16 `_1k` instruction (four products per group on CDNA2).
     pub one_k: bool,
+    /// gfx940's sparse `v_smfmac_*`: A holds two of every four k values (4:2 structured
+    /// sparsity), src2 their positions, and D is also C.
+    pub sparse: bool,
 }
 
 /// The CBSZ, ABID and BLGP fields.
@@ -68,10 +71,13 @@ fn elem_of(t: &str) -> Option<Elem> {
 }
 
 impl Shape {
-    /// The shape of MFMA `name` whose destination is `dst_dwords` registers; `None` for other
-    /// ops (and for the sparse `v_smfmac_*`, which this module does not model).
+    /// The shape of MFMA (or SMFMAC) `name` whose destination is `dst_dwords` registers;
+    /// `None` for other ops.
     pub fn parse(name: &str, dst_dwords: u8) -> Option<Shape> {
-        let rest = name.strip_prefix("v_mfma_")?;
+        let sparse = name.starts_with("v_smfmac_");
+        let rest = name
+            .strip_prefix("v_mfma_")
+            .or_else(|| name.strip_prefix("v_smfmac_"))?;
         let mut parts = rest.split('_');
         let out = parts.next()?;
         let dims = parts.next()?;
@@ -119,12 +125,19 @@ impl Shape {
             out_bits,
             int: out == "i32",
             one_k,
+            sparse,
         })
     }
 
-    /// Registers of A (B has as many).
+    /// Registers of A (sparse: of the two values kept of every four).
     pub fn a_regs(&self) -> u32 {
-        (self.m * self.k * self.blocks * self.a.bits()).div_ceil(64 * 32)
+        let k = if self.sparse { self.k / 2 } else { self.k };
+        (self.m * k * self.blocks * self.a.bits()).div_ceil(64 * 32)
+    }
+
+    /// Registers of B.
+    pub fn b_regs(&self) -> u32 {
+        (self.m * self.k * self.blocks * self.b.bits()).div_ceil(64 * 32)
     }
 
     /// Registers of C and D.
@@ -224,6 +237,50 @@ pub fn execute(
                         x[l] = (v >> 32) as u32;
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Runs one SMFMAC: `a` holds the compressed A, `b` B, `idx` the index register; `d` holds C on
+/// entry and D on return. CBSZ = 0 lets ABID pick the index set.
+pub fn execute_sparse(
+    sh: &Shape,
+    arch: Arch,
+    mods: Mods,
+    a: &[[u32; 64]],
+    b: &[[u32; 64]],
+    idx: &[[u32; 64]],
+    d: &mut [[u32; 64]],
+) {
+    let model = sh.model(arch);
+    let set = if mods.cbsz == 0 {
+        u32::from(mods.abid)
+    } else {
+        0
+    };
+    let k = sh.k as usize;
+    let c: Vec<[u32; 64]> = d.to_vec();
+    let mut ra = vec![0u64; k];
+    let mut rb = vec![0u64; k];
+    for i in 0..sh.m {
+        ra.fill(0);
+        for g in 0..sh.k / 4 {
+            let il = sh.index_loc(i, g, set);
+            let field = read(idx, il, 4) as u32;
+            for s in 0..2u32 {
+                let pos = (4 * g + (field >> (2 * s) & 3)) as usize;
+                ra[pos] = read(a, sh.a_sparse_loc(i, g, s), sh.a.bits());
+            }
+        }
+        for j in 0..sh.m {
+            for (kk, y) in rb.iter_mut().enumerate() {
+                *y = read(b, sh.b_loc(kk as u32, j, 0), sh.b.bits());
+            }
+            let dl = sh.d_loc(i, j, 0);
+            let v = arith::element(model, sh.a, sh.b, &ra, &rb, read(&c, dl, sh.out_bits));
+            if let Some(x) = d.get_mut(dl.reg as usize) {
+                x[dl.lane as usize] = v as u32;
             }
         }
     }

@@ -152,6 +152,57 @@ fn flag(q: &[&str], name: &str) -> u32 {
         .unwrap_or(0)
 }
 
+/// SMFMAC: the calculator's answers for the compressed A, B and the index matrix, and its D
+/// formulas.
+fn check_sparse(key: &str, sh: &Shape, facts: &[Vec<String>]) -> usize {
+    assert_eq!(sh.blocks, 1, "{key}");
+    let mut n = 0;
+    for f in facts.iter().filter(|f| f[0] == "get") {
+        let (q, ans) = f[1].split_once(" = ").unwrap();
+        let q: Vec<&str> = q.split(' ').collect();
+        let (i, k, j) = (flag(&q, "-I"), flag(&q, "-K"), flag(&q, "-J"));
+        let got = match q[0] {
+            "-A" => sh.a_sparse_loc(i, k / 4, 0),
+            "-B" => sh.b_loc(k, j, 0),
+            _ => {
+                let set = if flag(&q, "--cbsz") == 0 {
+                    flag(&q, "--abid")
+                } else {
+                    0
+                };
+                sh.index_loc(i, k / 4, set)
+            }
+        };
+        assert_eq!(got, answer(ans), "{key}: {}", f[1]);
+        n += 1;
+    }
+    let map = |part: &str| {
+        facts
+            .iter()
+            .find(|f| f[0] == "map" && f[1].starts_with("D[") && f[1].contains(part))
+            .map(|f| f[1].split_once(": ").unwrap().1.to_string())
+            .unwrap()
+    };
+    let (fg, fl) = (map("GPR:"), map("Lane:"));
+    for i in 0..sh.m {
+        for j in 0..sh.m {
+            let mut v = HashMap::new();
+            v.insert("i", i64::from(i));
+            v.insert("j", i64::from(j));
+            let (reg, _) = gpr(&fg, &v);
+            let want = Loc {
+                reg: reg as u32,
+                lane: eval(&fl, &v) as u32,
+                bit: 0,
+            };
+            assert_eq!(sh.d_loc(i, j, 0), want, "{key}: D[{i}][{j}]");
+            n += 1;
+        }
+    }
+    assert!(n > 24, "{key}: {n} facts");
+    n
+}
+
 #[test]
 fn mfma_layouts_match_the_calculator() {
     let path = concat!(
@@ -182,12 +233,13 @@ fn mfma_layouts_match_the_calculator() {
             .split(' ')
             .map(str::to_string)
             .collect();
-        if name.starts_with("v_smfmac") {
-            sparse += 1;
-            continue;
-        }
         let d_regs: u8 = regs[3].parse().unwrap();
         let sh = Shape::parse(name, d_regs).unwrap_or_else(|| panic!("{key}: no shape"));
+        if sh.sparse {
+            sparse += 1;
+            checked += check_sparse(key, &sh, facts);
+            continue;
+        }
         assert_eq!([sh.m, sh.m, sh.k, sh.blocks], dims[..], "{key}: dims");
         assert_eq!(sh.a_regs().to_string(), regs[0], "{key}: A registers");
         assert_eq!(sh.d_regs().to_string(), regs[3], "{key}: D registers");
