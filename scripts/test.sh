@@ -56,6 +56,11 @@ stage memory-model scripts/run-memory-model.sh
 stage corpus-interpreter env SOFTHSA_JIT=off scripts/run-corpus.sh --quick
 stage gpu-interpreter env SOFTHSA_JIT=off cargo test --release -p softhsa-gpu
 stage jit-check bash -c "SOFTHSA_JIT=check scripts/run-corpus.sh --quick && SOFTHSA_JIT=check cargo test --release -p softhsa-gpu"
+# Robustness (issue 11): a bounded run of every fuzz target, and the C tests most likely to find
+# memory errors under valgrind (scripts/run-c-tests.sh above ran the negative, stress and
+# isolation tests natively).
+stage fuzz scripts/fuzz.sh --seconds 10
+stage valgrind scripts/run-valgrind.sh negative isolation init_shutdown signal
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
 

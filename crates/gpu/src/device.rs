@@ -7,7 +7,7 @@
 //! their tasks interleave on the pool. Each worker thread keeps its [`Worker`] (waves, LDS,
 //! scratch) across dispatches.
 
-use crate::fault::Fault;
+use crate::fault::{Fault, FaultKind, PacketField};
 use crate::grid::Grid;
 use crate::program::Kernel;
 use crate::trace::TraceConfig;
@@ -171,6 +171,8 @@ pub(crate) struct DispatchCtx<'a> {
     pub lds_size: u32,
     pub private_size: u32,
     pub stop: AtomicBool,
+    /// The device's global wave sync resources.
+    pub gws: &'a Arc<crate::exec::gws::Gws>,
 }
 
 /// The software GFX9 GPU.
@@ -179,6 +181,8 @@ pub struct Device {
     threads: usize,
     /// `None` if the pool could not be created: dispatches then run on the calling thread.
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// GWS: shared by all dispatches of this device (`ds_gws_*`).
+    gws: Arc<crate::exec::gws::Gws>,
 }
 
 impl Device {
@@ -195,6 +199,7 @@ impl Device {
             config,
             threads,
             pool,
+            gws: Default::default(),
         }
     }
 
@@ -207,23 +212,23 @@ impl Device {
         let start = Instant::now();
         let kd = &d.kernel.descriptor;
         let name = &d.kernel.name;
-        let grid =
-            Grid::new(d.grid_size, d.workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
+        let grid = Grid::new(d.grid_size, d.workgroup_size)
+            .map_err(|(field, why)| Fault::bad_packet(name, field, why))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);
         if lds > 64 * 1024 {
-            return Err(Fault::dispatch(
+            return Err(Fault::bad_packet(
                 name,
+                PacketField::GroupSegment,
                 format!("{lds} bytes of LDS (at most 65536)"),
             ));
         }
-        let private = d
-            .private_segment_size
-            .max(kd.private_segment_fixed_size)
-            .next_multiple_of(4);
+        // Checked before rounding up: a size near 2^32 would wrap to 0 and pass.
+        let private = d.private_segment_size.max(kd.private_segment_fixed_size);
         // Scratch backing is allocated per worker: 1024 work-items x 256 KiB = 256 MiB at most.
         if private > MAX_PRIVATE_SIZE {
-            return Err(Fault::dispatch(
+            return Err(Fault::bad_packet(
                 name,
+                PacketField::PrivateSegment,
                 format!("{private} bytes of scratch per work-item (at most {MAX_PRIVATE_SIZE})"),
             ));
         }
@@ -232,8 +237,9 @@ impl Device {
             grid,
             config: &self.config,
             lds_size: lds as u32,
-            private_size: private,
+            private_size: private.next_multiple_of(4),
             stop: AtomicBool::new(false),
+            gws: &self.gws,
         };
         let total = grid.workgroup_count();
         let next = AtomicU64::new(0);
@@ -297,7 +303,10 @@ impl Device {
             }),
             _ => work(),
         }
-        if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Some((_, mut f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            if let FaultKind::MemoryViolation { address, .. } = f.kind {
+                f.note = d.memory.describe(address).map(Into::into);
+            }
             return Err(f);
         }
         let engine = self.config.engine.effective();

@@ -37,6 +37,13 @@
 //!   [`exec::int32`], chosen at decode time; the `valu` module stays the reference (PERF.md).
 //! - FLAT atomics that land in LDS or scratch are plain read-modify-writes ([`exec::vmem::rmw`]):
 //!   no other thread sees those bytes. Global atomics are host atomics.
+//! - GDS: ROCm gives user queues none, so a DS access with the GDS bit (and `ds_ordered_count`)
+//!   is a GDS range error, reported as a memory violation ([`exec::ds_extra`]).
+//! - GWS: 64 resources per [`Device`], shared by all its dispatches; a wave that must wait
+//!   re-executes its `ds_gws_*` instruction each time it runs (`Flow::Wait`, [`exec::gws`]).
+//! - VSKIP and GPR indexing set [`wave::Wave::gpr_idx_en`], which keeps the JIT's translated
+//!   VALU code out of the way; the interpreter skips vector instructions while VSKIP is set.
+//! - VINTRP and EXP are graphics-only: an illegal instruction in a compute wave.
 
 use std::ops::Range;
 
@@ -54,7 +61,7 @@ pub mod wave;
 pub mod workgroup;
 
 pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion, JitStats};
-pub use fault::{Fault, FaultKind};
+pub use fault::{Fault, FaultKind, PacketField};
 pub use jit::Engine;
 pub use program::{Kernel, Program};
 pub use trace::TraceConfig;
@@ -75,6 +82,12 @@ pub trait MemoryMap: Send + Sync {
     /// `addr.wrapping_add(delta)` (non-zero only for agent-side aliases of host memory).
     fn translate(&self, addr: u64, len: u64) -> Option<(Range<u64>, u64)> {
         self.lookup(addr, len).map(|r| (r, 0))
+    }
+
+    /// What the runtime knows about an address a memory fault touched (the allocation it lies
+    /// just past, a freed allocation...), for the fault report; `None` when nothing.
+    fn describe(&self, _addr: u64) -> Option<String> {
+        None
     }
 }
 

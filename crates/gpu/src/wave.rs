@@ -50,11 +50,16 @@ pub struct Wave {
     pub executed: u64,
     /// Host address of this wave's scratch (private) backing.
     pub scratch_base: u64,
-    /// `s_set_gpr_idx_on` mode: VGPR operands named by `M0[15:12]` are offset by `M0[7:0]`.
+    /// Vector instructions must run in the interpreter: GPR indexing ([`Wave::gpr_index`]) or
+    /// VSKIP is on. The JIT tests this byte before its translated VALU code.
     pub gpr_idx_en: bool,
+    /// `s_set_gpr_idx_on` mode: VGPR operands named by `M0[15:12]` are offset by `M0[7:0]`.
+    pub gpr_index: bool,
     /// Kinds of store ([`UNFENCED_VECTOR`], [`UNFENCED_SCALAR`]) made since the wave's last full
     /// host fence: the `s_waitcnt` that waits for them issues one (see `exec::control`).
     pub unfenced_stores: u8,
+    /// A GWS semaphore or barrier this wave waits in (`exec::gws`; 0: none).
+    pub gws_pending: u16,
 }
 
 /// Memory instructions' data registers are numbered 0..=255 for VGPRs and `AGPR_BASE` + n for
@@ -98,7 +103,9 @@ impl Wave {
             executed: 0,
             scratch_base: 0,
             gpr_idx_en: false,
+            gpr_index: false,
             unfenced_stores: 0,
+            gws_pending: 0,
         }
     }
 
@@ -142,6 +149,12 @@ impl Wave {
     pub fn set_vcc(&mut self, v: u64) {
         self.s[VCC_LO] = v as u32;
         self.s[VCC_LO + 1] = (v >> 32) as u32;
+    }
+
+    /// Recomputes [`Wave::gpr_idx_en`] after GPR indexing or MODE.VSKIP changed.
+    #[inline]
+    pub fn sync_vector_path(&mut self) {
+        self.gpr_idx_en = self.gpr_index || self.mode & 1 << 28 != 0;
     }
 
     #[inline]
@@ -246,7 +259,9 @@ pub fn init_wave(
     w.mode = initial_mode(kd);
     w.trapsts = 0;
     w.gpr_idx_en = false;
+    w.gpr_index = false;
     w.unfenced_stores = 0;
+    w.gws_pending = 0;
     w.state = WaveState::Running;
     w.index = index;
     w.workgroup = wg_id;

@@ -123,8 +123,14 @@ pub(crate) fn run_workgroup(
         gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
         jit: Some(&kernel.jit),
     };
+    let _gws = crate::exec::gws::enter(ctx.gws);
     let waves = &mut wk.waves[..nw];
-    let engine = ctx.config.engine.effective();
+    // VSKIP must skip every vector instruction, which only the interpreter checks each time.
+    let engine = if kernel.program.uses_vskip {
+        crate::jit::Engine::Interpreter
+    } else {
+        ctx.config.engine.effective()
+    };
     loop {
         let mut running = false;
         for w in waves.iter_mut() {
@@ -163,5 +169,6 @@ fn report(ctx: &DispatchCtx, w: &Wave, e: ExecFault) -> Fault {
         wave: w.index,
         lane: e.lane,
         address: e.address,
+        note: None,
     }
 }

@@ -218,6 +218,7 @@ pub(crate) fn wide(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> {
         Class::Ds => Ok(ds(op, x, d.gfx)),
         Class::Mubuf | Class::Mtbuf => Ok(buffer(op, class, x)),
         Class::Flat | Class::Global | Class::Scratch => flat(op, class, x, d.gfx),
+        Class::Exp => crate::graphics::exp(d, op),
         _ => Ok(mimg(op, x)),
     }?;
     if d.gfx.unified_vgprs() {

@@ -8,12 +8,15 @@
 use crate::loader::LoadedKernel;
 use softhsa_abi::{
     hsa_kernel_dispatch_packet_t, hsa_status_t, HSA_STATUS_ERROR, HSA_STATUS_ERROR_EXCEPTION,
-    HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
-    HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
-    HSA_STATUS_ERROR_MEMORY_FAULT,
+    HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+    HSA_STATUS_ERROR_INVALID_ALLOCATION, HSA_STATUS_ERROR_INVALID_ARGUMENT,
+    HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+    HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, HSA_STATUS_ERROR_MEMORY_FAULT,
+    HSA_STATUS_ERROR_OUT_OF_RESOURCES,
 };
 use softhsa_gpu::{
-    Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap, Program,
+    Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap,
+    PacketField, Program,
 };
 use std::sync::Arc;
 
@@ -54,8 +57,18 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
         FaultKind::IllegalInstruction | FaultKind::Unimplemented => {
             HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
         }
-        FaultKind::Trap { .. } | FaultKind::InstructionBudget { .. } => HSA_STATUS_ERROR_EXCEPTION,
+        FaultKind::Trap { .. } | FaultKind::Halted | FaultKind::InstructionBudget { .. } => {
+            HSA_STATUS_ERROR_EXCEPTION
+        }
         FaultKind::InvalidDispatch(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+        // ROCm 5.2's queue error mapping (amd_aql_queue.cpp, from the packet processor's error
+        // bits: invalid dimensions, group memory, work-group size; scratch exhaustion).
+        FaultKind::BadPacket { field, .. } => match field {
+            PacketField::Dimensions => HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+            PacketField::WorkGroupSize | PacketField::GridSize => HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            PacketField::GroupSegment => HSA_STATUS_ERROR_INVALID_ALLOCATION,
+            PacketField::PrivateSegment => HSA_STATUS_ERROR_OUT_OF_RESOURCES,
+        },
         FaultKind::Internal(_) => HSA_STATUS_ERROR,
     }
 }
@@ -63,6 +76,8 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
 /// Runs one kernel dispatch packet (already copied out of the ring) to completion.
 /// `packet_address` is where it sits in the ring (the kernel's dispatch ptr), `dispatch_id`
 /// the packet's index.
+// A fault report is large, and rare: the error path is cold, so it is not boxed.
+#[allow(clippy::result_large_err)]
 pub fn run_kernel_dispatch(
     env: &DispatchEnv,
     packet: &hsa_kernel_dispatch_packet_t,
@@ -81,8 +96,12 @@ pub fn run_kernel_dispatch(
     };
     let dims = packet.setup & 3;
     if dims == 0 {
-        let f = Fault::dispatch(&kernel.name, "the packet's setup field has 0 dimensions");
-        return Err((HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, f));
+        let f = Fault::bad_packet(
+            &kernel.name,
+            PacketField::Dimensions,
+            "the packet's setup field has 0 dimensions",
+        );
+        return Err((fault_status(&f.kind), f));
     }
     // Dimensions beyond `dims` must be 1 (HSA); treat them so whatever the packet says.
     let pick = |d: u16, v: u32| if d < dims { v } else { 1 };

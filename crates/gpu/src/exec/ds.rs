@@ -12,9 +12,10 @@ use crate::fault::FaultKind;
 use crate::lds::Lds;
 use crate::program::XInst;
 use crate::wave::{data_reg, dnext, Wave, AGPR_BASE};
+use softhsa_isa::MemFlags;
 
 /// A VGPR operand's number, or a data operand's register (AGPRs from [`AGPR_BASE`]).
-fn vreg(s: Src) -> usize {
+pub(super) fn vreg(s: Src) -> usize {
     match s {
         Src::V(r) => usize::from(r),
         Src::A(r) => AGPR_BASE + usize::from(r),
@@ -23,7 +24,7 @@ fn vreg(s: Src) -> usize {
 }
 
 /// One lane's atomic: new memory value from old, data0, data1 (`wide`: 64-bit).
-fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u64> {
+pub(super) fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u64> {
     let sx = |v: u64| {
         if wide {
             v as i64
@@ -122,17 +123,26 @@ fn lds_write(lds: &mut Lds, addr: u32, v: u64, wide: bool) {
     }
 }
 
+/// The 16-bit offset `{offset1, offset0}` (the decoder keeps it whole in `imm`, or split).
+pub(super) fn offset16(inst: &softhsa_isa::Inst) -> u32 {
+    let imm = inst.imm as u32;
+    if imm > 255 {
+        imm & 0xffff
+    } else {
+        imm | inst.mem().map_or(0, |m| u32::from(m.offset1)) << 8
+    }
+}
+
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let inst = &x.inst;
+    if inst.mem_flags().has(MemFlags::GDS) {
+        return super::ds_extra::gds(w, x);
+    }
     let opc = inst.op.opcode();
     let exec = w.exec();
     let offset1 = inst.mem().map_or(0, |m| u32::from(m.offset1));
     let imm = inst.imm as u32;
-    let off16 = if imm > 255 {
-        imm & 0xffff
-    } else {
-        imm | offset1 << 8
-    };
+    let off16 = offset16(inst);
     let (a_reg, d0, d1, dst) = (vreg(x.src[0]), vreg(x.src[1]), vreg(x.src[2]), vreg_dst(x));
     let lds = &mut *cx.lds;
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);
@@ -279,7 +289,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 w.dreg_mut(dst)[l] = if exec >> from & 1 != 0 { data[from] } else { 0 };
             }
         }
-        _ => return fault(FaultKind::Unimplemented),
+        _ => return super::ds_extra::exec(w, x, cx),
     }
     Flow::Next
 }

@@ -35,6 +35,7 @@ mod plan;
 mod salu;
 mod segment;
 mod select;
+mod stubs;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

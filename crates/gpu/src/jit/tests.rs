@@ -246,6 +246,7 @@ pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
     let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc | Sopk)
         && ![
             "pc",
+            "setvskip",
             "movrel",
             "gpr_idx",
             "setreg",

@@ -115,7 +115,13 @@ fn smem(op: u32, sdata: u32, sbase: u32, off: u32) -> [u32; 2] {
 /// One random memory instruction over data VGPRs v0..v7, address registers v20..v23 and
 /// SGPR bases s[10:11] (buffer) for saddr and scalar loads.
 fn random_mem(r: &mut Rng) -> [u32; 2] {
-    let d = (r.next() % 6) as u32;
+    // Data registers, now and then the address registers themselves (a load that overwrites
+    // its own address).
+    let d = if r.next().is_multiple_of(8) {
+        r.pick(&[20u32, 21, 22, 23])
+    } else {
+        (r.next() % 6) as u32
+    };
     match r.next() % 10 {
         0..=3 => {
             // global/flat load or store of 1, 2 or 4 dwords

@@ -49,6 +49,7 @@ mod names;
 mod packed;
 mod packed32;
 mod round;
+mod screen;
 mod transcendental;
 mod trig_preop;
 

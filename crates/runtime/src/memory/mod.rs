@@ -9,6 +9,7 @@
 //! - [`Memory::pool`], [`Memory::agent_pools`], [`Memory::kernarg_pool`]: pool lookup.
 
 mod alias;
+mod describe;
 mod host;
 mod pinning;
 mod pointer;
@@ -17,7 +18,7 @@ pub mod registry;
 
 pub use pointer::{DeallocCallback, PointerInfo};
 pub use pool::{Pool, PoolKind};
-pub use registry::{Range, RangeKind, Registry};
+pub use registry::{Range, RangeKind, Registry, Shared};
 
 use crate::config::{Config, Profile};
 use crate::topology::handle::{self, Kind};
@@ -43,6 +44,8 @@ pub struct Memory {
     coherency: Vec<AtomicU32>,
     /// `SOFTHSA_LOCK_ALIAS`: locked memory gets an agent-side alias (see `alias.rs`).
     lock_alias: bool,
+    /// Recently freed allocations, named in fault reports.
+    freed: describe::Freed,
 }
 
 impl Memory {
@@ -79,6 +82,7 @@ impl Memory {
             dealloc_callbacks: Mutex::new(HashMap::new()),
             coherency,
             lock_alias: config.lock_alias,
+            freed: Default::default(),
         })
     }
 
@@ -208,6 +212,8 @@ impl Memory {
         // SAFETY: the registry held exactly this mapping (made by allocate_in) and no longer
         // does, so it is unmapped once.
         unsafe { host::unmap(ptr as *mut u8, range.len) };
+        crate::ipc::memory::release(&range);
+        self.freed.push(range.start, range.len);
         if let Some(p) = range.pool.and_then(|i| self.pools.get(i)) {
             p.used.fetch_sub(range.len, Ordering::AcqRel);
         }
@@ -279,6 +285,10 @@ impl softhsa_gpu::MemoryMap for Memory {
     fn translate(&self, addr: u64, len: u64) -> Option<(std::ops::Range<u64>, u64)> {
         self.registry.translate(addr, len)
     }
+
+    fn describe(&self, addr: u64) -> Option<String> {
+        self.describe_address(addr)
+    }
 }
 
 impl Drop for Memory {
@@ -291,6 +301,9 @@ impl Drop for Memory {
                 RangeKind::Allocation => unsafe { host::unmap(r.start as *mut u8, r.len) },
                 RangeKind::Alias => alias::release(&r),
                 _ => {}
+            }
+            if matches!(r.kind, RangeKind::Allocation | RangeKind::Ipc) {
+                crate::ipc::memory::release(&r);
             }
         }
     }

@@ -271,6 +271,8 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
         events: &rt.signals,
         queue_address: q.addr(),
     };
+    // SVM memory the program has unmapped must no longer be reachable.
+    crate::svm::prune_unmapped(&rt.memory);
     match dispatch::run_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
         Ok(stats) => {
             crate::profiling::record_dispatch(&stats);
