@@ -56,6 +56,8 @@ stage memory-model scripts/run-memory-model.sh
 stage corpus-interpreter env SOFTHSA_JIT=off scripts/run-corpus.sh --quick
 stage gpu-interpreter env SOFTHSA_JIT=off cargo test --release -p softhsa-gpu
 stage jit-check bash -c "SOFTHSA_JIT=check scripts/run-corpus.sh --quick && SOFTHSA_JIT=check cargo test --release -p softhsa-gpu"
+# The JIT's AVX2 code on this host too (AVX-512 hosts otherwise run only the AVX-512 code).
+stage jit-avx2 env SOFTHSA_JIT_ISA=avx2 scripts/run-corpus.sh --quick
 # Robustness (issue 11): a bounded run of every fuzz target, and the C tests most likely to find
 # memory errors under valgrind (scripts/run-c-tests.sh above ran the negative, stress and
 # isolation tests natively).

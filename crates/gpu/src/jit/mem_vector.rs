@@ -442,16 +442,96 @@ impl Emitter<'_> {
 
     /// Moves the data of every active lane by gathers/scatters at r8 + (qword index): the
     /// lane offsets table at r9 (`table`), or the address vectors zmm16..zmm23. The data
-    /// registers are at rsi.
+    /// registers are at rsi. With address vectors, a group of 8 lanes whose active lanes are
+    /// consecutive (a row of a 2-D work-group) moves with one masked vector access, and a
+    /// load whose active lanes all read one address broadcasts it.
     fn gather_scatter_512(&mut self, shape: VmemShape, table: bool) -> R<()> {
-        let a = &mut self.a;
         let nd = i32::from(shape.dwords);
+        if !table {
+            self.a.mov(
+                r10,
+                LANE_OFFSETS64[size_index(shape.dwords)].as_ptr() as u64,
+            )?;
+        }
         for g in 0..8 {
+            let a = &mut self.a;
+            let mut next = a.create_label();
             let idx = if table {
                 a.vmovdqu64(zmm6, zmmword_ptr(r9 + 64 * g))?;
                 zmm6
             } else {
-                zr(V(16 + g as u8))
+                let v = zr(V(16 + g as u8));
+                let mut gather = a.create_label();
+                a.kmovb(k1, exec_byte(g))?;
+                a.kortestb(k1, k1)?;
+                a.jz(next)?;
+                // rax = lane 8g's address; consecutive if lane i is at rax + size*i. (vmovq
+                // has no form for xmm16 and up.)
+                a.vmovdqa64(zmm7, v)?;
+                a.vmovq(rax, xmm7)?;
+                a.vpbroadcastq(zmm7, rax)?;
+                if shape.load {
+                    let mut spread = a.create_label();
+                    a.vpcmpq(k2.k1(), zmm7, v, 4)?;
+                    a.kortestb(k2, k2)?;
+                    a.jnz(spread)?;
+                    // Every active lane reads lane 8g's address (checked: it equals an active
+                    // lane's): one read, broadcast (8-byte pieces read whole).
+                    a.add(rax, r8)?;
+                    if nd == 1 {
+                        a.vpbroadcastd(ymm0, dword_ptr(rax))?;
+                        a.vmovdqu32(ymmword_ptr(rsi + 32 * g).k1(), ymm0)?;
+                    }
+                    for p in 0..nd / 2 {
+                        let d0 = ymmword_ptr(rsi + (512 * p + 32 * g));
+                        let d1 = ymmword_ptr(rsi + (512 * p + 256 + 32 * g));
+                        a.vpbroadcastq(zmm0, qword_ptr(rax + 8 * p))?;
+                        a.vpmovqd(ymm1, zmm0)?;
+                        a.vpsrlq(zmm0, zmm0, 32)?;
+                        a.vpmovqd(ymm2, zmm0)?;
+                        a.vmovdqu32(d0.k1(), ymm1)?;
+                        a.vmovdqu32(d1.k1(), ymm2)?;
+                    }
+                    a.jmp(next)?;
+                    bind(a, &mut spread)?;
+                }
+                a.vpaddq(zmm7, zmm7, zmmword_ptr(r10))?;
+                a.vpcmpq(k2.k1(), zmm7, v, 4)?;
+                a.kortestb(k2, k2)?;
+                a.jnz(gather)?;
+                if nd <= 2 {
+                    // Consecutive: masked moves (inactive lanes' memory untouched).
+                    a.add(rax, r8)?;
+                    let (d0, d1) = (ymmword_ptr(rsi + 32 * g), ymmword_ptr(rsi + (256 + 32 * g)));
+                    match (shape.load, nd) {
+                        (true, 1) => {
+                            a.vmovdqu32(ymm0.k1().z(), ymmword_ptr(rax))?;
+                            a.vmovdqu32(d0.k1(), ymm0)?;
+                        }
+                        (true, _) => {
+                            a.vmovdqu64(zmm0.k1().z(), zmmword_ptr(rax))?;
+                            a.vpmovqd(ymm1, zmm0)?;
+                            a.vpsrlq(zmm0, zmm0, 32)?;
+                            a.vpmovqd(ymm2, zmm0)?;
+                            a.vmovdqu32(d0.k1(), ymm1)?;
+                            a.vmovdqu32(d1.k1(), ymm2)?;
+                        }
+                        (false, 1) => {
+                            a.vmovdqu32(ymm0, d0)?;
+                            a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;
+                        }
+                        (false, _) => {
+                            a.vpmovzxdq(zmm0, d0)?;
+                            a.vpmovzxdq(zmm1, d1)?;
+                            a.vpsllq(zmm1, zmm1, 32)?;
+                            a.vporq(zmm0, zmm0, zmm1)?;
+                            a.vmovdqu64(zmmword_ptr(rax).k1(), zmm0)?;
+                        }
+                    }
+                    a.jmp(next)?;
+                }
+                bind(a, &mut gather)?;
+                v
             };
             // Qword elements: (d0|d1) at +0 and (d2|d3) at +8; dwords for single-dword ops.
             let parts = if nd == 1 { 1 } else { nd / 2 };
@@ -484,6 +564,7 @@ impl Emitter<'_> {
                     a.vpscatterqq(at(p).k2(), zmm0)?;
                 }
             }
+            bind(a, &mut next)?;
         }
         Ok(())
     }
