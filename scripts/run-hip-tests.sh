@@ -6,7 +6,8 @@
 # the ones listed in EXPECT_ABORT below, which must end the way HIP ends on hardware: aborted by
 # HIP's queue error callback, with the named text on stdout/stderr.
 # Programs in O0_TESTS are built and run a second time at -O0 (scratch, hidden hostcall buffer),
-# those in GFX908_TESTS a second time for gfx908, on a gfx908 agent.
+# those in GFX908_TESTS/GFX90A_TESTS again for gfx908/gfx90a, on an agent of that processor;
+# CDNA_ONLY programs (matrix cores) are built for gfx908 and gfx90a only.
 # tests/hip/*.genco.hip are code objects built with --genco, loaded by module_load at run time.
 #
 # Usage: scripts/run-hip-tests.sh [NAME-FILTER]
@@ -37,7 +38,11 @@ O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid
   wave_intrinsics printf dynamic_shared math"
 # Programs also built with --offload-arch=gfx908 (-O3) and run on a gfx908 (MI100) agent.
 GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
-  dynamic_shared struct_byvalue grid3d_private"
+  dynamic_shared struct_byvalue grid3d_private mfma"
+# Programs also built with --offload-arch=gfx90a (-O3) and run on a gfx90a (MI210) agent.
+GFX90A_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
+  dynamic_shared mfma"
+CDNA_ONLY="mfma"
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
@@ -85,7 +90,7 @@ fail() {
 build() {
   local out=$1 src=$2 target=$arch
   shift 2
-  [[ "$out" == *-gfx908 ]] && target=gfx908
+  [[ "$out" =~ -(gfx90[8a])$ ]] && target=${BASH_REMATCH[1]}
   if [ "$out" -nt "$src" ] && [ "$out" -nt "$src_dir/hip_check.h" ]; then
     return 0
   fi
@@ -104,8 +109,8 @@ done
 # run_one NAME BINARY: runs it and checks the expected outcome.
 run_one() {
   local name=$1 exe=$2 base=${1%-O0} gpu=
-  base=${base%-gfx908}
-  [[ "$name" == *-gfx908 ]] && gpu=gfx908
+  base=${base%-gfx90[8a]}
+  [[ "$name" =~ -(gfx90[8a])$ ]] && gpu=${BASH_REMATCH[1]}
   local log="$build/logs/$name.log"
   local args=${ARGS[$base]:-}
   # shellcheck disable=SC2086 # ARGS entries are word lists
@@ -145,8 +150,10 @@ for src in "$src_dir"/*.hip; do
   case "$src" in *.genco.hip) continue ;; esac
   name=$(basename "$src" .hip)
   variants=("$name")
+  case " $(echo $CDNA_ONLY) " in *" $name "*) variants=() ;; esac
   case " $(echo $O0_TESTS) " in *" $name "*) variants+=("$name-O0") ;; esac
   case " $(echo $GFX908_TESTS) " in *" $name "*) variants+=("$name-gfx908") ;; esac
+  case " $(echo $GFX90A_TESTS) " in *" $name "*) variants+=("$name-gfx90a") ;; esac
   for v in "${variants[@]}"; do
     [ -z "$filter" ] || [[ "$v" == *"$filter"* ]] || continue
     opt=-O3
