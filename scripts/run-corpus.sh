@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the kernel corpus matrix: every kernel in tests/corpus/kernels, built by Debian's clang
 # 14/15/16/19 for gfx900 and gfx906 at -O0/-O2/-O3 for every code object version each compiler
-# accepts (and for gfx908/gfx90a at -O0 and -O2, newest version; kernels tagged "corpus: cdna"
-# only there) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
+# accepts (and for gfx908/gfx90a at -O0 and -O2, newest version; gfx940 at -O2 from clang-16/19,
+# gfx941 at -O2 and gfx942 at -O0/-O2 from clang-19; kernels tagged "corpus: cdna" only there) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
 # its case program (tests/corpus/cases/<kernel>.c) through softhsa's libhsa-runtime64.so.1 and
 # compared with a host reference. Then the dispatch tests in tests/c/dispatch.
 #
@@ -16,7 +16,7 @@
 #                                         instead of softhsa: checks the host references
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
 # CORPUS_OUT (default target/corpus) caches objects keyed by source hash; JOBS (default nproc);
-# CORPUS_TARGETS (default "gfx900 gfx906 gfx908 gfx90a") limits the processors built and run.
+# CORPUS_TARGETS (default "gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942") limits the processors built and run.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,14 +65,23 @@ configs() {
     for cc in $compilers; do
         local covs
         case $cc in 14) covs="2 3 4" ;; 15 | 16) covs="2 3 4 5" ;; 19) covs="4 5" ;; esac
-        for t in ${CORPUS_TARGETS:-gfx900 gfx906 gfx908 gfx90a}; do
+        for t in ${CORPUS_TARGETS:-gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942}; do
             case $t in gfx90[06]) [ "$cdna" = 1 ] && continue ;; esac
             for o in 0 2 3; do
                 for v in $covs; do
                     # CDNA processors: -O0 and -O2 at the compiler's newest code object
                     # version (-O0 spills VGPRs to AGPRs with v_accvgpr_*).
-                    case $t in gfx908 | gfx90a | gfx94*)
+                    case $t in
+                    gfx908 | gfx90a)
                         { [ $o != 3 ] && [ "$v" = "${covs##* }" ]; } || continue ;;
+                    # gfx94x (CI time): gfx940 -O2 from clang-16 and clang-19, gfx941 -O2 and
+                    # gfx942 -O0/-O2 from clang-19 (LLVM 19 has every gfx94x change), v5.
+                    gfx940)
+                        { [ $o = 2 ] && [ "$v" = 5 ] && [ $cc -ge 16 ]; } || continue ;;
+                    gfx941)
+                        { [ $o = 2 ] && [ "$v" = 5 ] && [ $cc = 19 ]; } || continue ;;
+                    gfx942)
+                        { [ $o != 3 ] && [ "$v" = 5 ] && [ $cc = 19 ]; } || continue ;;
                     esac
                     if [ $quick = 1 ]; then
                         # One per compiler: gfx906, -O2, its newest version, plus -O0 v4.
