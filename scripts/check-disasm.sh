@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `softhsa disasm` against llvm-objdump-15 on every code object the corpus built
-# (target/corpus/obj, from scripts/run-corpus.sh): the listings must be identical.
+# `softhsa disasm` against llvm-objdump on every code object the corpus built
+# (target/corpus/obj, from scripts/run-corpus.sh): the listings must be identical. The reference
+# is llvm-objdump-15, and llvm-objdump-19 for gfx94x (LLVM 15 does not know gfx941/gfx942 and
+# prints gfx940's MFMA with gfx908's names).
 # Prints one line per difference and a final "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,11 +16,12 @@ command -v llvm-objdump-15 >/dev/null || { echo "check-disasm: llvm-objdump-15 m
 # every kernel (its bug); softhsa prints each kernel's own. There the `.byte` lines are left out of
 # the comparison, and every instruction line must still match.
 check_one() { # object
-  local f=$1 cpu keep=cat
-  cpu=$(basename "$f" | grep -o 'gfx90[06]')
+  local f=$1 cpu keep=cat tool=llvm-objdump-15
+  cpu=$(basename "$f" | grep -o 'gfx9[0-9a-f][0-9a-f]')
+  case "$cpu" in gfx94*) tool=llvm-objdump-19 ;; esac
   case "$f" in *-v2.hsaco) keep="grep -v ^[[:space:]]*\.byte" ;; esac
   if diff <("$BIN" disasm "$f" 2>&1 | $keep) \
-          <(llvm-objdump-15 -d --mcpu="$cpu" "$f" 2>&1 | $keep) >/dev/null; then
+          <("$tool" -d --mcpu="$cpu" "$f" 2>&1 | $keep) >/dev/null; then
     echo PASS
   else
     echo "FAIL $f"

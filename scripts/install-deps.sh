@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the test suite uses: the LLVM AMDGPU compilers and tools, the
-# ROCm device libraries, Debian's HSA headers (for C tests), rocminfo, HIP, valgrind (memcheck
-# runs) and g++ (libfuzzer-sys builds libFuzzer).
+# ROCm device libraries, Debian's HSA headers (for C tests), rocminfo, HIP, rocRAND and rocSPARSE
+# (HIP programs run their kernels), valgrind (memcheck runs) and g++ (libfuzzer-sys builds libFuzzer).
 # Idempotent: skips apt when every package is already installed.
 set -euo pipefail
 pkgs=(
@@ -10,7 +10,7 @@ pkgs=(
   clang-16 lld-16 llvm-16
   clang-19 lld-19 llvm-19
   rocm-device-libs libhsa-runtime-dev rocminfo
-  hipcc libamdhip64-dev libamd-comgr2 librocprim-dev
+  hipcc libamdhip64-dev libamd-comgr2 librocprim-dev librocrand-dev librocsparse-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
   gcc g++ make valgrind
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the kernel corpus matrix: every kernel in tests/corpus/kernels, built by Debian's clang
 # 14/15/16/19 for gfx900 and gfx906 at -O0/-O2/-O3 for every code object version each compiler
-# accepts (and for gfx908 at -O2, newest version) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
+# accepts (and for gfx908/gfx90a at -O0 and -O2, newest version; gfx940 at -O2 from clang-16/19,
+# gfx941 at -O2 and gfx942 at -O0/-O2 from clang-19; kernels tagged "corpus: cdna" only there) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
 # its case program (tests/corpus/cases/<kernel>.c) through softhsa's libhsa-runtime64.so.1 and
 # compared with a host reference. Then the dispatch tests in tests/c/dispatch.
 #
@@ -15,7 +16,7 @@
 #                                         instead of softhsa: checks the host references
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
 # CORPUS_OUT (default target/corpus) caches objects keyed by source hash; JOBS (default nproc);
-# CORPUS_TARGETS (default "gfx900 gfx906 gfx908") limits the processors built and run.
+# CORPUS_TARGETS (default "gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942") limits the processors built and run.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,23 +54,35 @@ done
 [ ${#kernels[@]} -gt 0 ] || { echo "no kernel matches '$filter'" >&2; exit 2; }
 
 is_devlib() { grep -q 'corpus: devlib' "$1"; }
+# Kernels tagged "corpus: cdna" use the matrix cores: CDNA processors only.
+is_cdna() { grep -q 'corpus: cdna' "$1"; }
 
 # The configurations: "compiler target opt cov".
 configs() {
-    local devlib=$1 cc t o v
+    local devlib=$1 cdna=$2 cc t o v
     local compilers="14 15 16 19"
     [ "$devlib" = 1 ] && compilers=15
     for cc in $compilers; do
         local covs
         case $cc in 14) covs="2 3 4" ;; 15 | 16) covs="2 3 4 5" ;; 19) covs="4 5" ;; esac
-        for t in ${CORPUS_TARGETS:-gfx900 gfx906 gfx908}; do
+        for t in ${CORPUS_TARGETS:-gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942}; do
+            case $t in gfx90[06]) [ "$cdna" = 1 ] && continue ;; esac
             for o in 0 2 3; do
                 for v in $covs; do
-                    # gfx908 (MI100): -O2 at the compiler's newest version only; -O0 spills to
-                    # AGPRs (v_accvgpr_*), which softhsa does not execute yet.
-                    if [ $t = gfx908 ]; then
-                        { [ $o = 2 ] && [ "$v" = "${covs##* }" ]; } || continue
-                    fi
+                    # CDNA processors: -O0 and -O2 at the compiler's newest code object
+                    # version (-O0 spills VGPRs to AGPRs with v_accvgpr_*).
+                    case $t in
+                    gfx908 | gfx90a)
+                        { [ $o != 3 ] && [ "$v" = "${covs##* }" ]; } || continue ;;
+                    # gfx94x (CI time): gfx940 -O2 from clang-16 and clang-19, gfx941 -O2 and
+                    # gfx942 -O0/-O2 from clang-19 (LLVM 19 has every gfx94x change), v5.
+                    gfx940)
+                        { [ $o = 2 ] && [ "$v" = 5 ] && [ $cc -ge 16 ]; } || continue ;;
+                    gfx941)
+                        { [ $o = 2 ] && [ "$v" = 5 ] && [ $cc = 19 ]; } || continue ;;
+                    gfx942)
+                        { [ $o != 3 ] && [ "$v" = 5 ] && [ $cc = 19 ]; } || continue ;;
+                    esac
                     if [ $quick = 1 ]; then
                         # One per compiler: gfx906, -O2, its newest version, plus -O0 v4.
                         [ $t = gfx906 ] || continue
@@ -113,8 +126,8 @@ objlist=$OUT/objects.txt
 : >"$objlist"
 jobs_file=$OUT/compile-jobs.txt
 : >"$jobs_file"
-add_kernel() { # name src_dir devlib
-    local k=$1 dir=$2 devlib=$3 hash old
+add_kernel() { # name src_dir devlib cdna
+    local k=$1 dir=$2 devlib=$3 cdna=$4 hash old
     hash=$(cat "$dir/$k.cl" "$dir/corpus.h" 2>/dev/null | sha1sum | cut -c1-12)
     # Objects of earlier versions of the source are stale: drop them.
     for old in "$OUT/obj/$k"-*; do
@@ -122,7 +135,7 @@ add_kernel() { # name src_dir devlib
             [[ $(basename "$old") =~ ^$k-[0-9a-f]{12}$ ]] && rm -rf "$old"
     done
     mkdir -p "$OUT/obj/$k-$hash"
-    configs "$devlib" | while read -r cc t o v; do
+    configs "$devlib" "$cdna" | while read -r cc t o v; do
         local obj=$OUT/obj/$k-$hash/clang$cc-$t-O$o-v$v.hsaco
         echo "$dir/$k.cl $devlib $cc $t $o $v $obj" >>"$jobs_file"
         echo "$k $obj" >>"$objlist"
@@ -130,9 +143,10 @@ add_kernel() { # name src_dir devlib
 }
 if [ $ocl = 0 ]; then
     for k in "${kernels[@]}"; do
-        d=0
+        d=0 m=0
         is_devlib "$CORPUS/kernels/$k.cl" && d=1
-        add_kernel "$k" "$CORPUS/kernels" "$d"
+        is_cdna "$CORPUS/kernels/$k.cl" && m=1
+        add_kernel "$k" "$CORPUS/kernels" "$d" "$m"
     done
     build_fail=$(xargs -P"$JOBS" -L1 bash -c 'compile_one "$@"' _ <"$jobs_file" || true)
     [ -n "$build_fail" ] && echo "$build_fail"
@@ -184,8 +198,9 @@ run_one() { # kernel object bindir logdir [memory mode]
     export CORPUS_MEM=$mem
     # The agent must be the object's processor: a gfx900 object does not load on a gfx906.
     case $obj in
-        *gfx900*) export SOFTHSA_GPU=gfx900 ;;
-        *gfx908*) export SOFTHSA_GPU=gfx908 ;;
+        *-gfx9[0-9a-f][0-9a-f]-*)
+            local gpu=${obj##*-gfx}
+            export SOFTHSA_GPU=gfx${gpu%%-*} ;;
         *) export SOFTHSA_GPU=gfx906 ;;
     esac
     t0=$(date +%s%N)

@@ -6,7 +6,10 @@
 # the ones listed in EXPECT_ABORT below, which must end the way HIP ends on hardware: aborted by
 # HIP's queue error callback, with the named text on stdout/stderr.
 # Programs in O0_TESTS are built and run a second time at -O0 (scratch, hidden hostcall buffer),
-# those in GFX908_TESTS a second time for gfx908, on a gfx908 agent.
+# those in GFX908_TESTS/GFX90A_TESTS again for gfx908/gfx90a, on an agent of that processor;
+# CDNA_ONLY programs (matrix cores) are built for gfx908 and gfx90a only; XNACK_TESTS run once
+# more built for gfx90a:xnack+ on an MI210 with XNACK on (SOFTHSA_GPU=gfx90a:xnack+). Programs
+# in LIBS link a Debian ROCm library and run its kernels (rocRAND, rocSPARSE).
 # tests/hip/*.genco.hip are code objects built with --genco, loaded by module_load at run time.
 #
 # Usage: scripts/run-hip-tests.sh [NAME-FILTER]
@@ -37,7 +40,22 @@ O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid
   wave_intrinsics printf dynamic_shared math texture_object"
 # Programs also built with --offload-arch=gfx908 (-O3) and run on a gfx908 (MI100) agent.
 GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
-  dynamic_shared struct_byvalue grid3d_private texture_object"
+  dynamic_shared struct_byvalue grid3d_private texture_object mfma"
+# Programs also built with --offload-arch=gfx90a (-O3) and run on a gfx90a (MI210) agent.
+GFX90A_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
+  dynamic_shared mfma"
+CDNA_ONLY="mfma"
+# rocRAND ships gfx90a:xnack- and gfx90a:xnack+ code objects: HIP must pick the one the agent's
+# target ID allows.
+XNACK_TESTS="rocrand_philox"
+GFX908_TESTS+=" rocrand_philox rocsparse_spmv"
+GFX90A_TESTS+=" rocrand_philox rocsparse_spmv"
+
+# Libraries some programs link.
+declare -A LIBS=(
+  [rocrand_philox]="-lrocrand"
+  [rocsparse_spmv]="-lrocsparse"
+)
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
@@ -81,18 +99,30 @@ fail() {
   echo "FAIL $1: $2"
 }
 
+# variant_gpu NAME DEFAULT: the processor (target ID) a variant is built for and runs on.
+variant_gpu() {
+  case $1 in
+    *-gfx908) echo gfx908 ;;
+    *-gfx90a) echo gfx90a ;;
+    *-gfx90a-xnack) echo gfx90a:xnack+ ;;
+    *) echo "$2" ;;
+  esac
+}
+
 # build OUT SRC FLAGS...: compiles unless OUT is newer than SRC and the shared header.
 build() {
   local out=$1 src=$2 target=$arch
   shift 2
-  [[ "$out" == *-gfx908 ]] && target=gfx908
+  target=$(variant_gpu "$out" "$arch")
   if [ "$out" -nt "$src" ] && [ "$out" -nt "$src_dir/hip_check.h" ]; then
     return 0
   fi
-  "$hipcc" --offload-arch=$target -I"$src_dir" "$@" -o "$out" "$src" >"$out.build.log" 2>&1
+  # shellcheck disable=SC2086 # link_libs is a word list
+  "$hipcc" --offload-arch=$target -I"$src_dir" "$@" -o "$out" "$src" $link_libs >"$out.build.log" 2>&1
 }
 
 # Code objects for hipModuleLoad.
+link_libs=
 for src in "$src_dir"/*.genco.hip; do
   [ -e "$src" ] || continue
   name=$(basename "$src" .genco.hip)
@@ -103,9 +133,10 @@ done
 
 # run_one NAME BINARY: runs it and checks the expected outcome.
 run_one() {
-  local name=$1 exe=$2 base=${1%-O0} gpu=
-  base=${base%-gfx908}
-  [[ "$name" == *-gfx908 ]] && gpu=gfx908
+  local name=$1 exe=$2 base=${1%-O0} gpu
+  base=${base%-xnack}
+  base=${base%-gfx90[8a]}
+  gpu=$(variant_gpu "$name" "")
   local log="$build/logs/$name.log"
   local args=${ARGS[$base]:-}
   # shellcheck disable=SC2086 # ARGS entries are word lists
@@ -145,12 +176,16 @@ for src in "$src_dir"/*.hip; do
   case "$src" in *.genco.hip) continue ;; esac
   name=$(basename "$src" .hip)
   variants=("$name")
+  case " $(echo $CDNA_ONLY) " in *" $name "*) variants=() ;; esac
   case " $(echo $O0_TESTS) " in *" $name "*) variants+=("$name-O0") ;; esac
   case " $(echo $GFX908_TESTS) " in *" $name "*) variants+=("$name-gfx908") ;; esac
+  case " $(echo $GFX90A_TESTS) " in *" $name "*) variants+=("$name-gfx90a") ;; esac
+  case " $(echo $XNACK_TESTS) " in *" $name "*) variants+=("$name-gfx90a-xnack") ;; esac
   for v in "${variants[@]}"; do
     [ -z "$filter" ] || [[ "$v" == *"$filter"* ]] || continue
     opt=-O3
     [[ "$v" == *-O0 ]] && opt=-O0
+    link_libs=${LIBS[$name]:-}
     if ! build "$build/$v" "$src" "$opt"; then
       fail "$v" "hipcc $opt failed: $(grep -m2 error "$build/$v.build.log" | tr '\n' ' ')"
       continue

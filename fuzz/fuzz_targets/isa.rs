@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use softhsa_isa::{decode_all, decode_for, Gfx};
 
 fuzz_target!(|data: &[u8]| {
-    for gfx in [Gfx::Gfx900, Gfx::Gfx906, Gfx::Gfx908] {
+    for gfx in Gfx::ALL {
         for (off, r) in decode_all(data, gfx) {
             let Ok(inst) = r else { continue };
             let pc = 0x1000 + off as u64;

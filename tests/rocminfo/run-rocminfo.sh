@@ -46,6 +46,11 @@ expect "104 compute units" "Compute Unit: +104"
 expect "chip id 0x740f" "Chip ID: +29711\(0x740f\)"
 expect "32 waves per CU" "Max Waves Per CU: +32\(0x20\)"
 expect "an 8 MB L2" "L2: +8192\(0x2000\) KB"
+# Target-ID features: an MI210 with XNACK enabled (HSA_XNACK=1 on a real one).
+if ! rocminfo_run SOFTHSA_GPU=gfx90a:xnack+; then
+  echo "rocminfo (gfx90a:xnack+) failed:"; cat "$tmp/out" "$tmp/err"; exit 1
+fi
+expect "the MI210's ISA with XNACK on" "Name: +amdgcn-amd-amdhsa--gfx90a:sramecc\+:xnack\+"
 if ! rocminfo_run SOFTHSA_GPU=gfx942; then
   echo "rocminfo (gfx942) failed:"; cat "$tmp/out" "$tmp/err"; exit 1
 fi

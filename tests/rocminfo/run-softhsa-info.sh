@@ -9,9 +9,13 @@ target=${CARGO_TARGET_DIR:-$(cd "$here/../.." && pwd)/target}
 if [ "$profile" = release ]; then cargo build -q --release -p softhsa; else cargo build -q -p softhsa; fi
 softhsa=$target/$profile/softhsa
 
-rocminfo_run || { echo "rocminfo failed:"; cat "$tmp/out" "$tmp/err"; exit 1; }
-grep -v "ROCk module" "$tmp/out" | sed 's/[[:space:]]*$//' | grep -v "^      Grid Max Size: " >"$tmp/rocminfo.txt"
-"$softhsa" info --library "$lib/libhsa-runtime64.so.1" >"$tmp/info.raw"
-sed 's/[[:space:]]*$//' "$tmp/info.raw" | grep -v "^      Grid Max Size: " >"$tmp/info.txt"
-diff "$tmp/rocminfo.txt" "$tmp/info.txt"
-echo "softhsa info matches rocminfo ($(wc -l <"$tmp/info.txt") lines)"
+# The default gfx906 (MI50) and the CDNA boards: MI100, MI210 (with XNACK on as well), MI300X.
+for gpu in "" gfx908 gfx90a gfx90a:xnack+ gfx942; do
+  rocminfo_run ${gpu:+SOFTHSA_GPU=$gpu} || { echo "rocminfo ${gpu:-gfx906} failed:"; cat "$tmp/out" "$tmp/err"; exit 1; }
+  grep -v "ROCk module" "$tmp/out" | sed 's/[[:space:]]*$//' | grep -v "^      Grid Max Size: " >"$tmp/rocminfo.txt"
+  env -u SOFTHSA_GPU -u SOFTHSA_GPUS ${gpu:+SOFTHSA_GPU=$gpu} \
+    "$softhsa" info --library "$lib/libhsa-runtime64.so.1" >"$tmp/info.raw"
+  sed 's/[[:space:]]*$//' "$tmp/info.raw" | grep -v "^      Grid Max Size: " >"$tmp/info.txt"
+  diff "$tmp/rocminfo.txt" "$tmp/info.txt"
+  echo "softhsa info matches rocminfo for ${gpu:-gfx906} ($(wc -l <"$tmp/info.txt") lines)"
+done

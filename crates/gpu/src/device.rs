@@ -54,13 +54,11 @@ pub enum GfxVersion {
     Gfx900,
     #[default]
     Gfx906,
-    /// MI100: gfx906's instructions plus the matrix cores (MFMA and AGPRs, not executed yet:
-    /// they do not decode and fault as illegal instructions).
+    /// MI100: gfx906's instructions plus the matrix cores (MFMA) and the AGPRs.
     Gfx908,
-    /// MI200: encodings differ from gfx906's (AGPR bits of memory instructions, packed FP32,
-    /// 64-bit DPP), which the decoder does not know yet: dispatches are refused.
+    /// MI200: AGPRs as memory operands, f64 MFMA, packed FP32, 64-bit DPP, f64 atomics.
     Gfx90a,
-    /// MI300 (gfx940/941/942): as gfx90a, plus architected flat scratch; dispatches are refused.
+    /// MI300 (gfx940/941/942): as gfx90a, plus architected flat scratch, fp8/xf32 MFMA.
     Gfx940,
     Gfx941,
     Gfx942,
@@ -80,14 +78,17 @@ impl GfxVersion {
         }
     }
 
-    /// Whether this device runs kernels: gfx908 code is gfx906's plus instructions that do not
-    /// decode (so they fault), while gfx90a+ reuses encodings with other meanings, which would
-    /// silently compute something else.
-    pub fn executes(self) -> bool {
-        matches!(
-            self,
-            GfxVersion::Gfx900 | GfxVersion::Gfx906 | GfxVersion::Gfx908
-        )
+    /// The instruction set its code is decoded as (gfx941/gfx942 share gfx940's).
+    pub fn isa(self) -> softhsa_isa::Gfx {
+        match self {
+            GfxVersion::Gfx900 => softhsa_isa::Gfx::Gfx900,
+            GfxVersion::Gfx906 => softhsa_isa::Gfx::Gfx906,
+            GfxVersion::Gfx908 => softhsa_isa::Gfx::Gfx908,
+            GfxVersion::Gfx90a => softhsa_isa::Gfx::Gfx90a,
+            GfxVersion::Gfx940 | GfxVersion::Gfx941 | GfxVersion::Gfx942 => {
+                softhsa_isa::Gfx::Gfx940
+            }
+        }
     }
 }
 
@@ -211,15 +212,6 @@ impl Device {
         let start = Instant::now();
         let kd = &d.kernel.descriptor;
         let name = &d.kernel.name;
-        if !self.config.gfx.executes() {
-            return Err(Fault::dispatch(
-                name,
-                format!(
-                    "softhsa does not execute {} kernels yet (its encodings differ from gfx906's)",
-                    self.config.gfx.name()
-                ),
-            ));
-        }
         let grid = Grid::new(d.grid_size, d.workgroup_size)
             .map_err(|(field, why)| Fault::bad_packet(name, field, why))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);

@@ -6,7 +6,7 @@ use crate::exec::operand::{resolve_src, Src, Width};
 use crate::exec::vmem::{classify, VmemKind};
 use crate::valu::{self, ValuOp};
 use softhsa_codeobj::KernelDescriptor;
-use softhsa_isa::{Class, Encoding, Inst, Op};
+use softhsa_isa::{Class, Encoding, Gfx, Inst, Op, OpFlags, Operand};
 
 /// "No instruction starts here" in the address map, and "no target" in branches.
 pub const NO_INDEX: u32 = u32::MAX;
@@ -29,6 +29,8 @@ pub struct XInst {
     pub gfx906_only: bool,
     /// The 32-bit integer fast path's op, when this instruction qualifies for it.
     pub int32: Option<Int32>,
+    /// A matrix-core instruction or AGPR move (`exec::matrix`).
+    pub matrix: bool,
 }
 
 /// What occupies an instruction slot.
@@ -42,6 +44,8 @@ pub enum Slot {
 
 /// The decoded text range of a code object.
 pub struct Program {
+    /// The instruction set it was decoded for.
+    pub gfx: Gfx,
     /// Load address of the first byte.
     pub base: u64,
     pub slots: Vec<Slot>,
@@ -55,8 +59,13 @@ pub struct Program {
 }
 
 impl Program {
-    /// Decodes `code` (loaded at `base`) in one pass from its start.
+    /// Decodes gfx906 `code` (loaded at `base`) in one pass from its start.
     pub fn new(code: &[u8], base: u64) -> Program {
+        Program::new_for(code, base, Gfx::Gfx906)
+    }
+
+    /// Decodes `code` of instruction set `gfx` (loaded at `base`) in one pass from its start.
+    pub fn new_for(code: &[u8], base: u64, gfx: Gfx) -> Program {
         let mut slots = Vec::new();
         let mut offsets = Vec::new();
         let mut index = vec![NO_INDEX; code.len().div_ceil(4)];
@@ -64,7 +73,7 @@ impl Program {
         while off + 4 <= code.len() {
             index[off / 4] = slots.len() as u32;
             offsets.push(off as u32);
-            match softhsa_isa::decode(&code[off..]) {
+            match softhsa_isa::decode_for(&code[off..], gfx) {
                 Ok(inst) if inst.len >= 4 && off + usize::from(inst.len) <= code.len() => {
                     off += usize::from(inst.len);
                     let raw = code[off - usize::from(inst.len)..]
@@ -87,6 +96,7 @@ impl Program {
             .iter()
             .any(|s| matches!(s, Slot::Ok(x) if sets_vskip(&x.inst)));
         let mut p = Program {
+            gfx,
             base,
             slots,
             offsets,
@@ -167,6 +177,7 @@ fn width_of(ty: valu::Ty) -> Width {
         valu::Ty::U64 => Width::B64Int,
         valu::Ty::F16 | valu::Ty::U16 => Width::B16,
         valu::Ty::PkF16 | valu::Ty::PkU16 => Width::Packed16,
+        valu::Ty::PkF32 => Width::Packed32,
         valu::Ty::U32 | valu::Ty::F32 => Width::B32,
     }
 }
@@ -197,6 +208,10 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
         None
     };
     let info = valu.map(|v| v.info());
+    let mai = op.flags().has(OpFlags::MAI);
+    if inst.gfx.unified_vgprs() && !aligned(&inst) {
+        return None;
+    }
     let mut src = [Src::None; 4];
     for (i, s) in src.iter_mut().enumerate() {
         let o = inst.src[i];
@@ -205,6 +220,14 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
         }
         let w = match (&info, i < 3) {
             (Some(info), true) => width_of(info.src[i]),
+            // MFMA C as an inline constant: one element of the accumulator's type.
+            _ if mai => {
+                if op.name().starts_with("v_mfma_f64") {
+                    Width::B64Float
+                } else {
+                    Width::B32
+                }
+            }
             _ if i < 3 && op.src_dwords(i) == 2 && op.class() != Class::Smem => {
                 if op.name().ends_with("_f64") {
                     Width::B64Float
@@ -235,7 +258,48 @@ fn translate(mut inst: Inst, raw: u64) -> Option<XInst> {
         vinfo: info,
         vmem,
         gfx906_only: !op.on_gfx900(),
+        matrix: mai
+            || matches!(
+                op,
+                Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32 | Op::V_ACCVGPR_MOV_B32
+            ),
     })
+}
+
+/// gfx90a+: VGPR and AGPR tuples of two or more registers must start at an even register
+/// (LLVM decodes others, the hardware does not run them).
+fn aligned(inst: &Inst) -> bool {
+    let op = inst.op;
+    let even =
+        |o: Operand, n: u8| n < 2 || o.vgpr_index().or(o.agpr_index()).is_none_or(|r| r % 2 == 0);
+    let mem = matches!(
+        op.class(),
+        Class::Ds | Class::Mubuf | Class::Mtbuf | Class::Flat | Class::Global | Class::Scratch
+    );
+    let n_dst = if mem && op.flags().has(OpFlags::ATOMIC) {
+        op.atomic_return_dwords()
+    } else {
+        op.dst_dwords()
+    };
+    let addr = match op.class() {
+        Class::Flat => 2,
+        Class::Global if inst.src[2].is_none() => 2,
+        Class::Mubuf | Class::Mtbuf => {
+            let f = inst.mem_flags();
+            use softhsa_isa::MemFlags as M;
+            if f.has(M::OFFEN) && f.has(M::IDXEN) {
+                2
+            } else {
+                1
+            }
+        }
+        _ if mem => 1,
+        _ => op.src_dwords(0),
+    };
+    even(inst.dst, n_dst)
+        && even(inst.src[0], addr)
+        && even(inst.src[1], op.src_dwords(1))
+        && even(inst.src[2], op.src_dwords(2))
 }
 
 /// A loaded kernel, ready to dispatch: decoded once, shared by all its dispatches.
@@ -262,7 +326,26 @@ impl Kernel {
         code: &[u8],
         code_base: u64,
     ) -> Result<Kernel, String> {
-        let program = std::sync::Arc::new(Program::new(code, code_base));
+        Kernel::new_for(
+            name,
+            descriptor,
+            descriptor_address,
+            code,
+            code_base,
+            Gfx::Gfx906,
+        )
+    }
+
+    /// [`Kernel::new`] for code of instruction set `gfx`.
+    pub fn new_for(
+        name: &str,
+        descriptor: KernelDescriptor,
+        descriptor_address: u64,
+        code: &[u8],
+        code_base: u64,
+        gfx: Gfx,
+    ) -> Result<Kernel, String> {
+        let program = std::sync::Arc::new(Program::new_for(code, code_base, gfx));
         Kernel::from_program(name, descriptor, descriptor_address, program)
     }
 

@@ -32,6 +32,10 @@ pub struct Wave {
     pub s: [u32; 128],
     /// Vector registers, lane-contiguous.
     pub v: Box<[[u32; 64]; 256]>,
+    /// Accumulation registers (AGPRs, gfx908+), lane-contiguous like the VGPRs. On gfx90a+ the
+    /// hardware carves them out of one register file after the kernel's `accum_offset` VGPRs;
+    /// as architectural registers `a0..a255` they are a file of their own here.
+    pub a: Box<[[u32; 64]; 256]>,
     pub scc: bool,
     /// Index of the next instruction in the kernel's program.
     pub pc: u32,
@@ -58,6 +62,26 @@ pub struct Wave {
     pub gws_pending: u16,
 }
 
+/// Memory instructions' data registers are numbered 0..=255 for VGPRs and `AGPR_BASE` + n for
+/// AGPR n (gfx90a+: the ACC bit puts loaded, stored and returned data in AGPRs).
+pub const AGPR_BASE: usize = 256;
+
+/// Register `k` of the tuple that starts at data register `r` (wrapping within its file).
+#[inline]
+pub fn dnext(r: usize, k: usize) -> usize {
+    (r & AGPR_BASE) | ((r + k) & 255)
+}
+
+/// The data register number of operand `o`: a VGPR's or an AGPR's (0 for anything else).
+#[inline]
+pub fn data_reg(o: softhsa_isa::Operand) -> usize {
+    match (o.vgpr_index(), o.agpr_index()) {
+        (Some(v), _) => usize::from(v),
+        (_, Some(a)) => AGPR_BASE + usize::from(a),
+        _ => 0,
+    }
+}
+
 /// A vector memory store or atomic (waited for by `vmcnt`) is not yet fenced.
 pub const UNFENCED_VECTOR: u8 = 1;
 /// A scalar memory store (waited for by `lgkmcnt`) is not yet fenced.
@@ -68,6 +92,7 @@ impl Wave {
         Wave {
             s: [0; 128],
             v: Box::new([[0; 64]; 256]),
+            a: Box::new([[0; 64]; 256]),
             scc: false,
             pc: 0,
             mode: 0,
@@ -81,6 +106,26 @@ impl Wave {
             gpr_index: false,
             unfenced_stores: 0,
             gws_pending: 0,
+        }
+    }
+
+    /// Data register `r` (see [`AGPR_BASE`]).
+    #[inline]
+    pub fn dreg(&self, r: usize) -> &[u32; 64] {
+        if r & AGPR_BASE != 0 {
+            &self.a[r & 255]
+        } else {
+            &self.v[r & 255]
+        }
+    }
+
+    /// Data register `r`, mutably.
+    #[inline]
+    pub fn dreg_mut(&mut self, r: usize) -> &mut [u32; 64] {
+        if r & AGPR_BASE != 0 {
+            &mut self.a[r & 255]
+        } else {
+            &mut self.v[r & 255]
         }
     }
 
@@ -154,6 +199,8 @@ pub struct LaunchValues {
     pub private_size: u32,
     /// The V# the ABI prescribes for the private segment buffer.
     pub private_vsharp: [u32; 4],
+    /// gfx90a+: the work-item ids are packed into v0 (x in bits 9:0, y in 19:10, z in 29:20).
+    pub packed_ids: bool,
 }
 
 /// The private segment buffer V#: base = scratch backing, swizzled with element size 4 and index
@@ -278,12 +325,20 @@ pub fn init_wave(
     let base = w.scratch_base;
     w.set_s64(FLAT_SCRATCH_LO, base);
 
-    fill_workitem_ids(
-        w,
-        shape,
-        index,
-        kd.enable_vgpr_workitem_id().min(2) as usize + 1,
-    );
+    if lv.packed_ids {
+        // gfx90a+: one VGPR holds all three ids, 10 bits each.
+        fill_workitem_ids(w, shape, index, 3);
+        for l in 0..64 {
+            w.v[0][l] |= w.v[1][l] << 10 | w.v[2][l] << 20;
+        }
+    } else {
+        fill_workitem_ids(
+            w,
+            shape,
+            index,
+            kd.enable_vgpr_workitem_id().min(2) as usize + 1,
+        );
+    }
 }
 
 /// VGPRs 0..dims = the lanes' work-item ids (X fastest). The common shapes take loops the

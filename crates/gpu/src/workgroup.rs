@@ -95,6 +95,7 @@ pub(crate) fn run_workgroup(
         scratch_wave_bytes: wave_bytes,
         private_size: ctx.private_size,
         private_vsharp: private_vsharp(scratch_base),
+        packed_ids: kernel.program.gfx.unified_vgprs(),
     };
     for (k, w) in wk.waves[..nw].iter_mut().enumerate() {
         init_wave(

@@ -36,7 +36,7 @@ pub(crate) enum Form {
 /// Opcode maps per processor: `(map key, opcode) → op`; key = one per native encoding (the VOP3
 /// space is shared by VOP3-only ops and the `_e64` forms).
 struct Maps {
-    ops: [Vec<u16>; 3],
+    ops: [Vec<u16>; Gfx::ALL.len()],
 }
 
 const MAP_SIZE: usize = 1024;
@@ -51,11 +51,7 @@ const VOP3_KEY: usize = Class::Vop3 as usize;
 fn maps() -> &'static Maps {
     static MAPS: OnceLock<Maps> = OnceLock::new();
     MAPS.get_or_init(|| Maps {
-        ops: [
-            build_map(Gfx::Gfx900),
-            build_map(Gfx::Gfx906),
-            build_map(Gfx::Gfx908),
-        ],
+        ops: Gfx::ALL.map(build_map),
     })
 }
 
@@ -63,12 +59,7 @@ fn build_map(gfx: Gfx) -> Vec<u16> {
     {
         let mut ops = vec![NO_OP; (Class::Exp as usize + 1) * MAP_SIZE];
         for &op in ALL {
-            let here = match gfx {
-                Gfx::Gfx900 => op.on_gfx900(),
-                // gfx908 keeps every gfx906 encoding (its matrix-core rows are not in the table yet).
-                Gfx::Gfx906 | Gfx::Gfx908 => op.on_gfx906(),
-            };
-            if !here {
+            if !op.on(gfx) {
                 continue;
             }
             ops[class_key(op.class()) * MAP_SIZE + op.opcode() as usize] = op as u16;
@@ -181,9 +172,9 @@ fn operand_bits(op: Op, class: Class, form: Form) -> u64 {
     }
 }
 
-/// Check `x` against the op's canonical form: every non-free bit must match.
-fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
-    let (base, free) = op.form(form);
+/// Check `x` against the op's canonical form on `gfx`: every non-free bit must match.
+fn check_form(op: Op, gfx: Gfx, form: Form, x: u64) -> Result<(), DecodeError> {
+    let (base, free) = op.form(gfx, form);
     let class = match (op.class(), form) {
         (Class::Vop1 | Class::Vop2 | Class::Vopc, Form::E64) => Class::Vop3,
         (c, _) => c,
@@ -211,14 +202,55 @@ fn check_form(op: Op, form: Form, x: u64) -> Result<(), DecodeError> {
     }
 }
 
-/// The GFX9 processors this decoder knows: they differ only in gfx906's extra instructions
-/// (gfx908, MI100, decodes gfx906's encodings; its MFMA/AGPR rows are not in the table yet).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The GFX9 instruction sets this decoder knows. gfx906 adds dot products and fma_mix to
+/// gfx900; gfx908 (MI100) adds the matrix cores (MFMA, AGPRs); gfx90a (MI200) makes AGPRs
+/// operands of memory instructions, adds packed FP32, f64 MFMA and atomics and drops images and
+/// DS `src2` ops; gfx940 (MI300, also gfx941/gfx942) renames MFMA, adds fp8/xf32/sparse MFMA and
+/// replaces glc/slc with sc0/sc1/nt. The variant order is the table's processor bit order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub enum Gfx {
     Gfx900,
     #[default]
     Gfx906,
     Gfx908,
+    Gfx90a,
+    /// gfx940, gfx941 and gfx942 (one instruction set).
+    Gfx940,
+}
+
+impl Gfx {
+    /// Every instruction set, in bit order.
+    pub const ALL: [Gfx; 5] = [
+        Gfx::Gfx900,
+        Gfx::Gfx906,
+        Gfx::Gfx908,
+        Gfx::Gfx90a,
+        Gfx::Gfx940,
+    ];
+
+    /// This processor's bit in an op's [`crate::Targets`].
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+    /// Has the accumulation registers (AGPRs) and MFMA.
+    pub const fn has_agprs(self) -> bool {
+        matches!(self, Gfx::Gfx908 | Gfx::Gfx90a | Gfx::Gfx940)
+    }
+    /// gfx90a and later: one register file holds VGPRs and AGPRs (AGPRs start at the kernel's
+    /// `accum_offset`), AGPRs are memory operands, and 64-bit register tuples must be even.
+    pub const fn unified_vgprs(self) -> bool {
+        matches!(self, Gfx::Gfx90a | Gfx::Gfx940)
+    }
+    /// The LLVM processor name of the instruction set (gfx940 for gfx941/gfx942 too).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Gfx::Gfx900 => "gfx900",
+            Gfx::Gfx906 => "gfx906",
+            Gfx::Gfx908 => "gfx908",
+            Gfx::Gfx90a => "gfx90a",
+            Gfx::Gfx940 => "gfx940",
+        }
+    }
 }
 
 /// Decode one gfx906 instruction from the start of `bytes`.
@@ -236,6 +268,7 @@ pub fn decode_for(bytes: &[u8], gfx: Gfx) -> Result<Inst, DecodeError> {
         gfx,
     };
     let mut i = d.run()?;
+    i.gfx = gfx;
     crate::operand_check::check(&mut i)?;
     Ok(i)
 }
@@ -295,7 +328,7 @@ impl Dec<'_> {
             0b111100 => self.wide(Class::Mimg, bits(w0 as u64, 18, 7)),
             0b110101 => {
                 let op = lookup(self.gfx, Class::Vintrp, bits(w0 as u64, 16, 2))?;
-                check_form(op, Form::Native, w0 as u64)?;
+                check_form(op, self.gfx, Form::Native, w0 as u64)?;
                 crate::graphics::vintrp(self, op)
             }
             0b110001 => self.wide(Class::Exp, 0),
@@ -318,7 +351,7 @@ impl Dec<'_> {
             _ => (Class::Sop2, bits(w0, 23, 7)),
         };
         let op = lookup(self.gfx, class, opc)?;
-        check_form(op, Form::Native, w0)?;
+        check_form(op, self.gfx, Form::Native, w0)?;
         crate::decode_fields::scalar(self, op, class)
     }
 
@@ -336,7 +369,7 @@ impl Dec<'_> {
                 let form = if sdwa { Form::Sdwa } else { Form::Dpp };
                 let ext = self.dword(1).and_then(|w1| {
                     self.x = w0 | (w1 as u64) << 32;
-                    check_form(op, form, self.x)
+                    check_form(op, self.gfx, form, self.x)
                 });
                 match ext {
                     Ok(()) => crate::decode_fields::vop_ext(self, op, class, sdwa),
@@ -344,13 +377,13 @@ impl Dec<'_> {
                     Err(e) if op.src_dwords(0) != 0 => Err(e),
                     Err(_) => {
                         self.x = w0;
-                        check_form(op, Form::Native, w0)?;
+                        check_form(op, self.gfx, Form::Native, w0)?;
                         crate::decode_fields::vop32(self, op, class)
                     }
                 }
             }
             _ => {
-                check_form(op, Form::Native, w0)?;
+                check_form(op, self.gfx, Form::Native, w0)?;
                 crate::decode_fields::vop32(self, op, class)
             }
         }
@@ -368,9 +401,9 @@ impl Dec<'_> {
         if class == Class::Smem {
             // SMEM's second dword holds an offset or an SGPR depending on imm/soe; LLVM ignores
             // the bits the chosen form does not use, so only the first dword is checked.
-            check_form(op, form, self.x & 0xFFFF_FFFF)?;
+            check_form(op, self.gfx, form, self.x & 0xFFFF_FFFF)?;
         } else {
-            check_form(op, form, self.x)?;
+            check_form(op, self.gfx, form, self.x)?;
         }
         crate::decode_fields::wide(self, op, class)
     }
@@ -389,5 +422,6 @@ pub(crate) fn blank(op: Op, enc: Encoding, len: u8) -> Inst {
         imm: 0,
         mods: VopMods::default(),
         ext: Ext::None,
+        gfx: Gfx::Gfx906,
     }
 }

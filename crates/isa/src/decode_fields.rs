@@ -1,9 +1,9 @@
 //! Field extraction per encoding, once the op and its form have been validated.
 
 use crate::decode::{bits, blank, Dec, DecodeError};
-use crate::inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa};
+use crate::inst::{Dpp, Encoding, Ext, Inst, Mai, Mem, MemFlags, Sdwa};
 use crate::op::{Class, Op, OpFlags};
-use crate::Operand;
+use crate::{Gfx, Operand};
 
 fn sop(code: u32) -> Operand {
     Operand(code as u16)
@@ -89,13 +89,16 @@ pub(crate) fn vop32(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> 
         bits(w, 0, 9),
         bits(w, 9, 8),
         bits(w, 17, 8),
+        d.gfx,
     );
     if op.flags().has(OpFlags::MADK) {
         i.literal = d.dword(1)?;
         i.len = 8;
         let k = Operand(Operand::LITERAL);
         i.src = match op {
-            Op::V_MADMK_F32 | Op::V_MADMK_F16 => [i.src[0], k, i.src[1], Operand::NONE],
+            Op::V_MADMK_F32 | Op::V_MADMK_F16 | Op::V_FMAMK_F32 => {
+                [i.src[0], k, i.src[1], Operand::NONE]
+            }
             _ => [i.src[0], i.src[1], k, Operand::NONE],
         };
         return Ok(i);
@@ -105,16 +108,26 @@ pub(crate) fn vop32(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> 
 }
 
 /// Operands shared by the 32-bit, SDWA and DPP forms (src0 given as a 9-bit code).
-fn vop_common(i: &mut Inst, op: Op, class: Class, src0: u32, vsrc1: u32, vdst: u32) {
+fn vop_common(i: &mut Inst, op: Op, class: Class, src0: u32, vsrc1: u32, vdst: u32, gfx: Gfx) {
     let vcc = Operand(Operand::VCC_LO);
     if class == Class::Vopc {
         i.dst = vcc;
     } else if op.dst_dwords() != 0 {
         i.dst = reg8(op.dst().scalar, vdst);
     }
-    if op == Op::V_SWAP_B32 {
-        // VGPR-only source: the field is a VGPR number.
+    if op == Op::V_SWAP_B32 && gfx != Gfx::Gfx940 {
+        // VGPR-only source: the field is a VGPR number (LLVM 19, for gfx940, decodes the
+        // 9-bit operand and marks a scalar one invalid).
         i.src[0] = vgpr(src0);
+    } else if op == Op::V_ACCVGPR_MOV_B32 {
+        // AGPR to AGPR: both fields are AGPR numbers (on gfx940 the source is a 9-bit operand
+        // whose VGPR codes name AGPRs).
+        i.dst = vgpr(vdst).to_agpr();
+        i.src[0] = if gfx == Gfx::Gfx940 {
+            Operand(src0 as u16).to_agpr()
+        } else {
+            vgpr(src0).to_agpr()
+        };
     } else if op.src_dwords(0) != 0 {
         i.src[0] = Operand(src0 as u16);
     }
@@ -136,7 +149,7 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
     let w1 = x >> 32;
     let enc = if sdwa { Encoding::Sdwa } else { Encoding::Dpp };
     let mut i = blank(op, enc, 8);
-    vop_common(&mut i, op, class, 0, bits(x, 9, 8), bits(x, 17, 8));
+    vop_common(&mut i, op, class, 0, bits(x, 9, 8), bits(x, 17, 8), d.gfx);
     let src0 = bits(w1, 0, 8);
     if sdwa {
         if op.src_dwords(0) != 0 {
@@ -159,7 +172,7 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
         }
         i.mods.neg = (bits(w1, 20, 1) | bits(w1, 28, 1) << 1) as u8;
         i.mods.abs = (bits(w1, 21, 1) | bits(w1, 29, 1) << 1) as u8;
-        let free = op.form(crate::decode::Form::Sdwa).1;
+        let free = op.form(d.gfx, crate::decode::Form::Sdwa).1;
         let sels: &[u32] = if class == Class::Vopc {
             &[16, 24]
         } else {
@@ -197,16 +210,25 @@ pub(crate) fn vop_ext(d: &Dec, op: Op, class: Class, sdwa: bool) -> Result<Inst,
 /// 64-bit encodings.
 pub(crate) fn wide(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> {
     let x = d.x;
-    match class {
+    let mut i = match class {
         Class::Vop3 => Ok(vop3(op, x)),
+        Class::Vop3p if op.flags().has(OpFlags::MAI) => Ok(mai(op, x, d.gfx)),
         Class::Vop3p => Ok(vop3p(op, x)),
         Class::Smem => Ok(smem(op, x)),
-        Class::Ds => Ok(ds(op, x)),
+        Class::Ds => Ok(ds(op, x, d.gfx)),
         Class::Mubuf | Class::Mtbuf => Ok(buffer(op, class, x)),
-        Class::Flat | Class::Global | Class::Scratch => flat(op, class, x),
+        Class::Flat | Class::Global | Class::Scratch => flat(op, class, x, d.gfx),
         Class::Exp => crate::graphics::exp(d, op),
         _ => Ok(mimg(op, x)),
+    }?;
+    if d.gfx.unified_vgprs() {
+        gfx90a_memory(&mut i, class, x);
+        if d.gfx == Gfx::Gfx940 && class == Class::Mubuf && bits(x, 16, 1) & bits(x, 55, 1) != 0 {
+            // gfx940 has no LDS-direct buffer access with AGPR data.
+            return Err(DecodeError::InvalidFields { op: op.name() });
+        }
     }
+    Ok(i)
 }
 
 fn vop_srcs(i: &mut Inst, op: Op, x: u64) {
@@ -235,10 +257,68 @@ fn vop3(op: Op, x: u64) -> Inst {
     i
 }
 
+/// gfx90a+ memory encodings: the ACC bit (DS bit 25, MUBUF/MTBUF/FLAT bit 55, MIMG bit 16,
+/// where gfx9 had TFE and NV) puts the data operands (loaded data, stored data, atomic return)
+/// in AGPRs, and MUBUF bit 15 / MTBUF bit 53 / FLAT bit 25 / MIMG bit 7 are the SCC cache-policy bit (SC1 on
+/// gfx940).
+fn gfx90a_memory(i: &mut Inst, class: Class, x: u64) {
+    let (acc, scc) = match class {
+        Class::Ds => (bits(x, 25, 1), 0),
+        Class::Mubuf => (bits(x, 55, 1), bits(x, 15, 1)),
+        Class::Mtbuf => (bits(x, 55, 1), bits(x, 53, 1)),
+        Class::Flat | Class::Global | Class::Scratch => (bits(x, 55, 1), bits(x, 25, 1)),
+        Class::Mimg => (bits(x, 16, 1), bits(x, 7, 1)),
+        _ => return,
+    };
+    if acc != 0 {
+        i.dst = i.dst.to_agpr();
+        i.src[1] = i.src[1].to_agpr();
+        if class == Class::Ds {
+            i.src[2] = i.src[2].to_agpr();
+            if i.op.name().starts_with("ds_gws") {
+                // The GWS ops' one operand is their data.
+                i.src[0] = i.src[0].to_agpr();
+            }
+        }
+    }
+    if let Ext::Mem(m) = &mut i.ext {
+        m.flags.0 &= !(MemFlags::TFE | MemFlags::NV);
+        if scc != 0 {
+            m.flags.0 |= MemFlags::SCC;
+        }
+    }
+}
+
+/// VOP3P-MAI: `vdst` and `src2` (C) are AGPRs on gfx908 and where ACC_CD (bit 15) is set;
+/// src0/src1 (A, B) are 10-bit operands whose bit 9 (bits 59/60) selects the AGPR file.
+fn mai(op: Op, x: u64, gfx: Gfx) -> Inst {
+    let mut i = blank(op, Encoding::Vop3p, 8);
+    let acc_cd = gfx == Gfx::Gfx908 || bits(x, 15, 1) != 0;
+    let acc = |o: Operand, on: bool| if on { o.to_agpr() } else { o };
+    i.dst = acc(vgpr(bits(x, 0, 8)), acc_cd);
+    vop_srcs(&mut i, op, x);
+    i.src[0] = acc(i.src[0], bits(x, 59, 1) != 0);
+    i.src[1] = acc(i.src[1], bits(x, 60, 1) != 0);
+    // The sparse ops' src2 is the index VGPR, whatever ACC_CD says.
+    i.src[2] = acc(i.src[2], acc_cd && !op.name().starts_with("v_smfmac"));
+    i.ext = Ext::Mai(Mai {
+        cbsz: bits(x, 8, 3) as u8,
+        abid: bits(x, 11, 4) as u8,
+        blgp: bits(x, 61, 3) as u8,
+    });
+    i
+}
+
 fn vop3p(op: Op, x: u64) -> Inst {
     let mut i = blank(op, Encoding::Vop3p, 8);
     i.dst = vgpr(bits(x, 0, 8));
     vop_srcs(&mut i, op, x);
+    match op {
+        // The AGPR moves: the register field of the AGPR side names an AGPR.
+        Op::V_ACCVGPR_READ_B32 => i.src[0] = vgpr(bits(x, 32, 8)).to_agpr(),
+        Op::V_ACCVGPR_WRITE_B32 => i.dst = i.dst.to_agpr(),
+        _ => {}
+    }
     i.mods.neg_hi = bits(x, 8, 3) as u8;
     i.mods.op_sel = bits(x, 11, 3) as u8;
     i.mods.op_sel_hi = (bits(x, 59, 2) | bits(x, 14, 1) << 2) as u8;
@@ -285,7 +365,7 @@ fn smem(op: Op, x: u64) -> Inst {
     i
 }
 
-fn ds(op: Op, x: u64) -> Inst {
+fn ds(op: Op, x: u64, gfx: Gfx) -> Inst {
     let mut i = blank(op, Encoding::Ds, 8);
     if op.dst_dwords() != 0 {
         i.dst = vgpr(bits(x, 56, 8));
@@ -296,8 +376,14 @@ fn ds(op: Op, x: u64) -> Inst {
         }
     }
     i.imm = bits(x, 0, 8) as i32;
+    // gfx940 has no GDS: LLVM ignores the bit (but for the GWS ops, which are GDS ops).
+    let gds = if gfx == Gfx::Gfx940 && !op.name().starts_with("ds_gws") {
+        0
+    } else {
+        flag(x, 16, MemFlags::GDS)
+    };
     i.ext = Ext::Mem(Mem {
-        flags: MemFlags(flag(x, 16, MemFlags::GDS)),
+        flags: MemFlags(gds),
         offset1: bits(x, 8, 8) as u8,
         ..Mem::default()
     });
@@ -358,24 +444,34 @@ fn buffer(op: Op, class: Class, x: u64) -> Inst {
     i
 }
 
-fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
+fn flat(op: Op, class: Class, x: u64, gfx: Gfx) -> Result<Inst, DecodeError> {
     let enc = match class {
         Class::Flat => Encoding::Flat,
         Class::Global => Encoding::Global,
         _ => Encoding::Scratch,
     };
+    // gfx940 scratch: bit 13 (LDS elsewhere) is SVE, "the VGPR address is used"; an address
+    // may then have a VGPR, an SGPR, both, or neither part.
+    let sve = gfx == Gfx::Gfx940 && class == Class::Scratch;
     let mut i = blank(op, enc, 8);
     if op.dst_dwords() != 0 {
         i.dst = vgpr(bits(x, 56, 8));
     }
-    if op.src_dwords(0) != 0 {
+    let saddr = bits(x, 48, 7);
+    let saddr_on = class != Class::Flat && saddr != 0x7F;
+    let vaddr_on = if sve {
+        bits(x, 13, 1) != 0
+    } else {
+        // Before gfx940 a scratch access uses the SGPR or the VGPR, never both.
+        class != Class::Scratch || !saddr_on
+    };
+    if op.src_dwords(0) != 0 && vaddr_on {
         i.src[0] = vgpr(bits(x, 32, 8));
     }
     if op.src_dwords(1) != 0 {
         i.src[1] = vgpr(bits(x, 40, 8));
     }
-    let saddr = bits(x, 48, 7);
-    if class != Class::Flat && saddr != 0x7F {
+    if saddr_on {
         i.src[2] = sop(saddr);
     }
     i.imm = if class == Class::Flat {
@@ -387,14 +483,13 @@ fn flat(op: Op, class: Class, x: u64) -> Result<Inst, DecodeError> {
         // GLC atomics return the pre-op value (the low half of cmpswap's data).
         i.dst = vgpr(bits(x, 56, 8));
     }
-    if bits(x, 13, 1) != 0 && bits(x, 55, 1) != 0 {
-        // LLVM has no LDS-direct form with the NV bit.
+    if !sve && bits(x, 13, 1) != 0 && bits(x, 55, 1) != 0 {
+        // LLVM has no LDS-direct form with the NV (gfx90a+: ACC) bit.
         return Err(DecodeError::InvalidFields { op: op.name() });
     }
-    let f = flag(x, 13, MemFlags::LDS)
-        | flag(x, 16, MemFlags::GLC)
-        | flag(x, 17, MemFlags::SLC)
-        | flag(x, 55, MemFlags::NV);
+    let lds = if sve { 0 } else { flag(x, 13, MemFlags::LDS) };
+    let f =
+        lds | flag(x, 16, MemFlags::GLC) | flag(x, 17, MemFlags::SLC) | flag(x, 55, MemFlags::NV);
     i.ext = Ext::Mem(Mem {
         flags: MemFlags(f),
         ..Mem::default()

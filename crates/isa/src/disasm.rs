@@ -57,6 +57,10 @@ pub(crate) enum Ty {
 
 /// Operand type of source `s` of `op`, from its width and mnemonic.
 pub(crate) fn src_ty(op: Op, s: usize) -> Ty {
+    // gfx90a's packed FP32 operands are pairs of 32-bit values.
+    if op.name().starts_with("v_pk_") && op.name().ends_with("32") {
+        return Ty::B32;
+    }
     if op.src_dwords(s) >= 2 {
         return Ty::B64;
     }
@@ -127,11 +131,21 @@ pub(crate) fn vreg(w: &mut impl Write, v: u8, n: u8) -> fmt::Result {
     }
 }
 
-/// A register operand (no constants): VGPR or scalar.
+/// Accumulation register(s).
+pub(crate) fn areg(w: &mut impl Write, a: u8, n: u8) -> fmt::Result {
+    if n <= 1 {
+        write!(w, "a{a}")
+    } else {
+        write!(w, "a[{}:{}]", a, a as u16 + n as u16 - 1)
+    }
+}
+
+/// A register operand (no constants): VGPR, AGPR or scalar.
 pub(crate) fn reg(w: &mut impl Write, o: Operand, n: u8) -> fmt::Result {
-    match o.vgpr_index() {
-        Some(v) => vreg(w, v, n),
-        None => sreg(w, o.raw(), n),
+    match (o.vgpr_index(), o.agpr_index()) {
+        (Some(v), _) => vreg(w, v, n),
+        (_, Some(a)) => areg(w, a, n),
+        _ => sreg(w, o.raw(), n),
     }
 }
 
@@ -139,7 +153,7 @@ pub(crate) fn reg(w: &mut impl Write, o: Operand, n: u8) -> fmt::Result {
 pub(crate) fn src(w: &mut impl Write, i: &Inst, o: Operand, n: u8, ty: Ty) -> fmt::Result {
     let c = o.raw();
     match c {
-        0..=127 | 256..=511 => reg(w, o, n),
+        0..=127 | 256..=767 => reg(w, o, n),
         128..=208 => write!(w, "{}", o.inline_int().unwrap_or(0)),
         240..=248 => float_const(w, c, ty),
         235 => w.write_str("src_shared_base"),
@@ -180,6 +194,10 @@ pub(crate) fn reg_only(op: Op, enc: Encoding, slot: usize) -> bool {
             enc == Encoding::Vop3
         }
         (Op::V_MQSAD_U32_U8, 2) => true,
+        // Matrix A and B come from registers only, and so does the sparse ops' index.
+        (_, 0 | 1) if op.flags().has(crate::OpFlags::MAI) => true,
+        (_, 2) if op.name().starts_with("v_smfmac") => true,
+        (Op::V_ACCVGPR_MOV_B32, 0) => true,
         (
             Op::S_MOVRELS_B32
             | Op::S_MOVRELS_B64
@@ -207,9 +225,26 @@ pub(crate) fn slot(
     ty: Ty,
 ) -> fmt::Result {
     if is_imm(o) && reg_only(i.op, i.enc, slot) {
-        return w.write_str("/*invalid immediate*/");
+        return invalid_immediate(w, i, o, n, ty);
     }
-    src(w, i, o, n, ty)
+    src(w, i, o, n, ty)?;
+    crate::disasm_annot::mark(w, i, slot, o)
+}
+
+/// A constant where only registers are allowed: LLVM 15 prints `/*invalid immediate*/`, LLVM 19
+/// (gfx940) the value and `/*Invalid immediate*/`.
+pub(crate) fn invalid_immediate(
+    w: &mut impl Write,
+    i: &Inst,
+    o: Operand,
+    n: u8,
+    ty: Ty,
+) -> fmt::Result {
+    if i.gfx == crate::Gfx::Gfx940 {
+        src(w, i, o, n, ty)?;
+        return w.write_str("/*Invalid immediate*/");
+    }
+    w.write_str("/*invalid immediate*/")
 }
 
 /// A 32-bit literal as LLVM prints it: values that are inline constants print as such.
@@ -263,10 +298,10 @@ pub(crate) fn literal(w: &mut impl Write, v: u32, ty: Ty) -> fmt::Result {
 /// `mnemonic` plus the encoding suffix LLVM adds for VOP1/VOP2/VOPC ops.
 pub(crate) fn mnemonic(w: &mut impl Write, i: &Inst) -> fmt::Result {
     w.write_str(i.op.name())?;
-    // LLVM adds `_e32` only to ops that also have a VOP3 form and print operands.
+    // LLVM adds `_e32` to ops that also have a VOP3 form (and a few others) and print operands.
     let has_operands = !i.dst.is_none() || !i.src[0].is_none();
     let vop = matches!(i.op.class(), Class::Vop1 | Class::Vop2 | Class::Vopc)
-        && i.op.flags().has(crate::OpFlags::E64)
+        && i.op.flags().has(crate::OpFlags::E32)
         && has_operands;
     let suffix = match i.enc {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc if vop => "_e32",

@@ -44,6 +44,7 @@ fn smem(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if op.src_dwords(0) != 0 {
         w.write_str(sep)?;
         sreg(w, i.src[0].raw(), op.src_dwords(0))?;
+        crate::disasm_annot::mark(w, i, 0, i.src[0])?;
         sep = ", ";
         if f.has(MemFlags::IMM) && !f.has(MemFlags::SOE) {
             w.write_str(sep)?;
@@ -78,13 +79,13 @@ fn ds(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let mut sep = " ";
     if !i.dst.is_none() {
         w.write_str(sep)?;
-        vreg(w, i.dst.vgpr_index().unwrap_or(0), op.dst_dwords())?;
+        reg(w, i.dst, op.dst_dwords())?;
         sep = ", ";
     }
     for s in 0..3 {
         if !i.src[s].is_none() {
             w.write_str(sep)?;
-            vreg(w, i.src[s].vgpr_index().unwrap_or(0), op.src_dwords(s))?;
+            reg(w, i.src[s], op.src_dwords(s))?;
             sep = ", ";
         }
     }
@@ -197,12 +198,16 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let data = if !i.src[1].is_none() { i.src[1] } else { i.dst };
     let lds_store = op == Op::BUFFER_STORE_LDS_DWORD;
     if data.is_none() && !lds_store {
+        // Cache maintenance: gfx940 names the caches it acts on (sc0/sc1, and nt).
+        if i.gfx == crate::Gfx::Gfx940 && matches!(op, Op::BUFFER_WBL2 | Op::BUFFER_INV) {
+            return flags(w, f, &[(MemFlags::GLC, "sc0"), (MemFlags::SCC, "sc1")]);
+        }
         return Ok(());
     }
     w.write_char(' ')?;
     if !lds_store {
         if !f.has(MemFlags::LDS) {
-            vreg(w, data.vgpr_index().unwrap_or(0), op.mem_dwords())?;
+            reg(w, data, op.mem_dwords())?;
             w.write_str(", ")?;
         }
         let both = f.has(MemFlags::OFFEN) && f.has(MemFlags::IDXEN);
@@ -218,6 +223,7 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
         w.write_str(", ")?;
     }
     sreg(w, i.src[2].raw(), 4)?;
+    crate::disasm_annot::mark(w, i, 2, i.src[2])?;
     w.write_str(", ")?;
     src(w, i, i.src[3], 1, Ty::B32)?;
     if i.enc == Encoding::Mtbuf && (m.dfmt != 1 || m.nfmt != 0) {
@@ -244,17 +250,10 @@ fn buffer(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if lds_store {
         // Its `lds` is part of the mnemonic's syntax and comes first.
         w.write_str(" lds")?;
-        return flags(w, f, &[(MemFlags::GLC, "glc"), (MemFlags::SLC, "slc")]);
+        return flags(w, f, &cache(i));
     }
-    flags(
-        w,
-        f,
-        &[
-            (MemFlags::GLC, "glc"),
-            (MemFlags::SLC, "slc"),
-            (MemFlags::LDS, "lds"),
-        ],
-    )?;
+    flags(w, f, &cache(i))?;
+    flags(w, f, &[(MemFlags::LDS, "lds")])?;
     // LDS-direct and atomic forms have no TFE operand: LLVM ignores the bit.
     if f.has(MemFlags::TFE) && !f.has(MemFlags::LDS) && !op.flags().has(OpFlags::ATOMIC) {
         w.write_str(" tfe")?;
@@ -274,11 +273,11 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
         } else {
             op.dst_dwords()
         };
-        vreg(w, i.dst.vgpr_index().unwrap_or(0), n)?;
+        reg(w, i.dst, n)?;
         sep = ", ";
     }
     let saddr = !i.src[2].is_none();
-    if i.enc == Encoding::Scratch && saddr {
+    if i.enc == Encoding::Scratch && i.src[0].is_none() {
         w.write_str(sep)?;
         w.write_str("off")?;
         sep = ", ";
@@ -294,7 +293,7 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     }
     if !i.src[1].is_none() {
         w.write_str(sep)?;
-        vreg(w, i.src[1].vgpr_index().unwrap_or(0), op.src_dwords(1))?;
+        reg(w, i.src[1], op.src_dwords(1))?;
     }
     if i.enc != Encoding::Flat {
         w.write_str(", ")?;
@@ -307,15 +306,26 @@ fn flat(w: &mut impl Write, i: &Inst) -> fmt::Result {
     if i.imm != 0 {
         write!(w, " offset:{}", i.imm)?;
     }
-    flags(
-        w,
-        f,
-        &[
+    flags(w, f, &cache(i))?;
+    flags(w, f, &[(MemFlags::LDS, "lds")])
+}
+
+/// The cache-policy bits as the processor names them: glc/slc/scc (gfx90a's scc), and on gfx940
+/// sc0/nt/sc1 (printed in that order).
+fn cache(i: &Inst) -> [(u16, &'static str); 3] {
+    if i.gfx == crate::Gfx::Gfx940 {
+        [
+            (MemFlags::GLC, "sc0"),
+            (MemFlags::SLC, "nt"),
+            (MemFlags::SCC, "sc1"),
+        ]
+    } else {
+        [
             (MemFlags::GLC, "glc"),
             (MemFlags::SLC, "slc"),
-            (MemFlags::LDS, "lds"),
-        ],
-    )
+            (MemFlags::SCC, "scc"),
+        ]
+    }
 }
 
 /// VGPRs of MIMG vdata: one per dmask bit (halved for packed D16) plus one for TFE. LLVM then
@@ -354,12 +364,13 @@ fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let f = m.flags;
     let data = if !i.dst.is_none() { i.dst } else { i.src[1] };
     let mut n = mimg_data_dwords(op, m.dfmt, f);
-    if data.vgpr_index().unwrap_or(0) as u16 + n as u16 > 256 {
+    let first = data.vgpr_index().or(data.agpr_index()).unwrap_or(0);
+    if first as u16 + n as u16 > 256 {
         // No such register tuple: LLVM keeps the opcode's default size.
         n = op.dst_dwords().max(op.src_dwords(1));
     }
     w.write_char(' ')?;
-    vreg(w, data.vgpr_index().unwrap_or(0), n)?;
+    reg(w, data, n)?;
     w.write_str(", ")?;
     vreg(w, i.src[0].vgpr_index().unwrap_or(0), op.src_dwords(0))?;
     w.write_str(", ")?;
@@ -378,6 +389,7 @@ fn mimg(w: &mut impl Write, i: &Inst) -> fmt::Result {
             (MemFlags::UNORM, "unorm"),
             (MemFlags::GLC, "glc"),
             (MemFlags::SLC, "slc"),
+            (MemFlags::SCC, "scc"),
             (MemFlags::R128, "a16"),
             (MemFlags::TFE, "tfe"),
             (MemFlags::LWE, "lwe"),

@@ -58,7 +58,7 @@ fn gpr_idx(w: &mut impl Write, v: u16) -> fmt::Result {
     w.write_str(")")
 }
 
-fn hwreg(w: &mut impl Write, imm: u16) -> fmt::Result {
+fn hwreg(w: &mut impl Write, imm: u16, gfx: crate::Gfx) -> fmt::Result {
     let id = imm & 0x3F;
     let offset = (imm >> 6) & 0x1F;
     let size = ((imm >> 11) & 0x1F) + 1;
@@ -75,6 +75,12 @@ fn hwreg(w: &mut impl Write, imm: u16) -> fmt::Result {
         17 => "HW_REG_TBA_HI",
         18 => "HW_REG_TMA_LO",
         19 => "HW_REG_TMA_HI",
+        // gfx940's registers (LLVM 19 names).
+        20 if gfx == crate::Gfx::Gfx940 => "HW_REG_XCC_ID",
+        21 if gfx == crate::Gfx::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+        22 if gfx == crate::Gfx::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+        23 if gfx == crate::Gfx::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+        24 if gfx == crate::Gfx::Gfx940 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
         _ => "",
     };
     w.write_str("hwreg(")?;
@@ -97,15 +103,15 @@ fn sopk(w: &mut impl Write, i: &Inst) -> fmt::Result {
         Op::S_GETREG_B32 => {
             sreg(w, i.dst.raw(), 1)?;
             w.write_str(", ")?;
-            hwreg(w, imm)
+            hwreg(w, imm, i.gfx)
         }
         Op::S_SETREG_B32 => {
-            hwreg(w, imm)?;
+            hwreg(w, imm, i.gfx)?;
             w.write_str(", ")?;
             sreg(w, i.src[0].raw(), 1)
         }
         Op::S_SETREG_IMM32_B32 => {
-            hwreg(w, imm)?;
+            hwreg(w, imm, i.gfx)?;
             w.write_str(", ")?;
             literal(w, i.literal, Ty::B32)
         }

@@ -29,7 +29,8 @@ fn dests(w: &mut impl Write, i: &Inst) -> Result<&'static str, fmt::Error> {
             {
                 w.write_str("vcc")?;
             } else {
-                slot(w, i, DST, i.dst, 2, crate::disasm::Ty::B64)?;
+                // (A constant there prints as a 32-bit value.)
+                slot(w, i, DST, i.dst, 2, crate::disasm::Ty::B32)?;
             }
         } else if op.dst().scalar {
             slot(w, i, DST, i.dst, op.dst_dwords(), crate::disasm::Ty::B32)?;
@@ -79,7 +80,7 @@ fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
         return w.write_str(")");
     }
     if is_imm(o) && reg_only(i.op, i.enc, s) {
-        return w.write_str("/*invalid immediate*/");
+        return crate::disasm::invalid_immediate(w, i, o, n, ty);
     }
     let imm = is_imm(o);
     let neg_mnemo = neg && !abs && imm;
@@ -92,6 +93,7 @@ fn src_mods(w: &mut impl Write, i: &Inst, s: usize, sext: bool) -> fmt::Result {
         w.write_str("|")?;
     }
     src(w, i, o, n, ty)?;
+    crate::disasm_annot::mark(w, i, s, o)?;
     if abs {
         w.write_str("|")?;
     }
@@ -117,9 +119,16 @@ fn vop32(w: &mut impl Write, i: &Inst) -> fmt::Result {
         for s in 0..3 {
             w.write_str(sep)?;
             sep = ", ";
-            // K (and a literal src0, which shares it) print as raw 32-bit hex.
+            // K (and a literal src0, which shares it) print as raw 32-bit hex; LLVM 19
+            // (gfx940) prints an f16 src0 literal as its 16 bits.
             if i.src[s].is_literal() {
-                write!(w, "0x{:x}", i.literal)?;
+                let f16 = op.name().ends_with("_f16") && i.gfx == crate::Gfx::Gfx940;
+                let v = if s == 0 && f16 {
+                    i.literal & 0xffff
+                } else {
+                    i.literal
+                };
+                write!(w, "0x{v:x}")?;
             } else {
                 src(w, i, i.src[s], 1, src_ty(op, s))?;
             }
@@ -157,6 +166,13 @@ fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
             .filter(|&s| int_mods(op, s))
             .fold(0, |a, s| a | 1 << s);
     }
+    // gfx940's stochastic-rounding converts: src1 (the random bits) is an integer without
+    // modifiers, and op_sel[3:2] selects the destination byte, all four bits printed.
+    let sr = matches!(op, Op::V_CVT_SR_FP8_F32 | Op::V_CVT_SR_BF8_F32);
+    if sr {
+        m.mods.abs &= !2;
+        m.mods.neg &= !2;
+    }
     let i = &m;
     let nsrc = (0..3).filter(|&s| !i.src[s].is_none()).count();
     for s in 0..3 {
@@ -167,7 +183,9 @@ fn vop3(w: &mut impl Write, i: &Inst) -> fmt::Result {
         sep = ", ";
         src_mods(w, i, s, false)?;
     }
-    if has_op_sel(op) && i.mods.op_sel != 0 {
+    if sr && i.mods.op_sel != 0 {
+        bit_list(w, "op_sel", i.mods.op_sel, 4)?;
+    } else if has_op_sel(op) && i.mods.op_sel != 0 {
         w.write_str(" op_sel:[")?;
         for s in 0..nsrc {
             write!(w, "{},", i.mods.op_sel >> s & 1)?;
@@ -191,8 +209,49 @@ fn bit_list(w: &mut impl Write, name: &str, v: u8, n: usize) -> fmt::Result {
     w.write_char(']')
 }
 
+/// VOP3P-MAI: operands, then the broadcast/lane-group modifiers (on gfx940's f64 MFMA the BLGP
+/// bits negate A, B and C and print as `neg`).
+fn mai(w: &mut impl Write, i: &Inst) -> fmt::Result {
+    let mut sep = dests(w, i)?;
+    for s in 0..3 {
+        if i.src[s].is_none() {
+            continue;
+        }
+        w.write_str(sep)?;
+        sep = ", ";
+        // A 32-register C from SGPRs is one (no SGPR tuple is that wide).
+        let n = match i.op.src_dwords(s) {
+            n if n > 16 && !i.src[s].is_vector() => 1,
+            n => n,
+        };
+        slot(w, i, s, i.src[s], n, src_ty(i.op, s))?;
+    }
+    let m = i.mai().copied().unwrap_or_default();
+    for (name, v) in [("cbsz", m.cbsz), ("abid", m.abid)] {
+        if v != 0 {
+            write!(w, " {name}:{v}")?;
+        }
+    }
+    if m.blgp == 0 {
+        Ok(())
+    } else if i.gfx == crate::Gfx::Gfx940 && i.op.name().starts_with("v_mfma_f64") {
+        bit_list(w, "neg", m.blgp, 3)
+    } else {
+        write!(w, " blgp:{}", m.blgp)
+    }
+}
+
 fn vop3p(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
+    if op.flags().has(OpFlags::MAI) {
+        return mai(w, i);
+    }
+    if matches!(op, Op::V_ACCVGPR_READ_B32 | Op::V_ACCVGPR_WRITE_B32) {
+        // Plain moves: LLVM prints no modifiers (the encoding's op_sel_hi/clamp are ignored).
+        let sep = dests(w, i)?;
+        w.write_str(sep)?;
+        return src(w, i, i.src[0], 1, crate::disasm::Ty::B32);
+    }
     let mix = matches!(
         op,
         Op::V_FMA_MIX_F32
@@ -253,7 +312,7 @@ const SEL: [&str; 8] = [
 fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
     let op = i.op;
     let s = i.sdwa().copied().unwrap_or_default();
-    let free = op.form(Form::Sdwa).1;
+    let free = op.form(i.gfx, Form::Sdwa).1;
     // Integer sources carry a SEXT bit; LLVM's decoder only lets it vary for those.
     let int = [free >> 51 & 1 != 0, free >> 59 & 1 != 0];
     let mut sep = dests(w, i)?;
@@ -273,7 +332,12 @@ fn sdwa(w: &mut impl Write, i: &Inst) -> fmt::Result {
         w.write_str(" clamp")?;
     }
     omod(w, i.mods.omod)?;
-    if op.class() != Class::Vopc {
+    // gfx940's fp8 converts have SDWA source selects only.
+    let fp8_cvt = op.name().starts_with("v_cvt_") && op.name().contains("_f32_") && {
+        let n = op.name();
+        n.ends_with("_fp8") || n.ends_with("_bf8")
+    };
+    if op.class() != Class::Vopc && !fp8_cvt {
         write!(w, " dst_sel:{}", SEL[s.dst_sel as usize & 7])?;
         let u = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD"]
             [s.dst_unused as usize & 3];
@@ -309,7 +373,15 @@ fn dpp(w: &mut impl Write, i: &Inst) -> fmt::Result {
         }
     }
     let c = d.ctrl;
+    // gfx90a: row_newbcast exists, and is the only control of 64-bit operands (of 64-bit
+    // sources; on gfx940, LLVM 19: of any 64-bit operand, the "DP ALU").
+    let newbcast = i.gfx.unified_vgprs();
+    let gfx940 = i.gfx == crate::Gfx::Gfx940;
+    let wide = i.op.src_dwords(0) == 2 || (gfx940 && i.op.dst_dwords() == 2);
     match c {
+        0x150..=0x15F if newbcast => write!(w, " row_newbcast:{}", c & 0xF)?,
+        _ if gfx940 && wide => w.write_str("  /* DP ALU dpp only supports row_newbcast */")?,
+        _ if newbcast && wide => w.write_str("  /* 64 bit dpp only supports row_newbcast */")?,
         0..=0xFF => write!(
             w,
             " quad_perm:[{},{},{},{}]",

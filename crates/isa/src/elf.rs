@@ -141,12 +141,18 @@ fn decode_lines(code: &[u8], start: u64, gfx: Gfx) -> Vec<Line> {
     out
 }
 
-/// The processor from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f gfx906,
-/// 0x30 gfx908).
-fn gfx_of(file: &object::File) -> Gfx {
-    match file.flags() {
-        object::FileFlags::Elf { e_flags, .. } if e_flags & 0xFF == 0x2C => Gfx::Gfx900,
-        object::FileFlags::Elf { e_flags, .. } if e_flags & 0xFF == 0x30 => Gfx::Gfx908,
+/// The instruction set from the ELF `e_flags` mach field (EF_AMDGPU_MACH: 0x2c gfx900, 0x2f
+/// gfx906, 0x30 gfx908, 0x3f gfx90a, 0x40/0x4b/0x4c gfx940/gfx941/gfx942).
+pub fn gfx_of(file: &object::File) -> Gfx {
+    let mach = match file.flags() {
+        object::FileFlags::Elf { e_flags, .. } => e_flags & 0xFF,
+        _ => 0,
+    };
+    match mach {
+        0x2C => Gfx::Gfx900,
+        0x30 => Gfx::Gfx908,
+        0x3F => Gfx::Gfx90a,
+        0x40 | 0x4B | 0x4C => Gfx::Gfx940,
         _ => Gfx::Gfx906,
     }
 }

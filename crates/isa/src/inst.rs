@@ -100,6 +100,9 @@ impl MemFlags {
     pub const IMM: u16 = 1 << 13;
     /// SMEM: soffset SGPR is used together with the immediate (`soe`).
     pub const SOE: u16 = 1 << 14;
+    /// gfx90a: the SCC (system coherent) cache-policy bit; gfx940: SC1 (and GLC is SC0, SLC is
+    /// NT there).
+    pub const SCC: u16 = 1 << 15;
 
     /// Whether `bit` is set.
     pub const fn has(self, bit: u16) -> bool {
@@ -120,6 +123,17 @@ pub struct Mem {
     pub nfmt: u8,
 }
 
+/// Matrix-core (VOP3P-MAI) fields of `v_mfma_*`/`v_smfmac_*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Mai {
+    /// Control broadcast size: one A block feeds 2^cbsz blocks.
+    pub cbsz: u8,
+    /// A-matrix broadcast identifier: the block (of each 2^cbsz group) that is broadcast.
+    pub abid: u8,
+    /// B-matrix lane group pattern (gfx940 f64 MFMA: negate A, B, C, printed as `neg`).
+    pub blgp: u8,
+}
+
 /// Format-specific fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Ext {
@@ -128,6 +142,7 @@ pub enum Ext {
     Sdwa(Sdwa),
     Dpp(Dpp),
     Mem(Mem),
+    Mai(Mai),
 }
 
 /// One decoded instruction (Copy, 40 bytes).
@@ -169,6 +184,8 @@ pub struct Inst {
     pub imm: i32,
     pub mods: VopMods,
     pub ext: Ext,
+    /// The instruction set it was decoded for (text and validity differ by processor).
+    pub gfx: crate::Gfx,
 }
 
 impl Inst {
@@ -183,6 +200,13 @@ impl Inst {
     pub fn dpp(&self) -> Option<&Dpp> {
         match &self.ext {
             Ext::Dpp(d) => Some(d),
+            _ => None,
+        }
+    }
+    /// Matrix-core fields, if an MFMA/SMFMAC instruction.
+    pub fn mai(&self) -> Option<&Mai> {
+        match &self.ext {
+            Ext::Mai(m) => Some(m),
             _ => None,
         }
     }

@@ -23,10 +23,12 @@
 mod decode;
 mod decode_fields;
 mod disasm;
+mod disasm_annot;
 mod disasm_memory;
 mod disasm_scalar;
 mod disasm_vector;
 pub mod elf;
+mod forms;
 mod graphics;
 mod inst;
 mod op;
@@ -36,6 +38,6 @@ mod table;
 
 pub use decode::{decode, decode_all, decode_for, DecodeError, Gfx};
 pub use disasm::Display;
-pub use inst::{Dpp, Encoding, Ext, Inst, Mem, MemFlags, Sdwa, VopMods};
-pub use op::{Class, Op, OpFlags, Shape};
+pub use inst::{Dpp, Encoding, Ext, Inst, Mai, Mem, MemFlags, Sdwa, VopMods};
+pub use op::{Class, Op, OpFlags, Shape, Targets};
 pub use operand::Operand;

@@ -1,5 +1,7 @@
 //! The `Op` enum and per-op facts, all generated from the one table in `table.rs`.
 
+use crate::Gfx;
+
 /// Instruction class: the native encoding family an op belongs to. VOP1/VOP2/VOPC ops may also
 /// appear in VOP3, SDWA and DPP encodings (see [`crate::Encoding`]); the class does not change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +50,7 @@ mod shapes {
             pub const $s: Shape = Shape { dwords: $n, scalar: true };
         )*};
     }
-    shapes!(V1 S1 1 V2 S2 2 V3 S3 3 V4 S4 4 V5 S5 5 V6 S6 6 V8 S8 8 V16 S16 16);
+    shapes!(V1 S1 1 V2 S2 2 V3 S3 3 V4 S4 4 V5 S5 5 V6 S6 6 V8 S8 8 V16 S16 16 V32 S32 32);
     pub const N: Shape = Shape {
         dwords: 0,
         scalar: false,
@@ -60,8 +62,6 @@ mod shapes {
 pub struct OpFlags(pub u32);
 
 impl OpFlags {
-    /// Exists on gfx906 only (dot products, fma_mix, v_fmac_f32, v_xnor_b32).
-    pub const GFX906: u32 = 1 << 0;
     /// VOP1/VOP2/VOPC op that also has a VOP3 (`_e64`) encoding.
     pub const E64: u32 = 1 << 1;
     /// VOP3b: writes a scalar carry/condition (`Inst::sdst`).
@@ -84,8 +84,11 @@ impl OpFlags {
     pub const OPSEL: u32 = 1 << 10;
     /// VOP3 form takes float input modifiers (abs/neg) on its sources.
     pub const FPMODS: u32 = 1 << 11;
-    /// Exists on gfx900 only (v_mad_mix*: gfx906 reuses the opcodes for v_fma_mix*).
-    pub const GFX900: u32 = 1 << 12;
+    /// Matrix-core op (VOP3P-MAI encoding: `v_mfma_*`, `v_smfmac_*`).
+    pub const MAI: u32 = 1 << 12;
+    /// VOP1/VOP2/VOPC op whose 32-bit form LLVM prints with `_e32` (those with a VOP3 form, and
+    /// gfx908's dot*c/pk_fmac, which LLVM names so though they have none there).
+    pub const E32: u32 = 1 << 13;
 
     /// Whether `bit` (one of the constants above) is set.
     pub const fn has(self, bit: u32) -> bool {
@@ -93,8 +96,28 @@ impl OpFlags {
     }
 }
 
+/// The processors an op exists on, one bit per [`Gfx`] (in its declaration order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Targets(pub u8);
+
+#[allow(dead_code)]
+mod target_bits {
+    pub const G900: u8 = 1 << 0;
+    pub const G906: u8 = 1 << 1;
+    pub const G908: u8 = 1 << 2;
+    pub const G90A: u8 = 1 << 3;
+    pub const G940: u8 = 1 << 4;
+}
+
+impl Targets {
+    /// Whether processor `gfx` has the op.
+    pub const fn has(self, gfx: Gfx) -> bool {
+        self.0 & gfx.bit() != 0
+    }
+}
+
 macro_rules! define_ops {
-    ($($v:ident = ($name:literal, $cls:ident, $opc:literal, $e64:literal, $dst:tt, [$s0:tt, $s1:tt, $s2:tt], $($f:tt)|+, [$($fm:literal),*]),)*) => {
+    ($($v:ident = ($name:literal, $cls:ident, $opc:literal, $e64:literal, $dst:tt, [$s0:tt, $s1:tt, $s2:tt], $($f:tt)|+, $($t:ident)|+, [$($fm:literal),*]),)*) => {
         /// One variant per GFX9 instruction, named after its mnemonic in upper case; the same
         /// variant whatever the encoding it was decoded from.
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -111,6 +134,7 @@ macro_rules! define_ops {
             dst: shape!($dst),
             src: [shape!($s0), shape!($s1), shape!($s2)],
             flags: OpFlags($(flag!($f))|+),
+            targets: Targets($(target_bits::$t)|+),
             forms: [$($fm),*],
         },)*];
 
@@ -147,11 +171,39 @@ pub(crate) struct OpInfo {
     pub dst: Shape,
     pub src: [Shape; 3],
     pub flags: OpFlags,
-    /// `[base, free]` per form (native, e64, sdwa, dpp).
+    pub targets: Targets,
+    /// `[base, free]` per form (native, e64, sdwa, dpp) on the row's first processor.
     pub forms: [u64; 8],
 }
 
 crate::for_each_op!(define_ops);
+
+macro_rules! define_overrides {
+    ($(($t:ident, $v:ident, [$($fm:literal),*]),)*) => {
+        /// Per-processor forms that differ from the row's: (processor bit, op, forms).
+        static FORM_OVERRIDES: &[(u8, Op, [u64; 8])] = &[$((target_bits::$t, Op::$v, [$($fm),*]),)*];
+    };
+}
+
+crate::for_each_form_override!(define_overrides);
+
+/// Forms of `op` on each processor: an index into [`FORM_OVERRIDES`] or the row's own.
+fn forms_on(op: Op, gfx: Gfx) -> &'static [u64; 8] {
+    use std::sync::OnceLock;
+    static MAP: OnceLock<Vec<[u16; 5]>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut m = vec![[u16::MAX; 5]; ALL.len()];
+        for (i, (t, op, _)) in FORM_OVERRIDES.iter().enumerate() {
+            let g = t.trailing_zeros() as usize;
+            m[*op as usize][g] = i as u16;
+        }
+        m
+    });
+    match map[op as usize][gfx as usize] {
+        u16::MAX => &op.info().forms,
+        i => &FORM_OVERRIDES[i as usize].2,
+    }
+}
 
 impl Op {
     #[inline]
@@ -234,10 +286,12 @@ impl Op {
             0
         }
     }
-    /// `(base, free)` bits of one of the op's encodings (`base == 0`: no such form).
-    pub(crate) fn form(self, f: crate::decode::Form) -> (u64, u64) {
+    /// `(base, free)` bits of one of the op's encodings on processor `gfx` (`base == 0`: no
+    /// such form).
+    pub(crate) fn form(self, gfx: Gfx, f: crate::decode::Form) -> (u64, u64) {
         let i = f as usize * 2;
-        (self.info().forms[i], self.info().forms[i + 1])
+        let forms = forms_on(self, gfx);
+        (forms[i], forms[i + 1])
     }
     /// Has an SDWA form.
     pub fn has_sdwa(self) -> bool {
@@ -259,13 +313,21 @@ impl Op {
             d
         }
     }
-    /// Available on gfx900 (false for the gfx906-only additions).
-    pub fn on_gfx900(self) -> bool {
-        !self.flags().has(OpFlags::GFX906)
+    /// The processors that have the op.
+    pub fn targets(self) -> Targets {
+        self.info().targets
     }
-    /// Available on gfx906 (false for gfx900's v_mad_mix*).
+    /// Whether processor `gfx` has the op.
+    pub fn on(self, gfx: Gfx) -> bool {
+        self.info().targets.has(gfx)
+    }
+    /// Available on gfx900 (false for the gfx906 additions).
+    pub fn on_gfx900(self) -> bool {
+        self.on(Gfx::Gfx900)
+    }
+    /// Available on gfx906 (false for gfx900's v_mad_mix* and the CDNA additions).
     pub fn on_gfx906(self) -> bool {
-        !self.flags().has(OpFlags::GFX900)
+        self.on(Gfx::Gfx906)
     }
 }
 

@@ -6,7 +6,9 @@
 //! 193..=208 integers -1..-16, 235 src_shared_base, 236 src_shared_limit, 237 src_private_base,
 //! 238 src_private_limit, 239 src_pops_exiting_wave_id, 240..=248 float constants
 //! (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)), 251 vccz, 252 execz, 253 scc,
-//! 254 lds_direct, 255 literal (value in `Inst::literal`), 256..=511 v0..v255.
+//! 254 lds_direct, 255 literal (value in `Inst::literal`), 256..=511 v0..v255, 512..=767
+//! a0..a255 (the accumulation registers of gfx908+; LLVM's 10-bit operand numbering, where
+//! bit 9 selects the AGPR file).
 
 /// One operand: a register or constant code (see module docs). A register operand names its
 /// first register; the width comes from the op ([`crate::Op::src_dwords`]).
@@ -57,6 +59,10 @@ impl Operand {
     pub const fn vgpr(n: u8) -> Operand {
         Operand(256 + n as u16)
     }
+    /// An AGPR operand `a{n}` (accumulation register, gfx908+).
+    pub const fn agpr(n: u8) -> Operand {
+        Operand(512 + n as u16)
+    }
     /// A scalar operand from its code.
     pub const fn code(c: u16) -> Operand {
         Operand(c)
@@ -79,6 +85,31 @@ impl Operand {
             Some((self.0 - 256) as u8)
         } else {
             None
+        }
+    }
+    /// An AGPR.
+    pub const fn is_agpr(self) -> bool {
+        self.0 >= 512 && self.0 < 768
+    }
+    /// AGPR index, if an AGPR.
+    pub const fn agpr_index(self) -> Option<u8> {
+        if self.is_agpr() {
+            Some((self.0 - 512) as u8)
+        } else {
+            None
+        }
+    }
+    /// A vector register of either file (VGPR or AGPR).
+    pub const fn is_vector(self) -> bool {
+        self.is_vgpr() || self.is_agpr()
+    }
+    /// The AGPR with this VGPR's number (for fields whose ACC bit selects the AGPR file);
+    /// other operands unchanged.
+    pub const fn to_agpr(self) -> Operand {
+        if self.is_vgpr() {
+            Operand(self.0 + 256)
+        } else {
+            self
         }
     }
     /// An SGPR s0..s101.

@@ -49,7 +49,7 @@ pub(crate) fn any(o: Operand, n: u8) -> Option<Operand> {
     if o.is_none() {
         return Some(o);
     }
-    match o.vgpr_index() {
+    match o.vgpr_index().or(o.agpr_index()) {
         Some(v) => (v as u16 + n.max(1) as u16 <= 256).then_some(o),
         None => scalar(o.raw(), n).map(Operand),
     }
@@ -79,6 +79,10 @@ pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
                 _,
             ) => continue,
             (Encoding::Ds, _) => op.src_dwords(s),
+            // MFMA C: a constant is one element; a 32-register C from SGPRs is decoded as one
+            // (no SGPR tuple is that wide).
+            _ if op.flags().has(crate::OpFlags::MAI) && i.src[s].is_inline() => 1,
+            _ if op.src_dwords(s) > 16 && !i.src[s].is_vector() => 1,
             _ => op.src_dwords(s),
         };
         if (vop3 || i.enc == Encoding::Sdwa) && i.src[s].is_literal() {
@@ -89,7 +93,7 @@ pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
     if vop3 && i.dst.is_literal() {
         return Err(bad());
     }
-    if !i.dst.is_none() && !i.dst.is_vgpr() {
+    if !i.dst.is_none() && !i.dst.is_vector() {
         let n = if op.class() == crate::Class::Vopc {
             2
         } else {
@@ -99,9 +103,10 @@ pub(crate) fn check(i: &mut Inst) -> Result<(), DecodeError> {
     } else {
         i.dst = any(i.dst, op.dst_dwords()).ok_or_else(bad)?;
     }
-    // Memory VGPR tuples must fit in v0..v255.
+    // Memory VGPR/AGPR tuples must fit in v0..v255 / a0..a255.
     let fits = |o: Operand, n: u8| {
         o.vgpr_index()
+            .or(o.agpr_index())
             .is_none_or(|v| v as u16 + n.max(1) as u16 <= 256)
     };
     let f = i.mem_flags();

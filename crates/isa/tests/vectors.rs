@@ -29,13 +29,10 @@ fn check(path: &std::path::Path) -> (usize, usize, Vec<String>) {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let gfx = if name.starts_with("gfx900") {
-        softhsa_isa::Gfx::Gfx900
-    } else if name.starts_with("gfx908") {
-        softhsa_isa::Gfx::Gfx908
-    } else {
-        softhsa_isa::Gfx::Gfx906
-    };
+    let gfx = softhsa_isa::Gfx::ALL
+        .into_iter()
+        .find(|g| name.starts_with(g.name()))
+        .unwrap_or_default();
     for line in data
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())

@@ -2,7 +2,7 @@
 //!
 //! | variable | values | default |
 //! | --- | --- | --- |
-//! | `SOFTHSA_GPU` | `gfx906`, `gfx900`, `gfx908`, `gfx90a`, `gfx940`, `gfx941` or `gfx942`: the model of every GPU agent | `gfx906` |
+//! | `SOFTHSA_GPU` | `gfx906`, `gfx900`, `gfx908`, `gfx90a`, `gfx940`, `gfx941` or `gfx942`: the model of every GPU agent, optionally with target-ID features (`gfx90a:xnack+`, `gfx908:sramecc-`, `gfx906:sramecc+:xnack-`) where they differ from the board's | `gfx906` |
 //! | `SOFTHSA_GPUS` | number of GPU agents, 0–16 | `1` |
 //! | `SOFTHSA_CUS` | compute units per GPU, 1–512 | the reference board's: `60` (gfx906), `64` (gfx900), `120` (gfx908), `104` (gfx90a), `228` (gfx940), `304` (gfx941/gfx942) |
 //! | `SOFTHSA_WORKERS` | host worker threads per GPU, 1–1024 | all host cores |
@@ -85,6 +85,15 @@ impl GpuModel {
     }
 }
 
+/// Target-ID features asked for in `SOFTHSA_GPU` (`gfx90a:xnack+`); `None`: the board's own
+/// setting (`topology::isa::agent_isa`). They select the agent's ISA and so which code objects
+/// load; the software GPU executes the same either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TargetFeatures {
+    pub sramecc: Option<bool>,
+    pub xnack: Option<bool>,
+}
+
 /// HSA profile reported by GPU agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -132,6 +141,7 @@ impl TraceConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     pub gpu_model: GpuModel,
+    pub features: TargetFeatures,
     pub gpu_count: u32,
     pub cu_count: u32,
     pub workers: usize,
@@ -159,6 +169,7 @@ impl Default for Config {
         let host_cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             gpu_model: GpuModel::Gfx906,
+            features: TargetFeatures::default(),
             gpu_count: 1,
             cu_count: GpuModel::Gfx906.default_cu_count(),
             workers: host_cores,
@@ -194,11 +205,12 @@ impl Config {
                 .filter(|v| !v.is_empty())
         };
         if let Some(v) = var("SOFTHSA_GPU") {
-            c.gpu_model = GpuModel::from_name(&v).ok_or_else(|| {
+            (c.gpu_model, c.features) = parse_gpu(&v).ok_or_else(|| {
                 bad(
                     "SOFTHSA_GPU",
                     &v,
-                    "gfx906, gfx900, gfx908, gfx90a, gfx940, gfx941 or gfx942",
+                    "gfx906, gfx900, gfx908, gfx90a, gfx940, gfx941 or gfx942, optionally with \
+                     the processor's target-ID features (gfx90a:xnack+, gfx906:sramecc+:xnack-)",
                 )
             })?;
         }
@@ -249,6 +261,36 @@ impl Config {
         c.trace = TraceConfig::from_lookup(&get)?;
         Ok(c)
     }
+}
+
+/// `gfx90a`, `gfx90a:xnack+`, `gfx906:sramecc-:xnack-`: a model and the features its target ID
+/// names (parsed as code objects' target IDs are, so a feature the processor lacks is refused).
+fn parse_gpu(v: &str) -> Option<(GpuModel, TargetFeatures)> {
+    use softhsa_codeobj::{Feature, TargetId};
+    let lower = v.to_ascii_lowercase();
+    let t = TargetId::parse(&lower).ok()?;
+    let named = |f: Feature| match f {
+        Feature::On => Some(true),
+        Feature::Off => Some(false),
+        Feature::Any | Feature::Unsupported => None,
+    };
+    // Each feature at most once, as in a target ID.
+    let mut seen: Vec<&str> = lower
+        .split(':')
+        .skip(1)
+        .map(|f| &f[..f.len() - 1])
+        .collect();
+    let n = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
+    if seen.len() != n {
+        return None;
+    }
+    let features = TargetFeatures {
+        sramecc: named(t.sramecc),
+        xnack: named(t.xnack),
+    };
+    Some((GpuModel::from_name(t.processor.name)?, features))
 }
 
 fn bad(name: &str, value: &str, expected: &str) -> Error {
@@ -365,6 +407,42 @@ mod tests {
         assert!(e.message.unwrap().contains("gfx942"));
         assert_eq!(cfg(&[("SOFTHSA_CUS", "304")]).unwrap().cu_count, 304);
         assert!(cfg(&[("SOFTHSA_CUS", "513")]).is_err());
+    }
+
+    #[test]
+    fn target_id_features_in_softhsa_gpu() {
+        let f = |v: &str| cfg(&[("SOFTHSA_GPU", v)]).map(|c| (c.gpu_model, c.features));
+        let tf = |sramecc, xnack| TargetFeatures { sramecc, xnack };
+        assert_eq!(f("gfx90a").unwrap(), (GpuModel::Gfx90a, tf(None, None)));
+        assert_eq!(
+            f("gfx90a:xnack+").unwrap(),
+            (GpuModel::Gfx90a, tf(None, Some(true)))
+        );
+        assert_eq!(
+            f("GFX908:SRAMECC-:XNACK-").unwrap(),
+            (GpuModel::Gfx908, tf(Some(false), Some(false)))
+        );
+        assert_eq!(
+            f("amdgcn-amd-amdhsa--gfx942:sramecc+").unwrap(),
+            (GpuModel::Gfx942, tf(Some(true), None))
+        );
+        assert_eq!(
+            f("gfx900:xnack+").unwrap(),
+            (GpuModel::Gfx900, tf(None, Some(true)))
+        );
+        // gfx900 has no SRAM ECC; features end in + or -; each at most once; known ones only.
+        for bad in [
+            "gfx900:sramecc+",
+            "gfx90a:xnack",
+            "gfx90a:xnack+:xnack-",
+            "gfx90a:xnack+:sramecc-:xnack+",
+            "gfx90a:tgsplit+",
+            "gfx90a:",
+            "gfx1030:xnack-",
+        ] {
+            let e = f(bad).unwrap_err();
+            assert!(e.message.unwrap().contains("target-ID"), "{bad}");
+        }
     }
 
     #[test]

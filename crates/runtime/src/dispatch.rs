@@ -37,11 +37,12 @@ pub struct DispatchEnv<'a> {
 }
 
 /// The device form of a loaded kernel, cached on it; its code segment is decoded once for all
-/// the kernels of the code object (the loader shares one [`Program`] per segment). The error
-/// says why the kernel cannot run (e.g. its entry is not an instruction of its code).
-pub fn device_kernel(k: &LoadedKernel) -> Result<Arc<Kernel>, String> {
+/// the kernels of the code object (the loader shares one [`Program`] per segment), as
+/// instruction set `gfx` (its agent's). The error says why the kernel cannot run (e.g. its
+/// entry is not an instruction of its code).
+pub fn device_kernel(k: &LoadedKernel, gfx: softhsa_isa::Gfx) -> Result<Arc<Kernel>, String> {
     k.device_kernel(|k| {
-        let program = k.shared_program(Program::new)?;
+        let program = k.shared_program(|code, base| Program::new_for(code, base, gfx))?;
         Kernel::from_program(&k.name, k.descriptor.clone(), k.kernel_object, program)
     })
 }

@@ -1,11 +1,19 @@
 import json, re, sys
+TARGETS = ["gfx906", "gfx900", "gfx908", "gfx90a", "gfx940"]
+TBIT = {"gfx900": "G900", "gfx906": "G906", "gfx908": "G908", "gfx90a": "G90A", "gfx940": "G940"}
 ops = json.load(open("ops.json"))
-forms = json.load(open("forms-gfx906.json"))
-extra = json.load(open("extra.json")) if __import__("os").path.exists("extra.json") else {}
+import os
+# A processor without probed forms (forms-<cpu>.json) decodes none of its rows.
+tforms = {t: json.load(open("forms-%s.json" % t)) if os.path.exists("forms-%s.json" % t) else {}
+          for t in TARGETS}
+def home(e):
+    return next(t for t in TARGETS if t in e["targets"])
+# Each row's forms as its first processor (in TARGETS order) decodes them.
+forms = {e["ident"]: tforms[home(e)].get(e["ident"], {}) for e in ops}
 def width(tok):
-    m = re.match(r"^([vs])\[(\d+):(\d+)\]$", tok)
+    m = re.match(r"^([vsa])\[(\d+):(\d+)\]$", tok)
     if m: return m.group(1), int(m.group(3)) - int(m.group(2)) + 1
-    m = re.match(r"^([vs])(\d+)$", tok)
+    m = re.match(r"^([vsa])(\d+)$", tok)
     if m: return m.group(1), 1
     return None, 0
 def wcode(tok):
@@ -16,31 +24,52 @@ VOP3B = {"v_add_co_u32","v_sub_co_u32","v_subrev_co_u32","v_addc_co_u32","v_subb
          "v_div_scale_f32","v_div_scale_f64","v_mad_u64_u32","v_mad_i64_i32"}
 # Which VOP3 ops print op_sel: set op_sel[3] (dst) in each base form and look at the text.
 from objdump import disasm
+def probe_text(cands):
+    """Disassemble (ident, words) pairs, each on its row's first processor."""
+    out = {}
+    by = {}
+    for e, w in cands:
+        by.setdefault(home(e), []).append((e["ident"], w))
+    for t, lst in by.items():
+        for (ident, _), r in zip(lst, disasm([w for _, w in lst], t)):
+            out[ident] = r[0]
+    return out
 opsel = set()
-_c = []; _n = []
+_c = []
 for e in ops:
-    fm = forms.get(e["name"], {})
+    fm = forms.get(e["ident"], {})
     for k in ("native", "e64"):
         if e["cls"] in ("VOP3", "VOP1", "VOP2", "VOPC") and k in fm and (k == "e64" or e["cls"] == "VOP3"):
             b = [int(x, 16) for x in fm[k]["base"]]
             if len(b) == 2:
-                _c.append([b[0] | (1 << 14), b[1]]); _n.append(e["name"])
-for n, r in zip(_n, disasm(_c)):
-    if r[0] and "op_sel" in r[0]:
+                _c.append((e, [b[0] | (1 << 14), b[1]]))
+for n, r in probe_text(_c).items():
+    if r and "op_sel" in r:
         opsel.add(n)
 fpmods = set()
-_c = []; _n = []
+_c = []
 for e in ops:
-    fm = forms.get(e["name"], {})
+    fm = forms.get(e["ident"], {})
     k = "e64" if "e64" in fm else "native"
     if e["cls"] in ("VOP3", "VOP1", "VOP2", "VOPC") and k in fm:
         b = [int(x, 16) for x in fm[k]["base"]]
         if len(b) == 2:
-            _c.append([b[0] | (1 << 8), b[1] | (1 << 29)]); _n.append(e["name"])
-for n, r in zip(_n, disasm(_c)):
-    if r[0] and ("|" in r[0] or "-" in r[0] or "neg(" in r[0]):
+            _c.append((e, [b[0] | (1 << 8), b[1] | (1 << 29)]))
+for n, r in probe_text(_c).items():
+    if r and ("|" in r or "-" in r or "neg(" in r):
         fpmods.add(n)
+def form_words(fm):
+    fv = []
+    for k in ("native", "e64", "sdwa", "dpp"):
+        if k in fm:
+            b = [int(x, 16) for x in fm[k]["base"]]
+            bv = b[0] | (b[1] << 32 if len(b) > 1 else 0)
+            fv += ["0x%x" % bv, "0x%x" % int(fm[k]["free"], 16)]
+        else:
+            fv += ["0", "0"]
+    return fv
 rows = []
+overrides = []
 for e in ops:
     cls = e["cls"]; name = e["name"]
     text = e.get("e64", {}).get("text") or e["text"]
@@ -58,16 +87,17 @@ for e in ops:
     toks = split_ops(text.split(" ", 1)[1]) if " " in text else []
     toks = [t.split(" ")[0] for t in toks]
     flags = []
-    if e["gfx906only"]: flags.append("GFX906")
-    if e.get("gfx900only"): flags.append("GFX900")
+    ident = e["ident"]
     dst = "0"; src = ["0", "0", "0"]
     if cls in ("VOP1","VOP2","VOPC","VOP3","VOP3P"):
         if "e64" in e: flags.append("E64")
+        if e["text"].split(" ")[0] == name + "_e32": flags.append("E32")
         if name in VOP3B: flags.append("VOP3B")
-        if name in opsel: flags.append("OPSEL")
-        if name in fpmods: flags.append("FPMODS")
+        if ident in opsel: flags.append("OPSEL")
+        if ident in fpmods: flags.append("FPMODS")
         if name.startswith("v_cmpx_"): flags.append("CMPX")
-        if name in ("v_madmk_f32","v_madak_f32","v_madmk_f16","v_madak_f16"):
+        if name.startswith(("v_mfma_", "v_smfmac_")): flags.append("MAI")
+        if name in ("v_madmk_f32","v_madak_f32","v_madmk_f16","v_madak_f16","v_fmamk_f32","v_fmaak_f32"):
             toks = [t for t in toks if not t.startswith("0x")]
             flags.append("MADK")
         if cls == "VOPC" or (cls == "VOP3" and False): pass
@@ -111,13 +141,18 @@ for e in ops:
     elif cls in ("MUBUF","MTBUF","FLAT","GLOBAL","SCRATCH","MIMG"):
         if name == "buffer_store_lds_dword":
             data = addr = ""  # LDS → memory copy: no VGPR operands
+        elif "_load_lds_" in name:
+            # gfx940 memory → LDS: an address, no data VGPR (scratch's may be "off" in the probe).
+            data, addr = "", toks[0] if not name.startswith("scratch") else "v0"
         elif cls in ("MUBUF","MTBUF","MIMG"):
             data = toks[0] if toks else ""
             addr = toks[1] if len(toks) > 1 else ""
         else:
             if "load" in name: data, addr = toks[0], toks[1]
             else: addr, data = toks[0], toks[1]
-        if "load" in name or "gather" in name or "sample" in name or "get_" in name or name.startswith("image_load"):
+        if "_load_lds_" in name:
+            flags.append("LOAD")
+        elif "load" in name or "gather" in name or "sample" in name or "get_" in name or name.startswith("image_load"):
             dst = wcode(data); flags.append("LOAD")
         elif "store" in name: src[1] = wcode(data); flags.append("STORE")
         elif "atomic" in name: src[1] = wcode(data); flags.append("ATOMIC")
@@ -127,31 +162,37 @@ for e in ops:
         if not name.startswith("v_interp_mov"): src[0] = wcode(toks[1])
     elif cls == "EXP":
         src = ["V1", "V1", "V1"]  # and a fourth source the decoder reads itself
-    fm = forms.get(name, {})
+    fm = forms.get(ident, {})
     if "sdwa" in fm: flags.append("SDWA")
     if "dpp" in fm: flags.append("DPP")
     f = "|".join(flags) if flags else "0"
-    fv = []
-    for k in ("native", "e64", "sdwa", "dpp"):
-        if k in fm:
-            b = [int(x, 16) for x in fm[k]["base"]]
-            bv = b[0] | (b[1] << 32 if len(b) > 1 else 0)
-            fv += ["0x%x" % bv, "0x%x" % int(fm[k]["free"], 16)]
-        else:
-            fv += ["0", "0"]
+    fv = form_words(fm)
     e64 = e.get("e64", {}).get("opc", 0xFFFF)
-    rows.append("    %s = (\"%s\", %s, 0x%03x, 0x%04x, %s, [%s], %s, [%s])," % (
-        name.upper(), name, cls.capitalize(), e["opc"], e64, dst, ", ".join(src), f, ", ".join(fv)))
-out = open(sys.argv[1] if len(sys.argv) > 1 else "/work/main/crates/isa/src/table.rs", "w")
-out.write("""//! THE table of GFX9 (gfx900/gfx906) instructions: one row per instruction, the single source of
-//! truth for the `Op` enum, the decoder's opcode maps, operand widths and the disassembler's names.
+    tg = "|".join(TBIT[t] for t in TARGETS if t in e["targets"])
+    rows.append("    %s = (\"%s\", %s, 0x%03x, 0x%04x, %s, [%s], %s, %s, [%s])," % (
+        ident, name, cls.capitalize(), e["opc"], e64, dst, ", ".join(src), f, tg, ", ".join(fv)))
+    for t in e["targets"]:
+        tv = form_words(tforms[t].get(ident, {}))
+        if tv != fv:
+            overrides.append("    (%s, %s, [%s])," % (TBIT[t], ident, ", ".join(tv)))
+out_dir = sys.argv[1] if len(sys.argv) > 1 else "crates/isa/src"
+out = open(out_dir + "/table.rs", "w")
+out.write("""//! THE table of GFX9 instructions (gfx900, gfx906, gfx908, gfx90a, gfx940): one row per
+//! instruction, the single source of truth for the `Op` enum, the decoder's opcode maps, operand
+//! widths, the processors that have each instruction and the disassembler's names.
 //!
-//! Generated by `tests/isa/gen_table.py` from probes of LLVM's disassembler (llvm-objdump-15);
-//! regenerate with `scripts/gen-isa-vectors.sh --table`. Row layout:
-//! `VARIANT = (mnemonic, class, opcode, vop3_opcode_or_0xFFFF, dst, [src0, src1, src2], flags,\n//! [base, free] x (native, e64, sdwa, dpp))`
+//! Generated by `tests/isa/tools/gen_table.py` and `emit.py` from probes of LLVM's disassembler
+//! (llvm-objdump-15); regenerate with `scripts/gen-isa-vectors.sh --table`. Row layout:
+//! `VARIANT = (mnemonic, class, opcode, vop3_opcode_or_0xFFFF, dst, [src0, src1, src2], flags,
+//! processors, [base, free] x (native, e64, sdwa, dpp))`
 //! where operand shapes are `0` (absent), `Vn` (vector or any source, n dwords) or `Sn` (scalar
-//! register class, n dwords). `base` is a valid encoding of the form (0: no such form) and\n//! `free` the bits that may vary from it; all other bits must equal `base`'s. Memory classes: `dst` = loaded data, `src0` = address (DS/MUBUF/FLAT)
-//! or SGPR base (SMEM), `src1` = stored data (or DS data0), `src2` = DS data1 / SMEM store data.
+//! register class, n dwords). `base` is a valid encoding of the form on the row's first
+//! processor (gfx906, gfx900, gfx908, gfx90a, gfx940 in that order; 0: no such form) and `free`
+//! the bits that may vary from it; all other bits must equal `base`'s (processors on which they
+//! differ are in `forms.rs`). Memory classes: `dst` = loaded data, `src0` = address
+//! (DS/MUBUF/FLAT) or SGPR base (SMEM), `src1` = stored data (or DS data0), `src2` = DS data1 /
+//! SMEM store data. A mnemonic whose class or opcode differs between processors has one row per
+//! encoding; the second variant's name ends in its class (`V_MUL_LEGACY_F32_VOP3`).
 
 /// Invokes `$m!` with the whole instruction table.
 #[macro_export]
@@ -165,4 +206,23 @@ out.write("""
     };
 }
 """)
-print(len(rows))
+out.close()
+out = open(out_dir + "/forms.rs", "w")
+out.write("""//! Encoding forms that differ by processor: `(processor, op, [base, free] x (native, e64,
+//! sdwa, dpp))` for every op whose valid encodings on that processor differ from its row in
+//! `table.rs` (gfx90a's AGPR and cache-policy bits of memory instructions, gfx90a's DPP of
+//! 64-bit operands, ...). Generated with `table.rs` by `scripts/gen-isa-vectors.sh --table`.
+
+/// Invokes `$m!` with every per-processor form override.
+#[macro_export]
+macro_rules! for_each_form_override {
+    ($m:ident) => {
+        $m! {
+""")
+out.write("\n".join(overrides))
+out.write("""
+        }
+    };
+}
+""")
+print(len(rows), "rows,", len(overrides), "overrides")

@@ -10,12 +10,13 @@ def _disasm(cands, mcpu, tool):
         offs.append(off)
         lines.append(".long " + ",".join("0x%08x" % w for w in c) + ",0xbf800000,0xbf800000")
         off += 4 * len(c) + 8
+    env = dict(os.environ, LLVM_DISABLE_SYMBOLIZATION="1")
     with tempfile.TemporaryDirectory() as d:
         s = os.path.join(d, "c.s"); o = os.path.join(d, "c.o")
         open(s, "w").write("\n".join(lines) + "\n")
         subprocess.run(["llvm-mc-" + tool, "-arch=amdgcn", "-mcpu=" + mcpu, "-filetype=obj", "-o", o, s], check=True)
         out = subprocess.run(["llvm-objdump-" + tool, "-d", "--mcpu=" + mcpu, o], check=True,
-                             capture_output=True, text=True).stdout
+                             capture_output=True, text=True, env=env).stdout
     at = {}
     rx = re.compile(r"^\t(.*?)\s*// ([0-9A-F]{12}): ((?:[0-9A-F]{8} ?)+)(.*)$")
     for ln in out.splitlines():
@@ -33,7 +34,11 @@ def _disasm(cands, mcpu, tool):
     return res
 
 CRASHED = []
-def disasm(cands, mcpu="gfx906", tool="15", chunk=3000):
+# LLVM 15 is the reference for gfx9 up to gfx90a; gfx940 (and gfx941/gfx942, which LLVM 15 does
+# not know) follow LLVM 19, whose gfx940 support is complete (MFMA names, VGPR MFMA operands).
+TOOL = {"gfx940": "19"}
+def disasm(cands, mcpu="gfx906", tool=None, chunk=3000):
+    tool = tool or TOOL.get(mcpu, "15")
     out = []
     for i in range(0, len(cands), chunk):
         out.extend(_safe(cands[i:i + chunk], mcpu, tool))

@@ -11,12 +11,14 @@ use super::{fault, ExecCtx, Flow};
 use crate::fault::FaultKind;
 use crate::lds::Lds;
 use crate::program::XInst;
-use crate::wave::Wave;
+use crate::wave::{data_reg, dnext, Wave, AGPR_BASE};
 use softhsa_isa::MemFlags;
 
+/// A VGPR operand's number, or a data operand's register (AGPRs from [`AGPR_BASE`]).
 pub(super) fn vreg(s: Src) -> usize {
     match s {
         Src::V(r) => usize::from(r),
+        Src::A(r) => AGPR_BASE + usize::from(r),
         _ => 0,
     }
 }
@@ -97,6 +99,8 @@ pub(super) fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u
             }
         }
         0x15 if !wide => u64::from((f32_of(old) + f32_of(d0)).to_bits()),
+        // gfx90a ds_add_f64 / ds_add_rtn_f64.
+        0x1c if wide => super::fatomic::apply(super::vmem::AtomicOp::AddF64, old, d0),
         _ => return None,
     })
 }
@@ -144,15 +148,15 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);
     match opc {
         // Atomics and writes, 32/64-bit, with (0x20 block) or without return.
-        0x00..=0x15 | 0x20..=0x35 | 0x40..=0x53 | 0x60..=0x73 => {
+        0x00..=0x15 | 0x20..=0x35 | 0x40..=0x53 | 0x60..=0x73 | 0x5c | 0x7c => {
             let wide = opc & 0x40 != 0;
             let rtn = opc & 0x20 != 0;
             let a = opc & 0x1f;
             let vpair = |w: &Wave, r: usize, l: usize| {
                 if wide {
-                    u64::from(w.v[r][l]) | u64::from(w.v[(r + 1) & 255][l]) << 32
+                    u64::from(w.dreg(r)[l]) | u64::from(w.dreg(dnext(r, 1))[l]) << 32
                 } else {
-                    u64::from(w.v[r][l])
+                    u64::from(w.dreg(r)[l])
                 }
             };
             if matches!(a, 0x0e | 0x0f) {
@@ -196,7 +200,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
             let hi = opc >= 0x54;
             for l in lanes {
                 let addr = w.v[a_reg][l].wrapping_add(off16);
-                let v = w.v[d0][l] >> if hi { 16 } else { 0 };
+                let v = w.dreg(d0)[l] >> if hi { 16 } else { 0 };
                 if opc & 1 == 0 {
                     lds.write_u8(addr, v as u8);
                 } else {
@@ -208,12 +212,12 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
             for l in lanes {
                 let addr = w.v[a_reg][l].wrapping_add(off16);
                 match opc {
-                    0x36 => w.v[dst][l] = lds.read_u32(addr),
+                    0x36 => w.dreg_mut(dst)[l] = lds.read_u32(addr),
                     0x76 => put(w, dst, l, lds.read_u64(addr), true, 0),
-                    0x39 => w.v[dst][l] = lds.read_u8(addr) as i8 as i32 as u32,
-                    0x3a => w.v[dst][l] = u32::from(lds.read_u8(addr)),
-                    0x3b => w.v[dst][l] = lds.read_u16(addr) as i16 as i32 as u32,
-                    _ => w.v[dst][l] = u32::from(lds.read_u16(addr)),
+                    0x39 => w.dreg_mut(dst)[l] = lds.read_u8(addr) as i8 as i32 as u32,
+                    0x3a => w.dreg_mut(dst)[l] = u32::from(lds.read_u8(addr)),
+                    0x3b => w.dreg_mut(dst)[l] = lds.read_u16(addr) as i16 as i32 as u32,
+                    _ => w.dreg_mut(dst)[l] = u32::from(lds.read_u16(addr)),
                 }
             }
         }
@@ -226,8 +230,8 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                     0x58 | 0x59 => u32::from(lds.read_u8(addr) as i8 as i16 as u16),
                     _ => u32::from(lds.read_u16(addr)),
                 };
-                let old = w.v[dst][l];
-                w.v[dst][l] = if opc & 1 == 1 {
+                let old = w.dreg(dst)[l];
+                w.dreg_mut(dst)[l] = if opc & 1 == 1 {
                     (old & 0xffff) | v << 16
                 } else {
                     (old & 0xffff_0000) | v
@@ -252,9 +256,9 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 for k in 0..n {
                     let a = addr.wrapping_add(4 * k as u32);
                     if opc >= 0xfe {
-                        w.v[(dst + k) & 255][l] = lds.read_u32(a);
+                        w.dreg_mut(dnext(dst, k))[l] = lds.read_u32(a);
                     } else {
-                        lds.write_u32(a, w.v[(d0 + k) & 255][l]);
+                        lds.write_u32(a, w.dreg(dnext(d0, k))[l]);
                     }
                 }
             }
@@ -262,7 +266,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         0x3d => {
             let src = w.v[a_reg];
             for l in lanes {
-                w.v[dst][l] = swizzle_source(off16 as u16, l).map_or(0, |s| src[s]);
+                w.dreg_mut(dst)[l] = swizzle_source(off16 as u16, l).map_or(0, |s| src[s]);
             }
         }
         0x3e => {
@@ -270,19 +274,19 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
             let mut out = [0u32; 64];
             for l in (0..64).filter(|l| exec >> l & 1 != 0) {
                 let to = (w.v[a_reg][l].wrapping_add(off16) / 4 % 64) as usize;
-                out[to] = w.v[d0][l];
+                out[to] = w.dreg(d0)[l];
             }
             for l in lanes {
-                w.v[dst][l] = out[l];
+                w.dreg_mut(dst)[l] = out[l];
             }
         }
         0x3f => {
             // ds_bpermute_b32: each active lane pulls from lane (addr + offset) / 4.
-            let data = w.v[d0];
+            let data = *w.dreg(d0);
             let addrs = w.v[a_reg];
             for l in lanes {
                 let from = (addrs[l].wrapping_add(off16) / 4 % 64) as usize;
-                w.v[dst][l] = if exec >> from & 1 != 0 { data[from] } else { 0 };
+                w.dreg_mut(dst)[l] = if exec >> from & 1 != 0 { data[from] } else { 0 };
             }
         }
         _ => return super::ds_extra::exec(w, x, cx),
@@ -291,15 +295,15 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
 }
 
 fn vreg_dst(x: &XInst) -> usize {
-    usize::from(x.inst.dst.vgpr_index().unwrap_or(0))
+    data_reg(x.inst.dst)
 }
 
-/// Writes a 32/64-bit result into VGPR `dst + at` (and the next one when wide).
+/// Writes a 32/64-bit result into data register `dst + at` (and the next one when wide).
 #[inline]
 fn put(w: &mut Wave, dst: usize, l: usize, v: u64, wide: bool, at: usize) {
-    w.v[(dst + at) & 255][l] = v as u32;
+    w.dreg_mut(dnext(dst, at))[l] = v as u32;
     if wide {
-        w.v[(dst + at + 1) & 255][l] = (v >> 32) as u32;
+        w.dreg_mut(dnext(dst, at + 1))[l] = (v >> 32) as u32;
     }
 }
 

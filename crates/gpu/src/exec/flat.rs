@@ -7,7 +7,7 @@ use super::{fault, ExecCtx, ExecFault, Flow};
 use crate::fault::FaultKind;
 use crate::lds::{swizzle_private, Lds};
 use crate::program::XInst;
-use crate::wave::{Wave, FLAT_SCRATCH_LO};
+use crate::wave::{data_reg, dnext, Wave, FLAT_SCRATCH_LO};
 use crate::{APERTURE_SIZE, PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE};
 use softhsa_isa::{Encoding, MemFlags};
 
@@ -30,8 +30,8 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
     let vaddr = usize::from(inst.src[0].vgpr_index().unwrap_or(0));
     let saddr = (!inst.src[2].is_none()).then(|| inst.src[2]);
     let off = i64::from(inst.imm);
-    let vdata = usize::from(inst.src[1].vgpr_index().unwrap_or(0));
-    let vdst = usize::from(inst.dst.vgpr_index().unwrap_or(0));
+    let vdata = data_reg(inst.src[1]);
+    let vdst = data_reg(inst.dst);
     let glc = inst.mem_flags().has(MemFlags::GLC);
     let (dwords, len, write) = match kind {
         VmemKind::Load { dwords, bytes, .. } => (usize::from(dwords), u32::from(bytes), false),
@@ -67,11 +67,12 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<(), ExecFault> {
         }
         Encoding::Scratch => {
             let fs = w.s64(FLAT_SCRATCH_LO);
+            // The address is the VGPR part plus the SGPR part, either of which may be absent
+            // (gfx940 may have both or neither; earlier processors one of the two).
+            let vpart = !inst.src[0].is_none();
+            let spart = saddr.map_or(0, |s| w.s[usize::from(s.raw() & 127)]);
             for l in lanes {
-                let base = match saddr {
-                    Some(s) => w.s[usize::from(s.raw() & 127)],
-                    None => w.v[vaddr][l],
-                };
+                let base = spart.wrapping_add(if vpart { w.v[vaddr][l] } else { 0 });
                 let p = (i64::from(base) + off) as u32;
                 check_private(p, private, l)?;
                 for (k, a) in addr.iter_mut().enumerate().take(dwords) {
@@ -188,7 +189,7 @@ fn lds_access(
                 bytes: 4.., dwords, ..
             } => {
                 for k in 0..usize::from(dwords) {
-                    w.v[(vdst + k) & 255][l] = lds.read_u32(a + 4 * k as u32);
+                    w.dreg_mut(dnext(vdst, k))[l] = lds.read_u32(a + 4 * k as u32);
                 }
             }
             VmemKind::Load {
@@ -205,8 +206,8 @@ fn lds_access(
                 } else {
                     raw
                 };
-                let old = w.v[vdst][l];
-                w.v[vdst][l] = match d16 {
+                let old = w.dreg(vdst)[l];
+                w.dreg_mut(vdst)[l] = match d16 {
                     None => v,
                     Some(false) => (old & 0xffff_0000) | (v & 0xffff),
                     Some(true) => (old & 0xffff) | v << 16,
@@ -216,11 +217,11 @@ fn lds_access(
                 bytes: 4.., dwords, ..
             } => {
                 for k in 0..usize::from(dwords) {
-                    lds.write_u32(a + 4 * k as u32, w.v[(vdata + k) & 255][l]);
+                    lds.write_u32(a + 4 * k as u32, w.dreg(dnext(vdata, k))[l]);
                 }
             }
             VmemKind::Store { bytes, hi, .. } => {
-                let v = w.v[vdata][l] >> if hi { 16 } else { 0 };
+                let v = w.dreg(vdata)[l] >> if hi { 16 } else { 0 };
                 if bytes == 1 {
                     lds.write_u8(a, v as u8);
                 } else {
@@ -231,10 +232,10 @@ fn lds_access(
                 let n = 1 + usize::from(wide);
                 let get = |r: usize| {
                     (0..n).fold(0u64, |v, k| {
-                        v | u64::from(w.v[(r + k) & 255][l]) << (32 * k)
+                        v | u64::from(w.dreg(dnext(r, k))[l]) << (32 * k)
                     })
                 };
-                let (data, cmp) = (get(vdata), get(vdata + n));
+                let (data, cmp) = (get(vdata), get(dnext(vdata, n)));
                 let old = if wide {
                     lds.read_u64(a)
                 } else {
@@ -248,7 +249,7 @@ fn lds_access(
                 }
                 if glc {
                     for k in 0..n {
-                        w.v[(vdst + k) & 255][l] = (old >> (32 * k)) as u32;
+                        w.dreg_mut(dnext(vdst, k))[l] = (old >> (32 * k)) as u32;
                     }
                 }
             }

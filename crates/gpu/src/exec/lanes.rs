@@ -20,6 +20,8 @@ pub fn dpp_source(ctrl: u16, l: usize) -> Option<usize> {
         0x141 => Some((l & !7) | (7 - (l & 7))),
         0x142 => (l >= 16).then(|| row - 1),
         0x143 => (l >= 32).then_some(31),
+        // gfx90a row_newbcast: lane n of each row to the whole row (32- and 64-bit operands).
+        0x150..=0x15f => Some(row | n),
         _ => None,
     }
 }

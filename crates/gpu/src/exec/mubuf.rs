@@ -8,7 +8,7 @@ use super::vmem::{access, DwordAddrs, VmemKind};
 use super::{fault, ExecCtx, Flow};
 use crate::fault::FaultKind;
 use crate::program::XInst;
-use crate::wave::Wave;
+use crate::wave::{data_reg, dnext, Wave};
 use softhsa_isa::MemFlags;
 use std::sync::atomic::{fence, Ordering};
 
@@ -132,17 +132,21 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     }
     // Lanes out of range still return 0 on loads.
     if let VmemKind::Load { .. } = kind {
-        let dst = usize::from(inst.dst.vgpr_index().unwrap_or(0));
+        let dst = data_reg(inst.dst);
         let dropped = w.exec() & !mask;
         for k in 0..dwords {
             for l in (0..64).filter(|l| dropped >> l & 1 != 0) {
-                w.v[(dst + k) & 255][l] = 0;
+                w.dreg_mut(dnext(dst, k))[l] = 0;
             }
         }
         texel_fail_status(w, x, dst + dwords);
     }
-    let vdata = usize::from(inst.src[1].vgpr_index().unwrap_or(0));
-    let vdst = usize::from(inst.dst.vgpr_index().unwrap_or(vdata as u8));
+    let vdata = data_reg(inst.src[1]);
+    let vdst = if inst.dst.is_none() {
+        vdata
+    } else {
+        data_reg(inst.dst)
+    };
     match access(
         w,
         &mut cx.mem,

@@ -13,6 +13,8 @@ pub enum Src {
     S(u8),
     /// VGPR.
     V(u8),
+    /// AGPR (accumulation register, gfx908+).
+    A(u8),
     /// An inline constant or literal, expanded to the operand's width.
     Imm(u64),
     Scc,
@@ -27,6 +29,8 @@ pub enum Width {
     B16,
     /// Two packed 16-bit halves (VOP3P): an inline constant fills both halves.
     Packed16,
+    /// Two packed 32-bit halves (gfx90a packed FP32): an inline constant fills both halves.
+    Packed32,
     B32,
     B64Int,
     B64Float,
@@ -38,11 +42,15 @@ pub fn resolve_src(enc: u16, literal: u32, w: Width) -> Option<Src> {
     let hi32 = |v: u64| if wide { v } else { v >> 32 };
     let bits = match w {
         Width::B16 | Width::Packed16 => 16,
-        Width::B32 => 32,
+        Width::B32 | Width::Packed32 => 32,
         _ => 64,
     };
     if let Some(v) = Operand(enc).inline_bits(bits) {
-        return Some(Src::Imm(if w == Width::Packed16 { v | v << 16 } else { v }));
+        return Some(Src::Imm(match w {
+            Width::Packed16 => v | v << 16,
+            Width::Packed32 => v | v << 32,
+            _ => v,
+        }));
     }
     Some(match enc {
         0..=101 | 102..=124 | 126 | 127 => Src::S(enc as u8),
@@ -61,6 +69,7 @@ pub fn resolve_src(enc: u16, literal: u32, w: Width) -> Option<Src> {
             _ => u64::from(literal),
         }),
         256..=511 => Src::V((enc - 256) as u8),
+        512..=767 => Src::A((enc - 512) as u8),
         _ => return None,
     })
 }
@@ -76,6 +85,7 @@ impl Wave {
             Src::VccZ => u32::from(self.vcc() == 0),
             Src::ExecZ => u32::from(self.exec() == 0),
             Src::V(r) => self.v[usize::from(r)][0],
+            Src::A(r) => self.a[usize::from(r)][0],
             Src::None | Src::LdsDirect => 0,
         }
     }
@@ -89,6 +99,10 @@ impl Wave {
             Src::V(r) => {
                 let r = usize::from(r);
                 u64::from(self.v[r][0]) | u64::from(self.v[(r + 1) & 255][0]) << 32
+            }
+            Src::A(r) => {
+                let r = usize::from(r);
+                u64::from(self.a[r][0]) | u64::from(self.a[(r + 1) & 255][0]) << 32
             }
             other => u64::from(self.read32(other)),
         }
@@ -142,6 +156,7 @@ mod tests {
             Some(Src::Imm(0x8000_0000))
         );
         assert_eq!(resolve_src(257, 0, Width::B32), Some(Src::V(1)));
+        assert_eq!(resolve_src(512 + 7, 0, Width::B32), Some(Src::A(7)));
         assert_eq!(
             resolve_src(240, 0, Width::Packed16),
             Some(Src::Imm(0x3800_3800))

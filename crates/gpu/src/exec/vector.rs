@@ -15,16 +15,21 @@ use softhsa_isa::{Encoding, Ext, Op, OpFlags, Operand};
 /// Fills `dst` with operand `s` for all 64 lanes (64-bit when `wide`).
 #[inline]
 fn fill(dst: &mut LaneArray, w: &Wave, s: Src, wide: bool) {
-    match s {
-        Src::V(r) => {
+    let regs = match s {
+        Src::V(_) => Some(&*w.v),
+        Src::A(_) => Some(&*w.a),
+        _ => None,
+    };
+    match (s, regs) {
+        (Src::V(r) | Src::A(r), Some(file)) => {
             let r = usize::from(r);
             if wide {
-                widen_pair(dst, &w.v[r], &w.v[(r + 1) & 255]);
+                widen_pair(dst, &file[r], &file[(r + 1) & 255]);
             } else {
-                widen(dst, &w.v[r]);
+                widen(dst, &file[r]);
             }
         }
-        other => {
+        (other, _) => {
             let v = if wide {
                 w.read64(other)
             } else {
@@ -134,6 +139,9 @@ fn relocated(w: &Wave, x: &XInst) -> XInst {
 
 #[inline]
 fn exec_inst(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    if x.matrix {
+        return super::matrix::exec(w, x, cx);
+    }
     if let Some(op) = x.int32 {
         let carry = int32::exec(w, op, &x.src, vgpr(x.inst.dst));
         if op.writes_carry() {

@@ -9,7 +9,7 @@
 
 use super::ExecFault;
 use crate::memory::{self, Checker};
-use crate::wave::{Wave, UNFENCED_VECTOR};
+use crate::wave::{dnext, Wave, UNFENCED_VECTOR};
 use std::sync::atomic::{AtomicI32, AtomicI64, Ordering::SeqCst};
 
 /// A GPU atomic's operation.
@@ -28,6 +28,13 @@ pub enum AtomicOp {
     Xor,
     Inc,
     Dec,
+    /// Float atomics (gfx908+; see [`super::fatomic`]).
+    AddF32,
+    PkAddF16,
+    PkAddBf16,
+    AddF64,
+    MinF64,
+    MaxF64,
 }
 
 /// What a vector memory op moves.
@@ -72,6 +79,12 @@ pub fn atomic_op(name: &str) -> Option<AtomicOp> {
         "xor" => AtomicOp::Xor,
         "inc" => AtomicOp::Inc,
         "dec" => AtomicOp::Dec,
+        "add_f32" => AtomicOp::AddF32,
+        "pk_add_f16" => AtomicOp::PkAddF16,
+        "pk_add_bf16" => AtomicOp::PkAddBf16,
+        "add_f64" => AtomicOp::AddF64,
+        "min_f64" => AtomicOp::MinF64,
+        "max_f64" => AtomicOp::MaxF64,
         _ => return None,
     })
 }
@@ -82,7 +95,9 @@ pub fn classify(name: &str) -> Option<VmemKind> {
     let rest = ["buffer_", "flat_", "global_", "scratch_", "s_buffer_", "s_"]
         .iter()
         .find_map(|p| name.strip_prefix(p))?;
-    if rest.starts_with("wbinvl1") {
+    // Cache maintenance: L1 writeback/invalidate (gfx9), L2 writeback and invalidate (gfx90a
+    // buffer_wbl2/buffer_invl2, gfx940 buffer_inv). Host memory is coherent: fences only.
+    if rest.starts_with("wbinvl1") || matches!(rest, "wbl2" | "invl2" | "inv") {
         return Some(VmemKind::Fence);
     }
     if let Some(a) = rest.strip_prefix("atomic_") {
@@ -90,10 +105,9 @@ pub fn classify(name: &str) -> Option<VmemKind> {
             Some(a) => (a, true),
             None => (a, false),
         };
-        return Some(VmemKind::Atomic {
-            op: atomic_op(a)?,
-            wide,
-        });
+        let op = atomic_op(a)?;
+        let wide = wide || matches!(op, AtomicOp::AddF64 | AtomicOp::MinF64 | AtomicOp::MaxF64);
+        return Some(VmemKind::Atomic { op, wide });
     }
     let dwords = |s: &str| match s {
         "dword" => Some(1),
@@ -201,6 +215,7 @@ pub fn rmw(op: AtomicOp, old: u64, data: u64, cmp: u64, wide: bool) -> u64 {
                 old - 1
             }
         }
+        f => super::fatomic::apply(f, old, d),
     };
     new & mask
 }
@@ -249,6 +264,12 @@ pub(crate) unsafe fn host_atomic(
                         Ok(v) | Err(v) => v,
                     }
                 }
+                f => {
+                    let upd = |o: $t| Some(super::fatomic::apply(f, o as u64, data) as $t);
+                    match a.fetch_update(SeqCst, SeqCst, upd) {
+                        Ok(v) | Err(v) => v,
+                    }
+                }
             };
             old as u64
         }};
@@ -270,7 +291,8 @@ pub type DwordAddrs = [[u64; 64]; 4];
 /// Runs `kind` for the lanes of `mask` at addresses `addr` (global, or scratch backing with
 /// the swizzle applied per dword), checked and then translated in place. `contiguous`: dword k is at
 /// `addr[0] + 4k` (one span check per lane); else each dword is checked.
-/// `vdata`/`vdst`: VGPR numbers; `glc`: atomics return the old value.
+/// `vdata`/`vdst`: data register numbers (VGPRs, or AGPRs from [`crate::wave::AGPR_BASE`]);
+/// `glc`: atomics return the old value.
 #[allow(clippy::too_many_arguments)]
 pub fn access(
     w: &mut Wave,
@@ -326,7 +348,7 @@ pub fn access(
                 // SAFETY: every active lane's span was checked above.
                 unsafe { memory::read_dwords(addr[0][l], &mut buf[..n]) };
                 for (k, &v) in buf[..n].iter().enumerate() {
-                    w.v[(vdst + k) & 255][l] = v;
+                    w.dreg_mut(dnext(vdst, k))[l] = v;
                 }
             }
         }
@@ -334,10 +356,10 @@ pub fn access(
             bytes: 4.., dwords, ..
         } => {
             for k in 0..usize::from(dwords) {
-                let d = (vdst + k) & 255;
+                let d = dnext(vdst, k);
                 for l in lanes.clone() {
                     // SAFETY: every active lane's span was checked above.
-                    w.v[d][l] = unsafe { memory::read_u32(at(k, l)) };
+                    w.dreg_mut(d)[l] = unsafe { memory::read_u32(at(k, l)) };
                 }
             }
         }
@@ -360,8 +382,8 @@ pub fn access(
                 } else {
                     raw
                 };
-                let old = w.v[vdst][l];
-                w.v[vdst][l] = match d16 {
+                let old = w.dreg(vdst)[l];
+                w.dreg_mut(vdst)[l] = match d16 {
                     None => v,
                     Some(false) => (old & 0xffff_0000) | (v & 0xffff),
                     Some(true) => (old & 0xffff) | v << 16,
@@ -375,7 +397,7 @@ pub fn access(
             let mut buf = [0u32; 4];
             for l in lanes {
                 for (k, b) in buf[..n].iter_mut().enumerate() {
-                    *b = w.v[(vdata + k) & 255][l];
+                    *b = w.dreg(dnext(vdata, k))[l];
                 }
                 // SAFETY: every active lane's span was checked above.
                 unsafe { memory::write_dwords(addr[0][l], &buf[..n]) };
@@ -385,16 +407,16 @@ pub fn access(
             bytes: 4.., dwords, ..
         } => {
             for k in 0..usize::from(dwords) {
-                let d = (vdata + k) & 255;
+                let d = dnext(vdata, k);
                 for l in lanes.clone() {
                     // SAFETY: checked above.
-                    unsafe { memory::write_u32(at(k, l), w.v[d][l]) };
+                    unsafe { memory::write_u32(at(k, l), w.dreg(d)[l]) };
                 }
             }
         }
         VmemKind::Store { bytes, hi, .. } => {
             for l in lanes {
-                let v = w.v[vdata][l] >> if hi { 16 } else { 0 };
+                let v = w.dreg(vdata)[l] >> if hi { 16 } else { 0 };
                 // SAFETY: checked above.
                 unsafe {
                     if bytes == 1 {
@@ -412,10 +434,10 @@ pub fn access(
             for l in lanes {
                 let get = |r: usize| {
                     (0..n).fold(0u64, |v, k| {
-                        v | u64::from(w.v[(r + k) & 255][l]) << (32 * k)
+                        v | u64::from(w.dreg(dnext(r, k))[l]) << (32 * k)
                     })
                 };
-                let (data, cmp) = (get(vdata), get(vdata + n));
+                let (data, cmp) = (get(vdata), get(dnext(vdata, n)));
                 let old = addr.iter().take(n).enumerate().fold(0u64, |v, (k, a)| {
                     // SAFETY: each dword of each active lane was checked above.
                     let d = unsafe { memory::read_u32(a[l]) };
@@ -426,7 +448,7 @@ pub fn access(
                     // SAFETY: checked above.
                     unsafe { memory::write_u32(a[l], (new >> (32 * k)) as u32) };
                     if glc {
-                        w.v[(vdst + k) & 255][l] = (old >> (32 * k)) as u32;
+                        w.dreg_mut(dnext(vdst, k))[l] = (old >> (32 * k)) as u32;
                     }
                 }
             }
@@ -435,15 +457,15 @@ pub fn access(
             let n = if wide { 2 } else { 1 };
             for l in lanes {
                 let get = |r: usize| {
-                    let lo = u64::from(w.v[r & 255][l]);
+                    let lo = u64::from(w.dreg(r)[l]);
                     if wide {
-                        lo | u64::from(w.v[(r + 1) & 255][l]) << 32
+                        lo | u64::from(w.dreg(dnext(r, 1))[l]) << 32
                     } else {
                         lo
                     }
                 };
                 // cmpswap data is {new value, compare value}.
-                let (data, cmp) = (get(vdata), get(vdata + n));
+                let (data, cmp) = (get(vdata), get(dnext(vdata, n)));
                 // SAFETY: checked above; alignment is checked inside.
                 let old =
                     unsafe { host_atomic(op, at(0, l), data, cmp, wide) }.ok_or(ExecFault {
@@ -455,9 +477,9 @@ pub fn access(
                         address: Some(at(0, l)),
                     })?;
                 if glc {
-                    w.v[vdst][l] = old as u32;
+                    w.dreg_mut(vdst)[l] = old as u32;
                     if wide {
-                        w.v[(vdst + 1) & 255][l] = (old >> 32) as u32;
+                        w.dreg_mut(dnext(vdst, 1))[l] = (old >> 32) as u32;
                     }
                 }
             }

@@ -45,6 +45,8 @@ fn int_info(op: IntOp) -> OpInfo {
             ..OpInfo::new(3, [U32, U32, U64], U64)
         },
         LshlrevB64 | LshrrevB64 | AshrrevI64 => OpInfo::new(2, [U32, U64, U64], U64),
+        LshlAddU64 => OpInfo::new(3, [U64, U32, U64], U64),
+        MovB64 => OpInfo::uniform(1, U64),
         QsadPk | MqsadPk => OpInfo::new(3, [U64, U32, U64], U64),
         ScreenPartition4se => OpInfo::uniform(1, U32),
         MadU24 | MadI24 | MadU32U16 | MadI32I16 | Add3 | Xad | LshlAdd | AddLshl | Min3U32
@@ -123,6 +125,7 @@ impl ValuOp {
                 }
             }
             ValuOp::Pk(o) => pk_info(o),
+            ValuOp::Pk32(o) => OpInfo::uniform(o.num_src(), Ty::PkF32),
         }
     }
 }

@@ -66,6 +66,10 @@ pub enum IntOp {
     LshlrevB64,
     LshrrevB64,
     AshrrevI64,
+    /// gfx940 `v_lshl_add_u64`: (src0 << src1[2:0]) + src2, 64-bit.
+    LshlAddU64,
+    /// gfx940 `v_mov_b64`.
+    MovB64,
     /// `v_screen_partition_4se_b32`: a table lookup (the `screen` module).
     ScreenPartition4se,
 }
@@ -196,6 +200,8 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
         Add3 => map3(d, s, |a, b, c| w(u(a) + u(b) + u(c))),
         Xad => map3(d, s, |a, b, c| w((u(a) ^ u(b)) + u(c))),
         LshlAdd => map3(d, s, |a, b, c| w((u(a) << (b & 31)) + u(c))),
+        LshlAddU64 => map3(d, s, |a, b, c| (a << (b & 7)).wrapping_add(c)),
+        MovB64 => map3(d, s, |a, _, _| a),
         AddLshl => map3(d, s, |a, b, c| w((u(a) + u(b)) << (c & 31))),
         MinU32 => map2(d, &s[0], &s[1], |a, b| u(a).min(u(b))),
         MaxU32 => map2(d, &s[0], &s[1], |a, b| u(a).max(u(b))),

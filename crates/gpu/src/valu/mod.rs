@@ -44,8 +44,10 @@ mod info;
 mod int;
 mod int16;
 mod lanes;
+pub mod mfma;
 mod names;
 mod packed;
+mod packed32;
 mod round;
 mod screen;
 mod transcendental;
@@ -61,6 +63,7 @@ pub use int::IntOp;
 pub use int16::I16Op;
 pub use names::resolve;
 pub use packed::PkOp;
+pub use packed32::Pk32Op;
 pub use transcendental::TrOp;
 
 /// Number of lanes in a wave.
@@ -183,12 +186,14 @@ pub enum Ty {
     PkF16,
     /// Two packed 16-bit integers.
     PkU16,
+    /// Two packed f32 (a register pair; gfx90a's packed FP32).
+    PkF32,
 }
 
 impl Ty {
     /// True for 64-bit types (the operand is a VGPR/SGPR pair).
     pub fn is_64(self) -> bool {
-        matches!(self, Ty::U64 | Ty::F64)
+        matches!(self, Ty::U64 | Ty::F64 | Ty::PkF32)
     }
 }
 
@@ -227,6 +232,7 @@ pub fn execute(op: ValuOp, inp: &VopInputs, out: &mut VopOutputs) -> Result<(), 
         ValuOp::Div(o, t) => divide::exec(o, t, inp, out),
         ValuOp::Cmp(o) => compare::exec(o, inp, out),
         ValuOp::Pk(o) => packed::exec(o, inp, out),
+        ValuOp::Pk32(o) => packed32::exec(o, inp, out),
     };
     if done {
         out.mask &= inp.exec;

@@ -11,6 +11,7 @@ use super::fops::{FOp, FTy};
 use super::int::IntOp;
 use super::int16::I16Op;
 use super::packed::PkOp;
+use super::packed32::Pk32Op;
 use super::transcendental::TrOp;
 
 /// One VALU operation, resolved once at decode time.
@@ -34,6 +35,8 @@ pub enum ValuOp {
     Cmp(CmpOp),
     /// VOP3P packed math, mad_mix/fma_mix and dot products.
     Pk(PkOp),
+    /// gfx90a packed FP32.
+    Pk32(Pk32Op),
 }
 
 /// Float ops whose names are `v_<stem>_f16|f32|f64`.
@@ -49,6 +52,9 @@ const FLOAT_STEMS: &[(&str, FOp)] = &[
     ("mac", FOp::Mad),
     ("madmk", FOp::Mad),
     ("madak", FOp::Mad),
+    // gfx940 replaces madmk/madak with fused forms.
+    ("fmamk", FOp::Fma),
+    ("fmaak", FOp::Fma),
     ("mad_legacy", FOp::MadLegacy),
     ("min", FOp::Min),
     ("max", FOp::Max),
@@ -97,7 +103,7 @@ const TABLE: &[(&str, ValuOp)] = &{
     use I16Op as H;
     use IntOp as I;
     use PkOp as P;
-    use ValuOp::{Bits, Cvt, Float, Int, Int16, Pk};
+    use ValuOp::{Bits, Cvt, Float, Int, Int16, Pk, Pk32};
     [
         ("v_mov_b32", Bits(B::Mov)),
         ("v_and_b32", Bits(B::And)),
@@ -149,6 +155,8 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_add3_u32", Int(I::Add3)),
         ("v_xad_u32", Int(I::Xad)),
         ("v_lshl_add_u32", Int(I::LshlAdd)),
+        ("v_lshl_add_u64", Int(I::LshlAddU64)),
+        ("v_mov_b64", Int(I::MovB64)),
         ("v_add_lshl_u32", Int(I::AddLshl)),
         ("v_min_u32", Int(I::MinU32)),
         ("v_max_u32", Int(I::MaxU32)),
@@ -296,6 +304,16 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_dot4_u32_u8", Pk(P::Dot4U32U8)),
         ("v_dot8_i32_i4", Pk(P::Dot8I32I4)),
         ("v_dot8_u32_u4", Pk(P::Dot8U32U4)),
+        // gfx908+ VOP2 forms accumulating into the destination.
+        ("v_dot2c_f32_f16", Pk(P::Dot2F32F16)),
+        ("v_dot2c_i32_i16", Pk(P::Dot2I32I16)),
+        ("v_dot4c_i32_i8", Pk(P::Dot4I32I8)),
+        ("v_dot8c_i32_i4", Pk(P::Dot8I32I4)),
+        ("v_pk_fmac_f16", Pk(P::FmaF16)),
+        ("v_pk_fma_f32", Pk32(Pk32Op::Fma)),
+        ("v_pk_mul_f32", Pk32(Pk32Op::Mul)),
+        ("v_pk_add_f32", Pk32(Pk32Op::Add)),
+        ("v_pk_mov_b32", Pk32(Pk32Op::Mov)),
     ]
 };
 

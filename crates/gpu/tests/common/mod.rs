@@ -17,6 +17,17 @@ pub const CODE_BASE: u64 = 0x7000_0000_0000;
 
 /// Assembles `asm` for gfx906 and returns the bytes of .text.
 pub fn assemble(asm: &str) -> Vec<u8> {
+    assemble_for(asm, "gfx906")
+}
+
+/// Assembles `asm` for processor `mcpu` (llvm-mc-15; gfx940 with llvm-mc-19, whose gfx940
+/// syntax is complete) and returns the bytes of .text.
+pub fn assemble_for(asm: &str, mcpu: &str) -> Vec<u8> {
+    let llvm = if mcpu.starts_with("gfx94") {
+        "19"
+    } else {
+        "15"
+    };
     let dir = std::env::temp_dir().join(format!(
         "softhsa-gpu-test-{}-{:?}",
         std::process::id(),
@@ -27,14 +38,19 @@ pub fn assemble(asm: &str) -> Vec<u8> {
     let o = dir.join("k.o");
     let b = dir.join("k.bin");
     std::fs::write(&s, asm).unwrap();
-    let st = Command::new("llvm-mc-15")
-        .args(["-arch=amdgcn", "-mcpu=gfx906", "-filetype=obj", "-o"])
+    let st = Command::new(format!("llvm-mc-{llvm}"))
+        .args([
+            "-arch=amdgcn",
+            &format!("-mcpu={mcpu}"),
+            "-filetype=obj",
+            "-o",
+        ])
         .arg(&o)
         .arg(&s)
         .status()
         .expect("llvm-mc-15");
     assert!(st.success(), "llvm-mc failed on:\n{asm}");
-    let st = Command::new("llvm-objcopy-15")
+    let st = Command::new(format!("llvm-objcopy-{llvm}"))
         .args(["-O", "binary", "-j", ".text"])
         .arg(&o)
         .arg(&b)
@@ -112,12 +128,24 @@ impl DeviceEvents for Events {
 
 /// SOFTHSA_TRACE=isa traces a wave of any test kernel (handy when one fails).
 pub fn device() -> Device {
+    device_for(softhsa_gpu::GfxVersion::Gfx906)
+}
+
+/// A device of model `gfx`.
+pub fn device_for(gfx: softhsa_gpu::GfxVersion) -> Device {
     Device::new(DeviceConfig {
+        gfx,
         worker_threads: 4,
         wave_instruction_budget: 1 << 20,
         trace: softhsa_gpu::TraceConfig::from_env(),
         ..Default::default()
     })
+}
+
+/// A kernel of processor `gfx` (its name, e.g. "gfx908") from `asm`.
+pub fn kernel_for(asm: &str, kd: KernelDescriptor, gfx: softhsa_gpu::GfxVersion) -> Kernel {
+    let code = assemble_for(asm, gfx.name());
+    Kernel::new_for("test_kernel", kd, CODE_BASE, &code, CODE_BASE, gfx.isa()).unwrap()
 }
 
 /// Dispatches `k` with kernarg bytes `args` (registered here).

@@ -391,10 +391,12 @@ fn every_loaded_kernel_builds_for_the_gpu() {
         assert_eq!(kernels.len(), 4, "{file}");
         let kernels_of_file = kernels.clone();
         for k in kernels {
-            let built = crate::dispatch::device_kernel(&k);
+            let built = crate::dispatch::device_kernel(&k, softhsa_isa::Gfx::Gfx906);
             let built = built.unwrap_or_else(|e| panic!("{file}: {}: {e}", k.name));
             // One decode per code segment: every kernel of it shares the program.
-            let first = crate::dispatch::device_kernel(&kernels_of_file[0]).unwrap();
+            let first =
+                crate::dispatch::device_kernel(&kernels_of_file[0], softhsa_isa::Gfx::Gfx906)
+                    .unwrap();
             if first.program.base == built.program.base {
                 assert!(Arc::ptr_eq(&first.program, &built.program), "{file}");
             }

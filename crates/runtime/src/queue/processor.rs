@@ -261,7 +261,8 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
     // One decoded program per code object segment, shared by its kernels (the loader caches it).
     let find_kernel = |object: u64| {
         let k = rt.loader.kernel(object).ok_or("is not a loaded kernel")?;
-        dispatch::device_kernel(&k).map_err(|e| format!("cannot run: {e}"))
+        dispatch::device_kernel(&k, device.config().gfx.isa())
+            .map_err(|e| format!("cannot run: {e}"))
     };
     let env = dispatch::DispatchEnv {
         device,

@@ -7,7 +7,7 @@
 
 use super::handle::{self, Kind};
 use super::InfoValue;
-use crate::config::GpuModel;
+use crate::config::{GpuModel, TargetFeatures};
 use crate::{Error, Result};
 use softhsa_abi::*;
 
@@ -124,25 +124,29 @@ const LEGACY: [(&str, &str); 3] = [
     ("AMD:AMDGPU:9:0:8", "gfx908"),
 ];
 
-/// Index of the first CDNA entry (after the 12 GCN5 ones), nine per processor.
-const CDNA_BASE: usize = 12;
-
 /// Wave size of every GFX9 ISA.
 pub const WAVEFRONT_SIZE: u32 = 64;
 pub const WORKGROUP_MAX_SIZE: u32 = 1024;
 pub const FBARRIER_MAX_SIZE: u32 = 32;
 
-/// The ISA index a GPU agent of `model` reports.
-pub fn agent_isa(model: GpuModel) -> usize {
-    match model {
-        GpuModel::Gfx906 => 0,
-        GpuModel::Gfx900 => 9,
-        GpuModel::Gfx908 => CDNA_BASE,
-        GpuModel::Gfx90a => CDNA_BASE + 9,
-        GpuModel::Gfx940 => CDNA_BASE + 18,
-        GpuModel::Gfx941 => CDNA_BASE + 27,
-        GpuModel::Gfx942 => CDNA_BASE + 36,
-    }
+/// The ISA index a GPU agent of `model` reports: its boards' features (gfx906
+/// `sramecc-:xnack-`, gfx900 `xnack-`, CDNA `sramecc+:xnack-`, as rocminfo shows them), each
+/// replaced by the setting `features` asks for.
+pub fn agent_isa(model: GpuModel, features: TargetFeatures) -> usize {
+    let (sramecc, xnack) = match model {
+        GpuModel::Gfx906 => (Off, Off),
+        GpuModel::Gfx900 => (Unsupported, Off),
+        _ => (On, Off),
+    };
+    let pick = |board: Feature, asked: Option<bool>| match (board, asked) {
+        (Unsupported, _) | (_, None) => board,
+        (_, Some(true)) => On,
+        (_, Some(false)) => Off,
+    };
+    let (sramecc, xnack) = (pick(sramecc, features.sramecc), pick(xnack, features.xnack));
+    ISAS.iter()
+        .position(|d| d.processor == model.name() && d.sramecc == sramecc && d.xnack == xnack)
+        .expect("the registry holds every on/off combination of each processor")
 }
 
 /// Wave slots per CU of the processor's boards (4 SIMDs × 10, or × 8 from gfx90a on).
@@ -248,11 +252,11 @@ mod tests {
                 .starts_with(&format!("amdgcn-amd-amdhsa--{}", d.processor)));
         }
         assert_eq!(
-            ISAS[agent_isa(GpuModel::Gfx906)].name,
+            ISAS[agent_isa(GpuModel::Gfx906, TargetFeatures::default())].name,
             "amdgcn-amd-amdhsa--gfx906:sramecc-:xnack-"
         );
         assert_eq!(
-            ISAS[agent_isa(GpuModel::Gfx900)].name,
+            ISAS[agent_isa(GpuModel::Gfx900, TargetFeatures::default())].name,
             "amdgcn-amd-amdhsa--gfx900:xnack-"
         );
         assert_eq!(
@@ -267,7 +271,7 @@ mod tests {
 
     #[test]
     fn compatibility_follows_feature_settings() {
-        let agent = agent_isa(GpuModel::Gfx906);
+        let agent = agent_isa(GpuModel::Gfx906, TargetFeatures::default());
         let id = |n: &str| from_name(&format!("amdgcn-amd-amdhsa--{n}")).unwrap();
         assert!(compatible(id("gfx906"), agent));
         assert!(compatible(id("gfx906:xnack-"), agent));
@@ -275,7 +279,10 @@ mod tests {
         assert!(!compatible(id("gfx906:xnack+"), agent));
         assert!(!compatible(id("gfx906:sramecc+:xnack-"), agent));
         assert!(!compatible(id("gfx900"), agent));
-        assert!(compatible(id("gfx900"), agent_isa(GpuModel::Gfx900)));
+        assert!(compatible(
+            id("gfx900"),
+            agent_isa(GpuModel::Gfx900, TargetFeatures::default())
+        ));
     }
 
     #[test]
@@ -287,7 +294,7 @@ mod tests {
             (GpuModel::Gfx941, "gfx941"),
             (GpuModel::Gfx942, "gfx942"),
         ] {
-            let agent = agent_isa(model);
+            let agent = agent_isa(model, TargetFeatures::default());
             assert_eq!(
                 ISAS[agent].name,
                 format!("amdgcn-amd-amdhsa--{name}:sramecc+:xnack-")
@@ -305,11 +312,14 @@ mod tests {
             ] {
                 assert!(!compatible(id(bad), agent), "{name}{bad}");
             }
-            assert!(!compatible(id(""), agent_isa(GpuModel::Gfx906)));
+            assert!(!compatible(
+                id(""),
+                agent_isa(GpuModel::Gfx906, TargetFeatures::default())
+            ));
         }
         let waves = |m| {
             info(
-                agent_isa(m),
+                agent_isa(m, TargetFeatures::default()),
                 HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT,
                 0,
             )
@@ -323,8 +333,44 @@ mod tests {
     }
 
     #[test]
+    fn asked_features_replace_the_boards() {
+        let name = |m, sramecc, xnack| ISAS[agent_isa(m, TargetFeatures { sramecc, xnack })].name;
+        assert_eq!(
+            name(GpuModel::Gfx90a, None, Some(true)),
+            "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack+"
+        );
+        assert_eq!(
+            name(GpuModel::Gfx908, Some(false), None),
+            "amdgcn-amd-amdhsa--gfx908:sramecc-:xnack-"
+        );
+        assert_eq!(
+            name(GpuModel::Gfx906, Some(true), Some(true)),
+            "amdgcn-amd-amdhsa--gfx906:sramecc+:xnack+"
+        );
+        assert_eq!(
+            name(GpuModel::Gfx900, None, Some(true)),
+            "amdgcn-amd-amdhsa--gfx900:xnack+"
+        );
+        // Every model and setting has its entry; code for xnack+ runs only where it is on.
+        for m in crate::config::GPU_MODELS {
+            for x in [None, Some(false), Some(true)] {
+                let s = if m == GpuModel::Gfx900 { None } else { x };
+                let agent = agent_isa(
+                    m,
+                    TargetFeatures {
+                        sramecc: s,
+                        xnack: x,
+                    },
+                );
+                let plus = from_name(&format!("amdgcn-amd-amdhsa--{}:xnack+", m.name())).unwrap();
+                assert_eq!(compatible(plus, agent), x == Some(true), "{m:?} {x:?}");
+            }
+        }
+    }
+
+    #[test]
     fn info_values() {
-        let i = agent_isa(GpuModel::Gfx906);
+        let i = agent_isa(GpuModel::Gfx906, TargetFeatures::default());
         assert_eq!(
             info(i, HSA_ISA_INFO_NAME_LENGTH, 0).unwrap(),
             InfoValue::U32(42)

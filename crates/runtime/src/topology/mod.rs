@@ -134,7 +134,7 @@ impl Topology {
                     engine: config.engine,
                     profile: config.profile,
                     board,
-                    isa: isa::agent_isa(config.gpu_model),
+                    isa: isa::agent_isa(config.gpu_model, config.features),
                     memory_bytes: config.device_memory,
                     hdp_flush: Box::new([AtomicU32::new(0), AtomicU32::new(0)]),
                 }),

@@ -20,12 +20,29 @@ const NOT_HERE: &[&str] = &[
     "v_mqsad_u32_u8",
 ];
 
+/// gfx90a/gfx940 VALU ops without semantics yet (their processors do not execute yet).
+const LATER: &[&str] = &[
+    "v_cvt_f32_fp8",
+    "v_cvt_f32_bf8",
+    "v_cvt_pk_f32_fp8",
+    "v_cvt_pk_f32_bf8",
+    "v_cvt_pk_fp8_f32",
+    "v_cvt_pk_bf8_f32",
+    "v_cvt_sr_fp8_f32",
+    "v_cvt_sr_bf8_f32",
+];
+
+/// The VALU-class ops with lane semantics here: not the matrix-core ops and AGPR moves
+/// (`exec::matrix`).
 fn valu_ops() -> impl Iterator<Item = Op> {
     Op::all().iter().copied().filter(|op| {
         matches!(
             op.class(),
             Class::Vop1 | Class::Vop2 | Class::Vop3 | Class::Vopc | Class::Vop3p
         ) && !op.name().starts_with("v_interp")
+            && !op.flags().has(softhsa_isa::OpFlags::MAI)
+            && !op.name().starts_with("v_accvgpr_")
+            && !LATER.contains(&op.name())
     })
 }
 
