@@ -15,6 +15,8 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
     match li.op {
         LaneOp::Int(LshlRev | LshrRev | AshrRev | LshlAdd | AddLshl | LshlOr) => &[31],
         LaneOp::Int(MulU24 | MadU24) => &[0xff_ffff],
+        // (A constant count shifts by immediates.)
+        LaneOp::Shift64(_) if matches!(li.src[0][0], super::select::Opd::K(_)) => &[],
         LaneOp::Shift64(_) => &[63, 32],
         LaneOp::F32(_) | LaneOp::Cmp(..) if li.abs != 0 && li.neg != 0 => {
             &[0x7fff_ffff, 0x8000_0000]

@@ -119,7 +119,7 @@ impl Emitter<'_> {
         let dead = if self.check {
             vec![false; insts.len()]
         } else {
-            dead_mask_stores(insts)
+            dead_mask_stores(insts, !isa.mask_homes().is_empty())
         };
         self.seg = Some(Seg {
             homes,
@@ -382,13 +382,13 @@ impl Emitter<'_> {
 }
 
 /// Per instruction of a segment: whether the lane mask it writes is written again by a later
-/// instruction of the segment with no read of the pair in between (that one's store makes
-/// memory right; the chunk loop has no exit between them).
-fn dead_mask_stores(insts: &[(u32, LaneInst)]) -> Vec<bool> {
-    let touches = |li: &LaneInst, s: u8| {
-        li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
-            || li.sgpr_values().any(|r| r == s || r == s.wrapping_add(1))
-    };
+/// instruction of the segment before memory could be read (that one's store makes memory
+/// right; the chunk loop has no exit between them). Reads in between are allowed where they
+/// are served by the mask's register (`cached`: AVX-512 keeps the latest masks in k6/k7, and
+/// no other mask written in between can have evicted it).
+fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
+    let as_value = |li: &LaneInst, s: u8| li.sgpr_values().any(|r| r.abs_diff(s) < 2);
+    let as_mask = |li: &LaneInst, s: u8| li.mask_in.is_some_and(|m| m.abs_diff(s) < 2);
     (0..insts.len())
         .map(|k| {
             let li = &insts[k].1;
@@ -396,13 +396,17 @@ fn dead_mask_stores(insts: &[(u32, LaneInst)]) -> Vec<bool> {
                 return false;
             };
             for (_, later) in &insts[k + 1..] {
-                if touches(later, s) {
+                if as_value(later, s) {
+                    return false;
+                }
+                // (A read of exactly `s` comes from its register while it is cached.)
+                if as_mask(later, s) && !(cached && later.mask_in == Some(s)) {
                     return false;
                 }
                 match later.mask_out {
-                    Some(t) if t == s => return true,
-                    Some(t) if t.abs_diff(s) < 2 => return false,
-                    _ => {}
+                    Some(t) if t == s && !later.writes_exec => return true,
+                    Some(_) => return false,
+                    None => {}
                 }
             }
             false
