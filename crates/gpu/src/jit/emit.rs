@@ -18,7 +18,6 @@ use crate::exec::operand::Src;
 use crate::program::{Program, Slot, XInst};
 use crate::wave::{Wave, VCC_LO};
 use iced_x86::code_asm::*;
-use iced_x86::BlockEncoderOptions;
 use std::mem::offset_of;
 
 /// The compiled program, ready to run.
@@ -115,6 +114,8 @@ pub(super) struct Emitter<'p> {
     pub(super) sites: u32,
     /// Shared subroutines requested so far.
     pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
+    /// Instruction index of the labels whose address the output needs (blocks, stubs).
+    pub(super) bound: std::collections::HashMap<CodeLabel, usize>,
     /// Classified LDS address registers at the current point of the block.
     pub(super) lds_cls: super::lds_class::ClassState,
     /// `SOFTHSA_JIT_DEBUG=size`: x86 instructions and GPU instructions per item kind.
@@ -128,6 +129,14 @@ impl<'p> Emitter<'p> {
             Some(Slot::Ok(x)) => Ok(x),
             _ => Err(err("no instruction")),
         }
+    }
+
+    /// Binds `l` here and remembers where, for its address in the output.
+    pub(super) fn bind_kept(&mut self, l: &mut CodeLabel) -> R<()> {
+        let at = self.a.instructions().len();
+        bind(&mut self.a, l)?;
+        self.bound.insert(*l, at);
+        Ok(())
     }
 
     /// Emits `f` out of line (after every block).
@@ -252,7 +261,7 @@ impl<'p> Emitter<'p> {
         let mut l = self
             .block_label(b.start)
             .ok_or_else(|| err("block label"))?;
-        bind(&mut self.a, &mut l)?;
+        self.bind_kept(&mut l)?;
         self.labels[b.start as usize] = Some(l);
         // Count the block's native instructions at once; a block that would pass the budget
         // runs in the interpreter, which faults at the exact instruction.
@@ -526,6 +535,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         sites: 0,
         stubs: Default::default(),
         lds_cls: Default::default(),
+        bound: Default::default(),
         stats: std::env::var("SOFTHSA_JIT_DEBUG")
             .is_ok_and(|v| v == "size")
             .then(Default::default),
@@ -534,7 +544,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     // Prologue: callee-saved registers, 16-byte stack alignment for calls, MXCSR set to the
     // IEEE default (round to nearest, no flushing) and restored at exit.
     let mut entry = e.a.create_label();
-    bind(&mut e.a, &mut entry)?;
+    e.bind_kept(&mut entry)?;
     for r in [rbp, rbx, r12, r13, r14, r15] {
         e.a.push(r)?;
     }
@@ -555,10 +565,19 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         e.block(b, next_is_fallthrough)?;
     }
     // Cold code, then the shared exits.
+    let hot_len = e.a.instructions().len();
     while !e.cold.is_empty() {
         let cold = std::mem::take(&mut e.cold);
         for f in cold {
+            let n0 = e.a.instructions().len();
             f(&mut e)?;
+            if let Some(st) = e.stats.as_mut() {
+                let n = e.a.instructions().len() - n0;
+                let k = if n > 60 { "cold: stub" } else { "cold: other" };
+                let x = st.entry(k).or_insert((0, 0));
+                x.0 += n;
+                x.1 += 1;
+            }
         }
     }
     let mut cr = e.callout_ret;
@@ -579,31 +598,37 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     e.a.ret()?;
 
     let t1 = std::time::Instant::now();
-    // An x86 instruction is at most 15 bytes: map that much, then assemble for its address.
+    // An x86 instruction is at most 15 bytes: map that much, then encode for its address.
     let reserved = Reserved::new(e.a.instructions().len() * 15 + 64).map_err(EmitError)?;
     let base = reserved.addr();
-    let res =
-        e.a.assemble_options(base, BlockEncoderOptions::RETURN_NEW_INSTRUCTION_OFFSETS)?;
-    let bytes = &res.inner.code_buffer;
+    let (bytes, offsets) = super::encode::encode(e.a.instructions(), base).map_err(EmitError)?;
+    let bytes = &bytes;
     if bytes.len() > reserved.size() {
-        return Err(err("code grew between assemblies"));
+        return Err(err("code larger than its mapping"));
     }
+    let offset_of = |l: &CodeLabel| -> R<u32> {
+        let k = e.bound.get(l).ok_or_else(|| err("label not bound"))?;
+        offsets
+            .get(*k)
+            .copied()
+            .ok_or_else(|| err("label past the end"))
+    };
     let mut entries = vec![u32::MAX; n];
     for b in &plan.blocks {
         if let Some(l) = e.labels[b.start as usize] {
-            entries[b.start as usize] = (res.label_ip(&l)? - base) as u32;
+            entries[b.start as usize] = offset_of(&l)?;
         }
     }
-    let entry = res.label_ip(&entry)? - base;
+    let entry = u64::from(offset_of(&entry)?);
     let mut stubs = Vec::with_capacity(e.stubs.len());
     for (&s, l) in &e.stubs {
-        stubs.push(((res.label_ip(l)? - base) as u32, s));
+        stubs.push((offset_of(l)?, s));
     }
     let code = Code::seal(reserved, bytes).map_err(EmitError)?;
     if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
         eprintln!(
             "softhsa: JIT {} instructions -> {} x86 instructions, {} bytes; emit {} us, \
-             assemble {} us",
+             encode {} us",
             plan.reachable,
             e.a.instructions().len(),
             bytes.len(),
@@ -611,6 +636,10 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
             t1.elapsed().as_micros()
         );
         eprintln!("softhsa: JIT x86 instructions per item kind: {:?}", e.stats);
+        eprintln!(
+            "softhsa: JIT x86 instructions in blocks {hot_len}, out of line {}",
+            e.a.instructions().len() - hot_len
+        );
     }
     Ok(Output {
         code,

@@ -23,6 +23,7 @@
 
 pub mod code;
 mod emit;
+mod encode;
 mod lane_cmp;
 mod lane_conv;
 mod lane_float;

@@ -1,7 +1,7 @@
 //! Shared subroutines of a kernel's generated code (one per memory-access shape, and the
 //! call-out to the interpreter), emitted once, after the blocks, when first needed.
 
-use super::emit::{bind, Emitter};
+use super::emit::Emitter;
 use super::mem_lds::DsShape;
 use super::mem_vector::VmemShape;
 use iced_x86::code_asm::CodeLabel;
@@ -29,8 +29,8 @@ impl Emitter<'_> {
         self.stubs.insert(stub, l);
         let mut at = l;
         self.cold(move |e| {
-            bind(&mut e.a, &mut at)?;
-            // The bound copy (its instruction index names its address after assembly).
+            e.bind_kept(&mut at)?;
+            // The bound copy (for its address in the perf map).
             e.stubs.insert(stub, at);
             e.free_all();
             match stub {
