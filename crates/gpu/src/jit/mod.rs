@@ -286,8 +286,9 @@ pub(crate) struct JitCtx {
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
     /// loop: lane masks the segment writes change the SGPRs between chunks.
     pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
-    /// Classified LDS address registers of the block being run (`lds_class.rs`).
-    pub lds_cls: [lds_class::LdsClass; lds_class::LDS_CLASS_SLOTS],
+    /// Classified LDS address registers of the block being run (`lds_class.rs`: a block
+    /// classifies a register before it reads the slot).
+    pub lds_cls: [std::mem::MaybeUninit<lds_class::LdsClass>; lds_class::LDS_CLASS_SLOTS],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -367,7 +368,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         lds_size,
         // Written by generated code before it is read: not worth zeroing per wave.
         snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
-        lds_cls: Default::default(),
+        lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
         cx: cxp as *mut (),
         exit: None,
         shadow: None,
