@@ -22,6 +22,28 @@ pub enum WaveState {
     Barrier,
     /// Ended with `s_endpgm`.
     Done,
+    /// Stopped at `s_sleep` (pc past it): the scheduler may run other waves and work-groups
+    /// first, then resumes it.
+    Sleeping,
+    /// Stopped before the instruction at `pc` because its time slice ran out (see
+    /// [`Wave::time_slice`]); resumes there.
+    Sliced,
+    /// Stopped at a global wave sync instruction (pc past it) that [`Wave::gws`] describes;
+    /// the scheduler performs it and resumes the wave once it is released.
+    Gws,
+}
+
+/// A global wave sync (`ds_gws_*`) operation a wave has asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GwsRequest {
+    /// The DS opcode (`ds_gws_init` 0x99, `ds_gws_barrier` 0x9d, the semaphore ops 0x98-0x9c).
+    pub op: u16,
+    /// GWS resource id: `M0[21:16]` + the instruction's offset.
+    pub resource: u32,
+    /// DATA0 of the first active lane (init value, barrier count - 1).
+    pub value: u32,
+    /// Barrier generation the wave waits to pass (set by the scheduler).
+    pub generation: u64,
 }
 
 /// One wave of 64 lanes.
@@ -51,6 +73,12 @@ pub struct Wave {
     /// Kinds of store ([`UNFENCED_VECTOR`], [`UNFENCED_SCALAR`]) made since the wave's last full
     /// host fence: the `s_waitcnt` that waits for them issues one (see `exec::control`).
     pub unfenced_stores: u8,
+    /// The interpreter's `budget` ends a time slice, not the dispatch's instruction budget: at
+    /// the limit the wave stops ([`WaveState::Sliced`]) instead of faulting. Set by the
+    /// scheduler before each run.
+    pub time_slice: bool,
+    /// The pending global wave sync operation ([`WaveState::Gws`]).
+    pub gws: GwsRequest,
 }
 
 /// A vector memory store or atomic (waited for by `vmcnt`) is not yet fenced.
@@ -74,6 +102,8 @@ impl Wave {
             scratch_base: 0,
             gpr_idx_en: false,
             unfenced_stores: 0,
+            time_slice: false,
+            gws: GwsRequest::default(),
         }
     }
 
@@ -200,6 +230,7 @@ pub fn init_wave(
     w.trapsts = 0;
     w.gpr_idx_en = false;
     w.unfenced_stores = 0;
+    w.time_slice = false;
     w.state = WaveState::Running;
     w.index = index;
     w.workgroup = wg_id;

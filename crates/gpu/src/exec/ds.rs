@@ -275,6 +275,22 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 w.v[dst][l] = if exec >> from & 1 != 0 { data[from] } else { 0 };
             }
         }
+        // ds_gws_init / ds_gws_barrier: the scheduler owns the GWS resources (the semaphore
+        // ops stay unimplemented). The resource is M0[21:16] + offset0; the value is DATA0 (in
+        // the ADDR field for these ops) of the first active lane.
+        0x99 | 0x9d => {
+            if exec == 0 {
+                return Flow::Next;
+            }
+            let first = exec.trailing_zeros() as usize;
+            w.gws = crate::wave::GwsRequest {
+                op: opc,
+                resource: (w.s[crate::wave::M0] >> 16 & 0x3f) + (imm & 0x3f),
+                value: w.v[a_reg][first],
+                generation: 0,
+            };
+            return Flow::Gws;
+        }
         _ => return fault(FaultKind::Unimplemented),
     }
     Flow::Next

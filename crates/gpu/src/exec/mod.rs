@@ -71,6 +71,9 @@ pub enum Flow {
     Barrier,
     /// Yield to the other waves of the work-group (s_sleep).
     Sleep,
+    /// A global wave sync operation (`ds_gws_*`, described in `w.gws`): the scheduler performs
+    /// it.
+    Gws,
     End,
     Fault(Box<ExecFault>),
 }
@@ -151,6 +154,13 @@ pub(crate) fn step_at(w: &mut Wave, cx: &mut ExecCtx) -> Option<Result<(), ExecF
         return Some(Ok(()));
     }
     if cx.budget != 0 && w.executed > cx.budget {
+        if w.time_slice {
+            // The scheduler's time slice ended: stop before this instruction (uncounted); the
+            // wave resumes here after the scheduler has run others.
+            w.executed -= 1;
+            w.state = WaveState::Sliced;
+            return Some(Ok(()));
+        }
         return Some(Err(ExecFault::new(FaultKind::InstructionBudget {
             limit: cx.budget,
         })));
@@ -195,6 +205,12 @@ pub(crate) fn step_at(w: &mut Wave, cx: &mut ExecCtx) -> Option<Result<(), ExecF
         }
         Flow::Sleep => {
             w.pc = i + 1;
+            w.state = WaveState::Sleeping;
+            return Some(Ok(()));
+        }
+        Flow::Gws => {
+            w.pc = i + 1;
+            w.state = WaveState::Gws;
             return Some(Ok(()));
         }
         Flow::End => {

@@ -1,0 +1,160 @@
+//! Runners at work: taking a job's work-groups one after another, parking and resuming them,
+//! and the submitter's side (publishing a job, running it inline, waiting for a blocking one).
+
+use super::context::Runner;
+use super::job::Job;
+use super::{with_runner, Scheduler};
+use crate::trace::Tracer;
+use crate::workgroup::{run_context, Outcome, Park};
+use std::sync::atomic::Ordering;
+
+/// How a runner came to run a job.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// A worker thread: stays while the job has work and nothing deserves it more.
+    Worker,
+    /// The submitter, running its own job without a hand-off: leaves as soon as a work-group
+    /// parks (the workers take over) or the job has nothing left to start.
+    Inline,
+}
+
+/// Sets the runner up for `job`: per-dispatch trace and memory cache.
+fn prepare(r: &mut Runner, job: &Job) {
+    let id = (job.slot, job.generation());
+    if r.job == Some(id) {
+        return;
+    }
+    r.job = Some(id);
+    r.mem_cache = Default::default();
+    let d = job.data();
+    r.tracer = d
+        .shared
+        .config
+        .trace
+        .as_ref()
+        .map(|c| Tracer::new(c.clone(), &d.kernel().name));
+}
+
+/// Runs work-groups of `job` (the caller's reference, which this drops) until it has none to
+/// give, a work-group parks (inline mode), or another job deserves this runner more.
+pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
+    job.runners.fetch_add(1, Ordering::Relaxed);
+    let prio = job.data().priority;
+    with_runner(|r| {
+        prepare(r, job);
+        let mut seen = s.epoch.load(Ordering::Relaxed);
+        let mut pending = None;
+        loop {
+            if job.stop.load(Ordering::Acquire) {
+                job.close();
+            }
+            let Some(ctx) = pending.take().or_else(|| job.take(r)) else {
+                break;
+            };
+            match run_context(s, job, ctx, r) {
+                Outcome::Done { ctx, waves, insts } => {
+                    r.mem_cache = ctx.mem_cache.clone();
+                    r.give_back(ctx);
+                    job.wg_done(waves, insts);
+                }
+                Outcome::Fault(ctx, f) => {
+                    job.record_fault(ctx.index, f);
+                    r.give_back(ctx);
+                    job.close();
+                    job.wg_done(0, 0);
+                }
+                Outcome::Park(
+                    ctx,
+                    Park::Gws {
+                        resource,
+                        generation,
+                    },
+                ) => {
+                    let gws = &job.data().shared.gws;
+                    if let Some(c) = gws.block(resource, generation, job, ctx) {
+                        pending = Some(c); // released meanwhile: go on with it
+                        continue;
+                    }
+                    if mode == Mode::Inline {
+                        break;
+                    }
+                }
+                Outcome::Park(ctx, _) => {
+                    job.make_ready(ctx);
+                    if mode == Mode::Inline {
+                        break;
+                    }
+                }
+            }
+            let now = s.epoch.load(Ordering::Relaxed);
+            if now != seen {
+                seen = now;
+                if s.better_elsewhere(job.slot, prio) {
+                    break;
+                }
+            }
+        }
+    });
+    job.runners.fetch_sub(1, Ordering::Relaxed);
+    job.release(s);
+}
+
+impl Scheduler {
+    /// Publishes a job the caller has just activated (generation `gen`, `total` work-groups,
+    /// priority `prio`). With `inline`, the caller then runs it itself while it may: a token is
+    /// free and nothing of higher priority waits. A single-work-group job run inline is not
+    /// shown to the workers at all unless it parks.
+    pub(crate) fn publish(&'static self, job: &'static Job, gen: u32, total: u64, inline: bool) {
+        let prio = job.data().priority;
+        let mut shown = false;
+        if !inline || total > 1 || !self.has_workers() {
+            self.mark_runnable(job, total.min(u64::from(self.workers)) as u32);
+            shown = true;
+        }
+        if !inline {
+            return;
+        }
+        if !self.has_workers() {
+            // No worker threads (they could not be started): the submitter does everything.
+            while job.acquire(Some(gen)) {
+                run_job(self, job, Mode::Worker);
+            }
+            return;
+        }
+        let token = if self.higher_priority_waiting(prio) {
+            None
+        } else {
+            self.try_token()
+        };
+        match token {
+            Some(token) => {
+                if job.acquire(Some(gen)) {
+                    run_job(self, job, Mode::Inline);
+                }
+                drop(token);
+            }
+            None if !shown => self.mark_runnable(job, 1),
+            None => {}
+        }
+    }
+
+    /// Whether the job of generation `gen` in `job`'s slot is still in flight.
+    pub(crate) fn in_flight(&self, job: &Job, gen: u32) -> bool {
+        if job.acquire(Some(gen)) {
+            job.release(self);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Stops the job of generation `gen` (if still in flight): no more work-groups start, the
+    /// running ones stop soon, and its client hears of it as a cancelled dispatch.
+    pub(crate) fn cancel(&'static self, job: &'static Job, gen: u32) {
+        if job.acquire(Some(gen)) {
+            job.stop.store(true, Ordering::Release);
+            job.close();
+            job.release(self);
+        }
+    }
+}
