@@ -173,7 +173,6 @@ fn run_waves(
     let engine = config.engine.effective();
     let limit = config.wave_instruction_budget;
     let gws = &d.shared.gws;
-    let slice_start = *ctx.slice_start.get_or_insert_with(Instant::now);
     let result = loop {
         if job.stop.load(Ordering::Relaxed) {
             break Ok(None); // another work-group faulted or the dispatch was cancelled
@@ -236,8 +235,9 @@ fn run_waves(
             break Ok(Some(Park::Sleep));
         }
         if ctx.slice_insts >= CHECK_INSTRUCTIONS {
+            // The clock is read from the first check on: short work-groups never read it.
             ctx.slice_insts = 0;
-            let ran = slice_start.elapsed();
+            let ran = ctx.slice_start.get_or_insert_with(Instant::now).elapsed();
             if ran >= PREEMPT_AFTER
                 && (job.has_ready()
                     || (ran >= START_OTHERS_AFTER && job.startable())

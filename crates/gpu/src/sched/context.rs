@@ -26,7 +26,7 @@ pub(crate) struct WgContext {
     pub mem_cache: crate::memory::Known,
     /// Wave instructions executed since the last preemption check.
     pub slice_insts: u64,
-    /// When the current time slice started (set when the work-group is (re)started).
+    /// When the current time slice's first clock check happened (`None`: not yet).
     pub slice_start: Option<std::time::Instant>,
 }
 

@@ -76,6 +76,11 @@ impl JobData {
     }
 }
 
+/// A counter on a cache line of its own: every runner of a job takes work-group indices from
+/// it, which must not invalidate the line the launch data is read from.
+#[repr(align(64))]
+struct Hot(AtomicU64);
+
 /// One slot of the job table.
 pub(crate) struct Job {
     pub slot: u32,
@@ -83,7 +88,7 @@ pub(crate) struct Job {
     data: UnsafeCell<Option<JobData>>,
     /// A fault or cancellation: no more work-groups start; running ones stop soon.
     pub stop: AtomicBool,
-    next: AtomicU64,
+    next: Hot,
     finished_wgs: AtomicU64,
     ready: Mutex<VecDeque<Box<WgContext>>>,
     ready_count: AtomicU32,
@@ -107,7 +112,7 @@ impl Job {
             ctl: AtomicU64::new(0),
             data: UnsafeCell::new(None),
             stop: AtomicBool::new(false),
-            next: AtomicU64::new(0),
+            next: Hot(AtomicU64::new(0)),
             finished_wgs: AtomicU64::new(0),
             ready: Mutex::new(VecDeque::new()),
             ready_count: AtomicU32::new(0),
@@ -135,7 +140,7 @@ impl Job {
     /// Fills a claimed job and makes it ACTIVE (holding its own reference).
     pub fn activate(&self, gen: u32, d: JobData) {
         self.stop.store(false, Ordering::Relaxed);
-        self.next.store(0, Ordering::Relaxed);
+        self.next.0.store(0, Ordering::Relaxed);
         self.finished_wgs.store(0, Ordering::Relaxed);
         self.ready_count.store(0, Ordering::Relaxed);
         self.parked_waves.store(0, Ordering::Relaxed);
@@ -194,12 +199,12 @@ impl Job {
     /// Whether a runner could take something now.
     pub fn has_work(&self) -> bool {
         self.ready_count.load(Ordering::SeqCst) > 0
-            || self.next.load(Ordering::Relaxed) < self.data().total
+            || self.next.0.load(Ordering::Relaxed) < self.data().total
     }
 
     /// Whether work-groups not started yet remain.
     pub fn startable(&self) -> bool {
-        self.next.load(Ordering::Relaxed) < self.data().total
+        self.next.0.load(Ordering::Relaxed) < self.data().total
     }
 
     /// Whether started work-groups wait in the ready list.
@@ -213,8 +218,8 @@ impl Job {
         let d = self.data();
         let ready = self.ready_count.load(Ordering::Acquire) > 0;
         let fresh_allowed = !ready || self.parked_waves.load(Ordering::Relaxed) < d.parked_cap;
-        if fresh_allowed && self.next.load(Ordering::Relaxed) < d.total {
-            let i = self.next.fetch_add(1, Ordering::Relaxed);
+        if fresh_allowed && self.next.0.load(Ordering::Relaxed) < d.total {
+            let i = self.next.0.fetch_add(1, Ordering::Relaxed);
             if i < d.total {
                 let mut c = runner.take_context();
                 c.index = i;
@@ -261,20 +266,21 @@ impl Job {
     /// a global wave sync come back to be finished. May complete the job.
     pub fn close(&'static self) {
         let d = self.data();
-        let old = self.next.swap(d.total, Ordering::AcqRel);
+        let old = self.next.0.swap(d.total, Ordering::AcqRel);
         d.shared.gws.release_job(self);
         if old < d.total {
             self.add_finished(d.total - old);
         }
     }
 
-    /// A work-group ended (`waves`, `insts` for the statistics); the last one completes the job.
-    pub fn wg_done(&'static self, waves: u64, insts: u64) {
+    /// `n` work-groups ended (with `waves` waves that executed `insts` instructions); the
+    /// last one completes the job.
+    pub fn wgs_done(&'static self, n: u64, waves: u64, insts: u64) {
         if waves != 0 {
             self.waves.fetch_add(waves, Ordering::Relaxed);
             self.insts.fetch_add(insts, Ordering::Relaxed);
         }
-        self.add_finished(1);
+        self.add_finished(n);
     }
 
     fn add_finished(&'static self, n: u64) {

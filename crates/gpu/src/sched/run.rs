@@ -35,6 +35,23 @@ fn prepare(r: &mut Runner, job: &Job) {
         .map(|c| Tracer::new(c.clone(), &d.kernel().name));
 }
 
+/// Work-groups a runner ended and their statistics, not yet added to the job.
+#[derive(Default)]
+struct Tally {
+    done: u64,
+    waves: u64,
+    insts: u64,
+}
+
+impl Tally {
+    fn flush(&mut self, job: &'static Job) {
+        if self.done != 0 {
+            job.wgs_done(self.done, self.waves, self.insts);
+            *self = Tally::default();
+        }
+    }
+}
+
 /// Runs work-groups of `job` (the caller's reference, which this drops) until it has none to
 /// give, a work-group parks (inline mode), or another job deserves this runner more.
 pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
@@ -44,6 +61,10 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
         prepare(r, job);
         let mut seen = s.epoch.load(Ordering::Relaxed);
         let mut pending = None;
+        // Work-groups ended here and their statistics, added to the job in one go (when this
+        // runner leaves the job or parks a work-group): the job completes when the last
+        // runner's count arrives, after every runner's statistics.
+        let mut tally = Tally::default();
         loop {
             if job.stop.load(Ordering::Acquire) {
                 job.close();
@@ -55,13 +76,15 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                 Outcome::Done { ctx, waves, insts } => {
                     r.mem_cache = ctx.mem_cache.clone();
                     r.give_back(ctx);
-                    job.wg_done(waves, insts);
+                    tally.waves += waves;
+                    tally.insts += insts;
+                    tally.done += 1;
                 }
                 Outcome::Fault(ctx, f) => {
                     job.record_fault(ctx.index, f);
                     r.give_back(ctx);
                     job.close();
-                    job.wg_done(0, 0);
+                    tally.done += 1;
                 }
                 Outcome::Park(
                     ctx,
@@ -70,6 +93,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                         generation,
                     },
                 ) => {
+                    tally.flush(job);
                     let gws = &job.data().shared.gws;
                     if let Some(c) = gws.block(resource, generation, job, ctx) {
                         pending = Some(c); // released meanwhile: go on with it
@@ -80,6 +104,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                     }
                 }
                 Outcome::Park(ctx, _) => {
+                    tally.flush(job);
                     job.make_ready(ctx);
                     if mode == Mode::Inline {
                         break;
@@ -94,6 +119,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                 }
             }
         }
+        tally.flush(job);
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
     job.release(s);
