@@ -6,7 +6,8 @@
 # the ones listed in EXPECT_ABORT below, which must end the way HIP ends on hardware: aborted by
 # HIP's queue error callback, with the named text on stdout/stderr.
 # Programs in O0_TESTS are built and run a second time at -O0 (scratch, hidden hostcall buffer),
-# those in GFX908_TESTS a second time for gfx908, on a gfx908 agent.
+# those in GFX908_TESTS a second time for gfx908, on a gfx908 agent, those in WORKERS1_TESTS a
+# second time (same binary) with SOFTHSA_WORKERS=1. ENVS gives a program's environment.
 # tests/hip/*.genco.hip are code objects built with --genco, loaded by module_load at run time.
 #
 # Usage: scripts/run-hip-tests.sh [NAME-FILTER]
@@ -38,6 +39,13 @@ O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid
 # Programs also built with --offload-arch=gfx908 (-O3) and run on a gfx908 (MI100) agent.
 GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
   dynamic_shared struct_byvalue grid3d_private"
+
+# Programs also run with a single worker thread (forward progress of grid-wide syncs).
+WORKERS1_TESTS="cooperative_groups cooperative_multi_device"
+# name -> environment it runs with.
+declare -A ENVS=(
+  [cooperative_multi_device]="SOFTHSA_GPUS=2"
+)
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
 # callback prints "callbackQueue aborting" before abort(); each also needs its own evidence.
@@ -103,15 +111,20 @@ done
 
 # run_one NAME BINARY: runs it and checks the expected outcome.
 run_one() {
-  local name=$1 exe=$2 base=${1%-O0} gpu=
+  local name=$1 exe=$2 base=${1%-O0} gpu= workers=
   base=${base%-gfx908}
+  base=${base%-w1}
   [[ "$name" == *-gfx908 ]] && gpu=gfx908
+  [[ "$name" == *-w1 ]] && workers=1
   local log="$build/logs/$name.log"
   local args=${ARGS[$base]:-}
   # shellcheck disable=SC2086 # ARGS entries are word lists
   # The subshell (not exec'd: it has a second command) reports a killed child into the log.
   (
     [ -z "$gpu" ] || export SOFTHSA_GPU=$gpu
+    [ -z "$workers" ] || export SOFTHSA_WORKERS=$workers
+    # shellcheck disable=SC2086 # ENVS entries are VAR=value lists
+    [ -z "${ENVS[$base]:-}" ] || export ${ENVS[$base]}
     timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args
     exit $?
   ) >"$log" 2>&1
@@ -147,10 +160,16 @@ for src in "$src_dir"/*.hip; do
   variants=("$name")
   case " $(echo $O0_TESTS) " in *" $name "*) variants+=("$name-O0") ;; esac
   case " $(echo $GFX908_TESTS) " in *" $name "*) variants+=("$name-gfx908") ;; esac
+  case " $(echo $WORKERS1_TESTS) " in *" $name "*) variants+=("$name-w1") ;; esac
   for v in "${variants[@]}"; do
     [ -z "$filter" ] || [[ "$v" == *"$filter"* ]] || continue
     opt=-O3
     [[ "$v" == *-O0 ]] && opt=-O0
+    if [[ "$v" == *-w1 ]]; then # the -O3 binary, another environment
+      build "$build/$name" "$src" -O3 && run_one "$v" "$build/$name" ||
+        fail "$v" "hipcc -O3 failed"
+      continue
+    fi
     if ! build "$build/$v" "$src" "$opt"; then
       fail "$v" "hipcc $opt failed: $(grep -m2 error "$build/$v.build.log" | tr '\n' ' ')"
       continue

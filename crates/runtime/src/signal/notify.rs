@@ -72,6 +72,11 @@ pub fn wake(value_addr: u64) {
     ANY.wake();
 }
 
+/// Wakes the threads that watch every signal (a copy worker told of a new copy).
+pub fn wake_any() {
+    ANY.wake();
+}
+
 /// Wakes every sleeper (device interrupts, queue shut-down, handler registration).
 pub fn wake_all() {
     ANY.wake();

@@ -1,0 +1,90 @@
+// Stream priorities (hsa_amd_queue_set_priority underneath): three streams of low, normal and
+// high priority get the same work at once (a host-to-device copy, several kernels of many
+// blocks, a device-to-host copy), enqueued lowest priority first. The workers serve the
+// highest priority first, so the streams finish in priority order: high, normal, low.
+#include <vector>
+#include "hip_check.h"
+
+__global__ void busy(const unsigned* in, unsigned* out, int iters) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned x = in[i];
+  for (int k = 0; k < iters; k++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    x += k;
+  }
+  out[i] = x;
+}
+
+static unsigned busy_ref(unsigned x, int iters, int rounds) {
+  for (int r = 0; r < rounds; r++)
+    for (int k = 0; k < iters; k++) {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      x += k;
+    }
+  return x;
+}
+
+int main() {
+  int least = 0, greatest = 0;
+  HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
+  EXPECT(greatest < least, "priority range [%d, %d]", least, greatest);
+  const int prios[3] = {least, (least + greatest) / 2, greatest};  // low, normal, high
+  const char* names[3] = {"low", "normal", "high"};
+  const int blocks = 64, threads = 256, n = blocks * threads, kernels = 6, iters = 1500;
+  hipStream_t s[3];
+  hipEvent_t done[3];
+  unsigned *host[3], *a[3], *b[3];
+  for (int i = 0; i < 3; i++) {
+    HIP_CHECK(hipStreamCreateWithPriority(&s[i], hipStreamNonBlocking, prios[i]));
+    int got = 99;
+    HIP_CHECK(hipStreamGetPriority(s[i], &got));
+    EXPECT(got == prios[i], "%s stream has priority %d, want %d", names[i], got, prios[i]);
+    HIP_CHECK(hipEventCreate(&done[i]));
+    HIP_CHECK(hipHostMalloc(&host[i], n * sizeof(unsigned)));
+    HIP_CHECK(hipMalloc(&a[i], n * sizeof(unsigned)));
+    HIP_CHECK(hipMalloc(&b[i], n * sizeof(unsigned)));
+    for (int j = 0; j < n; j++) host[i][j] = (unsigned)(j * 2654435761u + i);
+  }
+  HIP_CHECK(hipDeviceSynchronize());
+  // The same work on every stream, the low-priority one first.
+  for (int i = 0; i < 3; i++) {
+    HIP_CHECK(hipMemcpyAsync(a[i], host[i], n * sizeof(unsigned), hipMemcpyHostToDevice, s[i]));
+    for (int k = 0; k < kernels; k++) {
+      unsigned* from = k % 2 ? b[i] : a[i];
+      unsigned* to = k % 2 ? a[i] : b[i];
+      hipLaunchKernelGGL(busy, dim3(blocks), dim3(threads), 0, s[i], from, to, iters);
+    }
+    unsigned* last = kernels % 2 ? b[i] : a[i];
+    HIP_CHECK(hipMemcpyAsync(host[i], last, n * sizeof(unsigned), hipMemcpyDeviceToHost, s[i]));
+    HIP_CHECK(hipEventRecord(done[i], s[i]));
+  }
+  HIP_CHECK(hipDeviceSynchronize());
+  for (int i = 0; i < 3; i++) {
+    int bad = 0;
+    for (int j = 0; j < n; j++)
+      bad += host[i][j] != busy_ref((unsigned)(j * 2654435761u + i), iters, kernels);
+    EXPECT(bad == 0, "%s stream: %d wrong results", names[i], bad);
+  }
+  // Positive when the second event completed later.
+  float high_to_normal = 0, normal_to_low = 0;
+  HIP_CHECK(hipEventElapsedTime(&high_to_normal, done[2], done[1]));
+  HIP_CHECK(hipEventElapsedTime(&normal_to_low, done[1], done[0]));
+  printf("high finished %.1f ms before normal, normal %.1f ms before low\n", high_to_normal,
+         normal_to_low);
+  EXPECT(high_to_normal > 0, "the high-priority stream finished %.1f ms after the normal one",
+         -high_to_normal);
+  EXPECT(normal_to_low > 0, "the normal-priority stream finished %.1f ms after the low one",
+         -normal_to_low);
+  for (int i = 0; i < 3; i++) {
+    HIP_CHECK(hipStreamDestroy(s[i]));
+    HIP_CHECK(hipEventDestroy(done[i]));
+    HIP_CHECK(hipHostFree(host[i]));
+    HIP_CHECK(hipFree(a[i]));
+    HIP_CHECK(hipFree(b[i]));
+  }
+  return finish("stream_priorities");
+}
