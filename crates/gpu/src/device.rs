@@ -68,6 +68,13 @@ pub trait DispatchClient: Send + Sync {
     /// The dispatch tagged `tag` ended: its statistics, its first fault, or a cancellation
     /// (an `InvalidDispatch` fault). Called once, on the thread that ended it.
     fn finished(&self, tag: u64, result: Result<DispatchStats, Fault>);
+
+    /// Asked while the submitter runs dispatch `tag` inline: whether it has other work (a
+    /// packet processor with packets to launch), in which case a work-group that waits or has
+    /// run a while is handed to the workers instead of keeping the submitter.
+    fn yield_inline(&self, _tag: u64) -> bool {
+        false
+    }
 }
 
 /// What a completed dispatch did.

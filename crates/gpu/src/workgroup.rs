@@ -101,11 +101,14 @@ fn start(d: &JobData, ctx: &mut WgContext) -> Result<(), Fault> {
 }
 
 /// Runs (or resumes) the work-group in `ctx` until it ends, faults or parks.
+/// `inline`: the runner is the dispatch's submitter, which may want to get back to its own work
+/// ([`crate::DispatchClient::yield_inline`]).
 pub(crate) fn run_context(
     s: &'static Scheduler,
     job: &'static Job,
     mut ctx: Box<WgContext>,
     r: &mut Runner,
+    inline: bool,
 ) -> Outcome {
     let d = job.data();
     if ctx.nw == 0 {
@@ -114,7 +117,7 @@ pub(crate) fn run_context(
         }
         ctx.mem_cache = r.mem_cache.clone();
     }
-    let res = catch_unwind(AssertUnwindSafe(|| run_waves(s, job, &mut ctx, r)));
+    let res = catch_unwind(AssertUnwindSafe(|| run_waves(s, job, &mut ctx, r, inline)));
     match res {
         Ok(Ok(Some(park))) => Outcome::Park(ctx, park),
         Ok(Ok(None)) => {
@@ -148,6 +151,7 @@ fn run_waves(
     job: &'static Job,
     ctx: &mut WgContext,
     r: &mut Runner,
+    inline: bool,
 ) -> Result<Option<Park>, Fault> {
     let d = job.data();
     let kernel = d.kernel();
@@ -231,7 +235,11 @@ fn run_waves(
             }
             continue;
         }
-        if sleeping && !progressed && (job.has_work() || s.work_elsewhere(job.slot)) {
+        let submitter_busy = || inline && d.client.yield_inline(d.tag);
+        if sleeping
+            && !progressed
+            && (job.has_work() || s.work_elsewhere(job.slot) || submitter_busy())
+        {
             break Ok(Some(Park::Sleep));
         }
         if ctx.slice_insts >= CHECK_INSTRUCTIONS {
@@ -241,7 +249,8 @@ fn run_waves(
             if ran >= PREEMPT_AFTER
                 && (job.has_ready()
                     || (ran >= START_OTHERS_AFTER && job.startable())
-                    || s.better_elsewhere(job.slot, d.priority))
+                    || s.better_elsewhere(job.slot, d.priority)
+                    || submitter_busy())
             {
                 break Ok(Some(Park::Slice));
             }

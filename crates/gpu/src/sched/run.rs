@@ -72,7 +72,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
             let Some(ctx) = pending.take().or_else(|| job.take(r)) else {
                 break;
             };
-            match run_context(s, job, ctx, r) {
+            match run_context(s, job, ctx, r, mode == Mode::Inline) {
                 Outcome::Done { ctx, waves, insts } => {
                     r.mem_cache = ctx.mem_cache.clone();
                     r.give_back(ctx);
@@ -110,6 +110,9 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                         break;
                     }
                 }
+            }
+            if mode == Mode::Inline && job.data().client.yield_inline(job.data().tag) {
+                break; // the submitter has its own work: the workers take the rest
             }
             let now = s.epoch.load(Ordering::Relaxed);
             if now != seen {

@@ -131,6 +131,13 @@ impl DispatchClient for QueueClient {
         &self.rt.signals
     }
 
+    /// A dispatch run inline by the processor gives way once a later packet is there to launch.
+    fn yield_inline(&self, index: u64) -> bool {
+        self.queue
+            .upgrade()
+            .is_some_and(|q| q.mem.write_index().load(Ordering::Acquire) > index + 1)
+    }
+
     fn finished(&self, index: u64, result: Result<DispatchStats, Fault>) {
         let Some(q) = self.queue.upgrade() else {
             return;

@@ -4,9 +4,10 @@
 //! is no longer INVALID (producers release-store it last), wait for every earlier packet to end
 //! if its barrier bit is set, acquire fence, launch. A kernel dispatch is handed to the GPU and
 //! the processor goes on with the next packet at once, so packets without the barrier bit
-//! overlap; the dispatch ends on its own ([`super::completion`]). A dispatch whose next packet
-//! is not there yet runs inline, on this thread, while a worker slot is free: a small kernel's
-//! round trip then involves no thread hand-off at all. Barrier-AND/OR/value and agent-dispatch
+//! overlap; the dispatch ends on its own ([`super::completion`]). A dispatch runs inline, on
+//! this thread, while a worker slot is free: a small kernel's round trip then involves no thread
+//! hand-off at all; once a later packet is there, the inline run hands the dispatch's remaining
+//! or waiting work-groups to the workers and the processor launches the packet. Barrier-AND/OR/value and agent-dispatch
 //! packets run here and end before the next packet launches (HSA: they block later launches).
 //!
 //! A failing packet puts the queue in the error state and calls its error callback; it stays in
@@ -285,15 +286,16 @@ fn kernel_dispatch(
         let k = rt.loader.kernel(object).ok_or("is not a loaded kernel")?;
         dispatch::device_kernel(&k).map_err(|e| format!("cannot run: {e}"))
     };
-    // Inline unless a later packet is already there to launch (it may overlap this one).
-    let inline = q.mem.write_index().load(Ordering::Acquire) <= index + 1;
+    // Inline: a small dispatch ends with no hand-off. A later packet (which may overlap this
+    // one) makes the inline run give its work-groups to the workers: after each work-group,
+    // and when one waits or runs long (QueueClient::yield_inline).
     let env = dispatch::DispatchEnv {
         device,
         find_kernel: &find_kernel,
         client,
         queue_address: q.addr(),
         priority: q.priority() as usize,
-        inline,
+        inline: true,
     };
     q.in_flight.fetch_add(1, Ordering::AcqRel);
     match dispatch::launch_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
