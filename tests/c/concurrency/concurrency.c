@@ -11,6 +11,8 @@
  *              another queue from completing
  *   priority   the same work on a low- and a high-priority queue: the high one ends first
  *   coop       cooperative queues: agent attribute, creation, queue type
+ *   destroy    destroying a queue whose kernel never ends (spinning, on the processor or the
+ *              workers) returns; the kernel is cancelled, its completion signal untouched
  *   multigrid  HIP's multi-grid sync over every GPU agent (SOFTHSA_GPUS=2)
  *
  * Every wait has a timeout: a scheduler that starves a participant fails the test instead of
@@ -258,6 +260,25 @@ static void test_coop(void) {
     hsa_queue_destroy(q);
 }
 
+static void test_destroy(void) {
+    struct ak_kernel wf = ak_kernel("wait_flag");
+    for (uint32_t groups = 1; groups <= many_groups(); groups *= many_groups()) {
+        for (uint32_t sleep = 0; sleep < 2; sleep++) {
+            hsa_queue_t *q = queue_on(0, 64);
+            uint32_t *mem = ak_alloc(64);
+            hsa_signal_t s = signal1();
+            ak_dispatch(q, &wf, wait_flag_args(&wf, &mem[0], &mem[1], 5, sleep), groups * 64, 64,
+                        s, true);
+            EXPECT(!wait_done(s, 50000000ull), "the kernel waits for its flag");
+            alarm(60); /* a destroy that never returns ends the test */
+            AK_CHECK(hsa_queue_destroy(q));
+            alarm(0);
+            EXPECT(hsa_signal_load_scacquire(s) == 1, "a cancelled kernel does not complete");
+            EXPECT(mem[1] == 0, "the kernel never saw its flag");
+        }
+    }
+}
+
 static void test_multigrid(void) {
     unsigned grids = ak_ngpus;
     EXPECT(grids >= 2, "multigrid needs SOFTHSA_GPUS=2 or more (%u agents)", grids);
@@ -299,7 +320,7 @@ int main(int argc, char **argv) {
     } tests[] = {
         {"overlap", test_overlap},   {"gridsync", test_gridsync}, {"spinlock", test_spinlock},
         {"chain", test_chain},       {"preempt", test_preempt},   {"priority", test_priority},
-        {"coop", test_coop},         {"multigrid", test_multigrid},
+        {"coop", test_coop},         {"destroy", test_destroy},   {"multigrid", test_multigrid},
     };
     for (int i = 2; i < argc; i++) {
         bool found = false;

@@ -32,7 +32,7 @@ run() { # label env... -- tests...
         status=1
     fi
 }
-all="coop overlap gridsync spinlock chain preempt priority"
+all="coop overlap gridsync spinlock chain preempt priority destroy"
 run "default workers" SOFTHSA_GPUS=1 -- $all
 run "one worker" SOFTHSA_GPUS=1 SOFTHSA_WORKERS=1 -- $all
 run "interpreter" SOFTHSA_GPUS=1 SOFTHSA_JIT=off -- overlap gridsync chain

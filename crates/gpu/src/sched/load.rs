@@ -20,6 +20,46 @@ const PURE_SPIN: Duration = Duration::from_micros(4);
 /// How often the system's runnable thread count is read.
 const LOAD_PERIOD: Duration = Duration::from_millis(20);
 
+/// When threads may spin (`SOFTHSA_SPIN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SpinPolicy {
+    /// While this process's and the system's runnable threads leave a core spare.
+    #[default]
+    Auto,
+    /// While this process's threads leave a core spare, whatever else runs (benchmarks on a
+    /// shared machine).
+    Always,
+    /// Never: every wait sleeps at once.
+    Never,
+}
+
+impl SpinPolicy {
+    /// `SOFTHSA_SPIN`'s values: `auto`, `always`, `never`.
+    pub fn parse(v: &str) -> Option<SpinPolicy> {
+        match v {
+            "auto" => Some(SpinPolicy::Auto),
+            "always" => Some(SpinPolicy::Always),
+            "never" => Some(SpinPolicy::Never),
+            _ => None,
+        }
+    }
+}
+
+static POLICY: AtomicU32 = AtomicU32::new(0);
+
+/// Sets the spin policy of the process (the runtime does at `hsa_init`).
+pub fn set_spin_policy(p: SpinPolicy) {
+    POLICY.store(p as u32, Ordering::Relaxed);
+}
+
+fn policy() -> SpinPolicy {
+    match POLICY.load(Ordering::Relaxed) {
+        1 => SpinPolicy::Always,
+        2 => SpinPolicy::Never,
+        _ => SpinPolicy::Auto,
+    }
+}
+
 /// The other processes' share: 1 when the system's runnable threads fill the host cores.
 static SYSTEM_BUSY: AtomicU32 = AtomicU32::new(0);
 /// When `SYSTEM_BUSY` was last refreshed (ms since `epoch()`), and a refresh lock.
@@ -40,6 +80,9 @@ fn system_runnable() -> Option<u32> {
 /// Whether runnable threads of other processes fill the cores (refreshed every
 /// [`LOAD_PERIOD`] by whichever caller finds it stale).
 fn system_busy() -> bool {
+    if policy() == SpinPolicy::Always {
+        return false;
+    }
     let now = epoch().elapsed().as_millis() as u32;
     let last = LOAD_READ_MS.load(Ordering::Relaxed);
     if now.wrapping_sub(last) >= LOAD_PERIOD.as_millis() as u32
@@ -95,7 +138,7 @@ impl SpinPermit {
     /// caller should sleep instead).
     pub fn try_new() -> Option<SpinPermit> {
         let cores = host_cores();
-        if system_busy() {
+        if policy() == SpinPolicy::Never || system_busy() {
             return None;
         }
         let mut s = SPINNING.load(Ordering::Relaxed);

@@ -131,11 +131,14 @@ impl DispatchClient for QueueClient {
         &self.rt.signals
     }
 
-    /// A dispatch run inline by the processor gives way once a later packet is there to launch.
+    /// A dispatch run inline by the processor gives way once a later packet is there to launch,
+    /// or the queue stops (the processor then cancels what still runs).
     fn yield_inline(&self, index: u64) -> bool {
-        self.queue
-            .upgrade()
-            .is_some_and(|q| q.mem.write_index().load(Ordering::Acquire) > index + 1)
+        self.queue.upgrade().is_none_or(|q| {
+            q.mem.write_index().load(Ordering::Acquire) > index + 1
+                || q.stop.load(Ordering::Relaxed)
+                || q.state() != STATE_ACTIVE
+        })
     }
 
     fn finished(&self, index: u64, result: Result<DispatchStats, Fault>) {

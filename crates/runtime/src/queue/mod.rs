@@ -168,7 +168,8 @@ pub struct Queues {
 }
 
 impl Queues {
-    pub fn new(_config: &Config) -> Result<Queues> {
+    pub fn new(config: &Config) -> Result<Queues> {
+        softhsa_gpu::sched::load::set_spin_policy(config.spin);
         Ok(Queues::default())
     }
 
