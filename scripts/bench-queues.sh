@@ -75,7 +75,10 @@ if ! "$OUT/bin/queue_bench" "$OUT/bin/queue_kernels.hsaco" $mode >"$OUT/log/queu
     status=1
 fi
 hip_median=
-if [ -x "$OUT/bin/bench_launch" ]; then
+if [ -x "$OUT/bin/bench_launch" ] && ldd "$OUT/bin/bench_launch" | grep -q 'not found'; then
+    note "bench_launch cannot start here ($(ldd "$OUT/bin/bench_launch" | grep -m1 'not found' |
+        sed 's/^[[:space:]]*//')): no HIP figure"
+elif [ -x "$OUT/bin/bench_launch" ]; then
     iters=20000
     [ $quick = 1 ] && iters=2000
     if "$OUT/bin/bench_launch" $iters >"$OUT/log/bench_launch.log" 2>&1; then

@@ -127,3 +127,30 @@ impl Gws {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn barrier_releases_after_count_arrivals_and_reloads() {
+        let g = Gws::default();
+        // Without init the counter is 0: the first arrival passes and loads the count.
+        assert_eq!(g.arrive(3, 2), Arrival::Pass);
+        // Now 3 arrivals (count 2 + 1) make one barrier: two wait, the third releases.
+        let a = g.arrive(3, 2);
+        let b = g.arrive(3, 2);
+        assert_eq!(a, Arrival::Wait(1));
+        assert_eq!(b, Arrival::Wait(1));
+        assert!(!g.passed(3, 1));
+        assert_eq!(g.arrive(3, 2), Arrival::Pass);
+        assert!(g.passed(3, 1));
+        // init(n - 1) as ROCclr does before a cooperative launch; other resources untouched.
+        g.init(5, 1);
+        assert_eq!(g.arrive(5, 1), Arrival::Wait(0));
+        assert_eq!(g.arrive(5, 1), Arrival::Pass);
+        assert_eq!(g.arrive(3, 2), Arrival::Wait(2));
+        // Resource ids wrap at 64.
+        assert_eq!(g.arrive(3 + RESOURCES as u32, 2), Arrival::Wait(2));
+    }
+}

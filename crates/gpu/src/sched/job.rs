@@ -96,6 +96,8 @@ pub(crate) struct Job {
     /// Threads running this job's work-groups now.
     pub runners: AtomicU32,
     fault: Mutex<Option<(u64, Fault)>>,
+    /// A fault was recorded (so the end of a faultless job takes no lock).
+    faulted: AtomicBool,
     waves: AtomicU64,
     insts: AtomicU64,
 }
@@ -119,6 +121,7 @@ impl Job {
             parked_waves: AtomicU32::new(0),
             runners: AtomicU32::new(0),
             fault: Mutex::new(None),
+            faulted: AtomicBool::new(false),
             waves: AtomicU64::new(0),
             insts: AtomicU64::new(0),
         }
@@ -140,6 +143,7 @@ impl Job {
     /// Fills a claimed job and makes it ACTIVE (holding its own reference).
     pub fn activate(&self, gen: u32, d: JobData) {
         self.stop.store(false, Ordering::Relaxed);
+        self.faulted.store(false, Ordering::Relaxed);
         self.next.0.store(0, Ordering::Relaxed);
         self.finished_wgs.store(0, Ordering::Relaxed);
         self.ready_count.store(0, Ordering::Relaxed);
@@ -258,6 +262,7 @@ impl Job {
         if g.as_ref().is_none_or(|(j, _)| index < *j) {
             *g = Some((index, f));
         }
+        self.faulted.store(true, Ordering::Release);
         drop(g);
         self.stop.store(true, Ordering::Release);
     }
@@ -295,12 +300,15 @@ impl Job {
         let d = self.data();
         let sched = d.shared.sched;
         sched.clear_runnable(self);
-        let fault = self
-            .fault
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .map(|(_, f)| f);
+        let fault = if self.faulted.load(Ordering::Acquire) {
+            self.fault
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+                .map(|(_, f)| f)
+        } else {
+            None
+        };
         let result = match fault {
             Some(f) => Err(f),
             None if self.stop.load(Ordering::Acquire) => Err(Fault::dispatch(

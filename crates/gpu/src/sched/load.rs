@@ -131,14 +131,33 @@ impl Drop for Running {
 }
 
 /// Permission to spin-wait: a host core is spare. Dropping it gives it back.
-pub struct SpinPermit(());
+pub struct SpinPermit {
+    /// Granted without regard to other processes ([`SpinPermit::for_waiter`]).
+    own_threads_only: bool,
+}
 
 impl SpinPermit {
     /// A permit if running and spinning threads leave a host core free, else `None` (the
-    /// caller should sleep instead).
+    /// caller should sleep instead). For threads that wait in the background (packet
+    /// processors, idle workers): a busy system denies it, since a preempted spinner reacts
+    /// later than a sleeper a futex wakes.
     pub fn try_new() -> Option<SpinPermit> {
+        if system_busy() {
+            return None;
+        }
+        Self::grant(false)
+    }
+
+    /// A permit for a thread that waits for a result it needs next (a host thread in a signal
+    /// wait, right after submitting work): it was just running, and its wait is usually short,
+    /// so only this process's threads count, not other processes' load.
+    pub fn for_waiter() -> Option<SpinPermit> {
+        Self::grant(true)
+    }
+
+    fn grant(own_threads_only: bool) -> Option<SpinPermit> {
         let cores = host_cores();
-        if policy() == SpinPolicy::Never || system_busy() {
+        if policy() == SpinPolicy::Never {
             return None;
         }
         let mut s = SPINNING.load(Ordering::Relaxed);
@@ -147,7 +166,7 @@ impl SpinPermit {
                 return None;
             }
             match SPINNING.compare_exchange_weak(s, s + 1, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => return Some(SpinPermit(())),
+                Ok(_) => return Some(SpinPermit { own_threads_only }),
                 Err(now) => s = now,
             }
         }
@@ -173,7 +192,7 @@ impl SpinPermit {
             n = n.wrapping_add(1);
             if n.is_multiple_of(32) {
                 let t = start.elapsed();
-                if t > limit || self.oversubscribed() || system_busy() {
+                if t > limit || self.oversubscribed() || (!self.own_threads_only && system_busy()) {
                     return false;
                 }
                 if t > PURE_SPIN {

@@ -111,7 +111,10 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                     }
                 }
             }
-            if mode == Mode::Inline && job.data().client.yield_inline(job.data().tag) {
+            if mode == Mode::Inline
+                && job.startable()
+                && job.data().client.yield_inline(job.data().tag)
+            {
                 break; // the submitter has its own work: the workers take the rest
             }
             let now = s.epoch.load(Ordering::Relaxed);

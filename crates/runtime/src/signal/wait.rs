@@ -4,9 +4,9 @@
 //! Spinning makes a completion seen within a microsecond, sleeping costs a wake-up (several
 //! microseconds), so waiters spin first, like ROCm's: an `ACTIVE` wait spins up to
 //! [`ACTIVE_SPIN`], a `BLOCKED` one up to [`BLOCKED_SPIN`]. But only with a spin permit
-//! (`softhsa_gpu::sched::load`): when the work-groups being waited for need every core, a
-//! spinning waiter would only slow them down, so it sleeps at once, and it stops spinning as
-//! soon as work-groups start on the cores it holds.
+//! (`softhsa_gpu::sched::load`, counting this process's threads): when the work-groups being
+//! waited for need every core, a spinning waiter would only slow them down, so it sleeps at
+//! once, and it stops spinning as soon as work-groups start on the cores it holds.
 
 use super::{notify::Sleeper, MemoryOrder, SignalRef};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -119,7 +119,7 @@ pub fn wait_any(
     if let Some((i, v)) = check() {
         return (Some(i), v);
     }
-    if let Some(permit) = softhsa_gpu::sched::load::SpinPermit::try_new() {
+    if let Some(permit) = softhsa_gpu::sched::load::SpinPermit::for_waiter() {
         let limit = match deadline {
             Some(d) => hint.spin().min(d.saturating_duration_since(start)),
             None => hint.spin(),
