@@ -58,6 +58,7 @@ stage gpu-interpreter env SOFTHSA_JIT=off cargo test --release -p softhsa-gpu
 stage jit-check bash -c "SOFTHSA_JIT=check scripts/run-corpus.sh --quick && SOFTHSA_JIT=check cargo test --release -p softhsa-gpu"
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
+stage bench-queues-smoke scripts/bench-queues.sh --quick --no-build
 
 echo
 if [ ${#failed_stages[@]} -gt 0 ]; then
