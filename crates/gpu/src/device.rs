@@ -107,14 +107,14 @@ impl DispatchStats {
         let gfx900 = config.gfx == GfxVersion::Gfx900;
         let jit = (engine != crate::jit::Engine::Interpreter)
             .then(|| {
-                d.kernel()
-                    .program
-                    .jit(engine == crate::jit::Engine::Check, gfx900)
+                let k = d.kernel();
+                k.jit
+                    .get(&k.program, engine == crate::jit::Engine::Check, gfx900)
             })
             .flatten()
             .map(|c| JitStats {
                 native: c.native,
-                slots: c.slots,
+                slots: c.reachable,
                 compile_ns: c.compile_ns,
             });
         DispatchStats {

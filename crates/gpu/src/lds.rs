@@ -28,6 +28,12 @@ impl Lds {
         self.size
     }
 
+    /// The first byte (generated code accesses `[0, size)` directly; the 16 bytes after the
+    /// end exist so a vector access that reaches past the last byte stays in the allocation).
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.bytes.as_mut_ptr()
+    }
+
     #[inline]
     fn in_range(&self, off: u32, len: usize) -> bool {
         (off as usize)

@@ -49,8 +49,6 @@ pub struct Program {
     pub offsets: Vec<u32>,
     /// Per dword of text: the slot starting there, or [`NO_INDEX`].
     index: Vec<u32>,
-    /// Generated code, compiled at first use: [JIT, check mode] x [gfx906, gfx900].
-    pub(crate) jit_cache: [std::sync::OnceLock<Option<crate::jit::JitCode>>; 4],
 }
 
 impl Program {
@@ -87,7 +85,6 @@ impl Program {
             slots,
             offsets,
             index,
-            jit_cache: Default::default(),
         };
         p.link();
         p
@@ -231,6 +228,8 @@ pub struct Kernel {
     pub program: std::sync::Arc<Program>,
     /// Index of the entry instruction.
     pub entry: u32,
+    /// The kernel's generated code (compiled at its first dispatch under the JIT).
+    pub jit: crate::jit::JitCache,
 }
 
 impl Kernel {
@@ -265,6 +264,7 @@ impl Kernel {
             descriptor_address,
             program,
             entry,
+            jit: crate::jit::JitCache::new(entry),
         })
     }
 

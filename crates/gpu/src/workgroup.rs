@@ -172,6 +172,7 @@ fn run_waves(
         stop: &job.stop,
         tracer: r.tracer.as_mut(),
         gfx900: config.gfx == crate::device::GfxVersion::Gfx900,
+        jit: Some(&kernel.jit),
     };
     let waves = &mut ctx.waves[..nw];
     let engine = config.engine.effective();

@@ -94,6 +94,8 @@ pub struct ExecCtx<'a> {
     pub tracer: Option<&'a mut Tracer>,
     /// The device is a gfx900: gfx906-only instructions are illegal.
     pub gfx900: bool,
+    /// The kernel's generated code (`None`: the interpreter runs every wave).
+    pub jit: Option<&'a crate::jit::JitCache>,
 }
 
 fn fault(kind: FaultKind) -> Flow {

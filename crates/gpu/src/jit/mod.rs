@@ -1,28 +1,43 @@
-//! The JIT: a kernel's decoded program translated to x86-64 machine code (AVX2) that runs a
-//! whole wave on the wave's register file in place.
+//! The JIT: a kernel's decoded program translated to x86-64 machine code (AVX-512 or AVX2)
+//! that runs a whole wave on the wave's register file in place.
 //!
-//! Shape (DESIGN.md, "Execution engines"): the whole program is compiled at its first dispatch
-//! ([`Program::jit`]), one label per instruction, so execution can enter at any instruction
-//! (the wave's `pc`) through a jump table. What the JIT translates runs inline; every other
-//! instruction is a call-out to the interpreter's [`exec::step_at`] for that one instruction,
-//! which also does the counting, budget, stop, trace and control-flow work, so both engines
-//! stop at the same points (barrier, sleep, end, fault) and the work-group scheduler cannot tell
-//! which ran. A translated instruction that meets a case it does not handle (MODE other than
-//! round-to-nearest with f32 denormals, `s_set_gpr_idx_on`, a NaN result, the budget running
-//! out) takes its slow path: the same call-out, from the untouched registers.
+//! Shape (DESIGN.md, "Execution engines"): at a kernel's first dispatch, the code reachable
+//! from its entry is planned ([`plan`]: basic blocks; lane-wise instructions grouped into
+//! segments that run chunk by chunk with values in host registers; wave-wide memory, scalar
+//! and branch instructions) and compiled into one function with an entry per block. What the
+//! JIT does not translate is a call-out to the interpreter's [`exec::step_at`] for that one
+//! instruction, which also counts, checks the budget, traces and does control flow, so both
+//! engines stop at the same points (barrier, sleep, end, fault) and the work-group scheduler
+//! cannot tell which ran. Instructions are counted per block; a block that would pass the
+//! instruction budget, or runs in a MODE the lowerings do not assume, runs in the interpreter,
+//! which faults at the exact instruction. Memory instructions check their lanes' span against
+//! the last range the wave's checker proved (one compare); anything else (another range, an
+//! aperture, a bad address) goes through the checker and, if it refuses, the interpreter,
+//! which reports the fault with the same PC, lane and address.
 //!
-//! `SOFTHSA_JIT=check` compiles a lockstep hook around every translated instruction: the
-//! interpreter runs the same instruction on a copy of the wave first and the registers are
-//! compared after; the first difference stops the dispatch with a report naming kernel, PC,
-//! instruction and register. (Translated instructions touch registers only, so running both is
-//! free of side effects; memory instructions are call-outs to the interpreter anyway.)
+//! `SOFTHSA_JIT=check` compiles one instruction per segment, nothing reordered, with a
+//! lockstep hook around every translated register-only instruction: the interpreter runs the
+//! same instruction on a copy of the wave first and the registers are compared after; the
+//! first difference stops the dispatch with a report naming kernel, PC, instruction and
+//! register.
 
 pub mod code;
 mod emit;
+mod lane_cmp;
+mod lane_float;
+mod lane_int;
+mod lane_wide;
+mod mem_scalar;
+mod mem_vector;
+mod plan;
 mod salu;
+mod segment;
+mod select;
 #[cfg(test)]
 mod tests;
-mod valu64;
+mod vx;
+
+pub use vx::Isa;
 
 use crate::exec::{self, ExecCtx, ExecFault};
 use crate::fault::FaultKind;
@@ -30,6 +45,7 @@ use crate::program::Program;
 use crate::wave::{Wave, WaveState};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Which engine runs waves.
@@ -85,46 +101,105 @@ impl Engine {
     }
 }
 
-/// Whether this host can run generated code.
-pub fn host_supported() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+/// The ISA this process's generated code uses (`None`: the host cannot run any).
+pub fn host_isa() -> Option<Isa> {
+    static HOST: OnceLock<Option<Isa>> = OnceLock::new();
+    *HOST.get_or_init(Isa::host)
 }
 
-/// A compiled program.
+/// Whether this host can run generated code.
+pub fn host_supported() -> bool {
+    host_isa().is_some()
+}
+
+/// A compiled kernel.
 pub struct JitCode {
     code: code::Code,
-    /// Entry address of every instruction slot (and one past the last).
-    table: Vec<u64>,
+    /// Code offset of each instruction that starts a compiled block (`u32::MAX`: none).
+    entries: Vec<u32>,
     /// Offset of the function entry in `code`.
     entry: u64,
     /// Wall time of the compilation.
     pub compile_ns: u64,
-    /// Instructions translated inline, of `slots`.
+    /// Instructions translated inline, of those reachable from the entry.
     pub native: usize,
+    pub reachable: usize,
+    /// Instructions of the whole program.
     pub slots: usize,
+    pub isa: Isa,
 }
 
 impl JitCode {
-    /// Compiles `prog` (`check`: with lockstep hooks; `gfx900`: gfx906-only ops stay call-outs,
-    /// which fault as the interpreter does).
-    pub fn compile(prog: &Program, check: bool, gfx900: bool) -> Result<JitCode, String> {
+    /// Compiles the code of `prog` reachable from instruction `entry` for `isa` (`check`:
+    /// with lockstep hooks; `gfx900`: gfx906-only ops stay call-outs, which fault as the
+    /// interpreter does).
+    pub fn compile(
+        prog: &Program,
+        entry: u32,
+        check: bool,
+        gfx900: bool,
+        isa: Isa,
+    ) -> Result<JitCode, String> {
         let start = Instant::now();
-        let out = emit::compile(prog, check, gfx900)?;
+        let plan = plan::Plan::new(prog, entry, gfx900, check);
+        let out = emit::compile(prog, &plan, isa, check)?;
         Ok(JitCode {
             code: out.code,
-            table: out.table,
+            entries: out.entries,
             entry: out.entry,
             compile_ns: start.elapsed().as_nanos() as u64,
             native: out.native,
+            reachable: out.reachable,
             slots: prog.slots.len(),
+            isa,
         })
+    }
+}
+
+/// A kernel's generated code, compiled at first use: [JIT, check mode] x [gfx906, gfx900].
+pub struct JitCache {
+    entry: u32,
+    slots: [OnceLock<Option<JitCode>>; 4],
+}
+
+impl JitCache {
+    /// An empty cache for the kernel entering at instruction `entry`.
+    pub fn new(entry: u32) -> JitCache {
+        JitCache {
+            entry,
+            slots: Default::default(),
+        }
+    }
+
+    /// The generated code for `prog` (compiled at the first call; `None` when it cannot be).
+    pub fn get(&self, prog: &Program, check: bool, gfx900: bool) -> Option<&JitCode> {
+        let isa = host_isa()?;
+        let slot = &self.slots[usize::from(check) * 2 + usize::from(gfx900)];
+        slot.get_or_init(|| {
+            // A compiler bug must not take the dispatch down: the interpreter runs instead.
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                JitCode::compile(prog, self.entry, check, gfx900, isa)
+            }));
+            match r {
+                Ok(Ok(c)) => Some(c),
+                Ok(Err(e)) => {
+                    if std::env::var_os("SOFTHSA_JIT_DEBUG").is_some() {
+                        eprintln!("softhsa: {e}");
+                    }
+                    None
+                }
+                Err(_) => None,
+            }
+        })
+        .as_ref()
+    }
+}
+
+impl std::fmt::Debug for JitCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JitCache")
+            .field("entry", &self.entry)
+            .finish()
     }
 }
 
@@ -133,26 +208,35 @@ impl JitCode {
 pub(crate) struct JitCtx {
     /// `w.executed` may not exceed this (the budget, or `u64::MAX`).
     pub limit: u64,
-    pub table: *const u64,
     pub masks: *const [u32; 8],
     pub stop: *const AtomicBool,
     pub callout: extern "C" fn(*mut Wave, *mut JitCtx, u32) -> u32,
     pub check_pre: extern "C" fn(*mut Wave, *mut JitCtx, u32),
     pub check_post: extern "C" fn(*mut Wave, *mut JitCtx, u32) -> u32,
+    /// Proves `[lo, end)` through the checker: 1 and the range below updated, or 0.
+    pub span: extern "C" fn(*mut JitCtx, u64, u64, u32) -> u32,
+    /// The last range the checker proved, and its translation (host = address + delta).
+    pub mem_lo: u64,
+    pub mem_hi: u64,
+    pub mem_delta: u64,
+    /// The work-group's LDS and its size in bytes.
+    pub lds: *mut u8,
+    pub lds_size: u64,
+    /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
+    /// loop: lane masks the segment writes change the SGPRs between chunks.
+    pub snap: [u32; SNAP_SLOTS],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
-    /// 64 lanes of results waiting for their NaN check.
-    pub scratch: Scratch,
     /// Why a call-out stopped the wave.
     pub exit: Option<Result<(), ExecFault>>,
     /// Check mode: the interpreter's copy of the wave.
     pub shadow: Option<Box<Wave>>,
 }
 
-#[repr(C, align(32))]
-pub(crate) struct Scratch(pub [u32; 64]);
+/// Snapshot slots of a segment's uniform operands.
+pub(crate) const SNAP_SLOTS: usize = 64;
 
-/// Per 8-lane chunk of EXEC: the byte's lanes as all-ones/zero dwords (a `vpmaskmovd` mask).
+/// Per 8-lane chunk of EXEC: the byte's lanes as all-ones/zero dwords (AVX2 masks).
 static MASKS: [[u32; 8]; 256] = {
     let mut t = [[0u32; 8]; 256];
     let mut b = 0;
@@ -169,9 +253,15 @@ static MASKS: [[u32; 8]; 256] = {
     t
 };
 
-/// Return codes of generated code.
-pub(crate) const EXIT_CALLOUT: u32 = 2;
+/// Exit codes of generated code.
+/// A call-out stopped the wave (`JitCtx::exit` says how).
+pub(crate) const EXIT_STOP: u32 = 2;
+/// A stop request (another work-group faulted): the wave ends.
 pub(crate) const EXIT_STOPPED: u32 = 3;
+/// The interpreter runs the instruction at `w.pc` (at least that one).
+pub(crate) const EXIT_INTERP: u32 = 4;
+/// Go on at `w.pc` (a jump out of the compiled code).
+pub(crate) const EXIT_DISPATCH: u32 = 5;
 
 /// Runs `w` under `engine` until it ends, waits, sleeps or faults (as [`exec::run`]).
 pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFault> {
@@ -179,75 +269,140 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFau
         // The traced wave is the interpreter's (its trace hooks live there).
         return exec::run(w, cx);
     }
-    let check = engine == Engine::Check;
-    let Some(code) = cx.prog.jit(check, cx.gfx900) else {
+    let Some(cache) = cx.jit else {
         return exec::run(w, cx);
     };
+    let Some(code) = cache.get(cx.prog, engine == Engine::Check, cx.gfx900) else {
+        return exec::run(w, cx);
+    };
+    run_code(w, cx, code)
+}
+
+/// Runs `w` with `code` (compiled for `cx.prog`).
+pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result<(), ExecFault> {
+    let known = cx.mem.cache();
+    let cxp: *mut ExecCtx = cx;
+    // SAFETY: `cxp` is the unique borrow `cx`, used only through this pointer below.
+    let (lds, lds_size) = unsafe { ((*cxp).lds.as_mut_ptr(), (*cxp).lds.size() as u64) };
     let mut j = JitCtx {
-        limit: if cx.budget == 0 { u64::MAX } else { cx.budget },
-        table: code.table.as_ptr(),
+        // SAFETY: as above.
+        limit: match unsafe { (*cxp).budget } {
+            0 => u64::MAX,
+            b => b,
+        },
         masks: MASKS.as_ptr(),
-        stop: cx.stop as *const AtomicBool,
+        // SAFETY: as above.
+        stop: unsafe { (*cxp).stop } as *const AtomicBool,
         callout,
         check_pre,
         check_post,
-        cx: cx as *mut ExecCtx as *mut (),
-        scratch: Scratch([0; 64]),
+        span,
+        mem_lo: known.range.start,
+        mem_hi: known.range.end,
+        mem_delta: known.delta,
+        lds,
+        lds_size,
+        snap: [0; SNAP_SLOTS],
+        cx: cxp as *mut (),
         exit: None,
         shadow: None,
     };
-    // SAFETY: `code` was generated for this program by `emit::compile`, follows the System V
-    // ABI (`extern "C" fn(*mut Wave, *mut JitCtx) -> u32`), preserves callee-saved registers
-    // and only touches the wave's registers, `j` and the call-outs' arguments. The program
-    // outlives the call (the dispatch holds it). Entry uses `w.pc`, an index checked against
-    // the jump table's length first.
-    let rc = unsafe {
-        if w.pc as usize >= code.slots {
-            return exec::run(w, cx);
+    let f = code.code.addr() + code.entry;
+    loop {
+        let off = code.entries.get(w.pc as usize).copied().unwrap_or(u32::MAX);
+        if off == u32::MAX {
+            // Not compiled here (a dynamic jump target): the interpreter runs it.
+            // SAFETY: no generated code runs; `cxp` is our unique borrow.
+            if let Some(r) = exec::step_at(w, unsafe { &mut *cxp }) {
+                return r;
+            }
+            continue;
         }
-        let f: extern "C" fn(*mut Wave, *mut JitCtx) -> u32 =
-            std::mem::transmute(code.code.addr() + code.entry);
-        f(w, &mut j)
-    };
-    match rc {
-        EXIT_CALLOUT => j.exit.take().unwrap_or(Ok(())),
-        EXIT_STOPPED => {
-            w.state = WaveState::Done;
-            Ok(())
+        // SAFETY: `code` was generated for this program by `emit::compile`: a System V
+        // function `(wave, ctx, target)` that jumps to `target` (a block entry of the same
+        // code, looked up above), preserves callee-saved registers and MXCSR, and touches
+        // only the wave, `j`, checked memory and the call-outs' arguments. The program and
+        // the code outlive the call (the dispatch holds the kernel).
+        let rc = unsafe {
+            let g: extern "C" fn(*mut Wave, *mut JitCtx, u64) -> u32 = std::mem::transmute(f);
+            g(w, &mut j, code.code.addr() + u64::from(off))
+        };
+        match rc {
+            EXIT_STOP => return j.exit.take().unwrap_or(Ok(())),
+            EXIT_STOPPED => {
+                w.state = WaveState::Done;
+                return Ok(());
+            }
+            EXIT_INTERP => {
+                // SAFETY: as above.
+                if let Some(r) = exec::step_at(w, unsafe { &mut *cxp }) {
+                    return r;
+                }
+            }
+            EXIT_DISPATCH => {}
+            other => {
+                return Err(ExecFault::new(FaultKind::Internal(
+                    format!("JIT: unexpected exit code {other}").into(),
+                )))
+            }
         }
-        other => Err(ExecFault::new(FaultKind::Internal(
-            format!("JIT: unexpected exit code {other}").into(),
-        ))),
     }
 }
 
 /// Runs instruction `idx` in the interpreter (with its counting, budget and flow handling):
-/// 0 = go on at `idx + 1`, 1 = go on at `w.pc` (a jump), [`EXIT_CALLOUT`] = the wave stops
-/// (`exit` says why).
+/// 0 = go on at `idx + 1`, 1 = go on at `w.pc` (a jump), 2 = the wave stops (`exit` says
+/// why).
 extern "C" fn callout(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
-    // SAFETY: generated code passes the pointers it was given by `run`, which are live and
-    // exclusively ours for the duration of this call (the generated code is suspended).
+    // SAFETY: generated code passes the pointers it was given by `run_code`, which are live
+    // and exclusively ours for the duration of this call (the generated code is suspended).
     let (w, j) = unsafe { (&mut *w, &mut *j) };
-    // SAFETY: `cx` is the `ExecCtx` that `run` borrowed mutably for the whole run.
+    // SAFETY: `cx` is the `ExecCtx` that `run_code` borrowed mutably for the whole run.
     let cx = unsafe { &mut *(j.cx as *mut ExecCtx) };
     w.pc = idx;
     // A panic must not unwind through generated code (it has no unwind tables).
-    match catch_unwind(AssertUnwindSafe(|| exec::step_at(w, cx))) {
+    let r = catch_unwind(AssertUnwindSafe(|| exec::step_at(w, cx)));
+    // The interpreter's checker may have proved another range: generated code uses it next.
+    let k = cx.mem.cache();
+    (j.mem_lo, j.mem_hi, j.mem_delta) = (k.range.start, k.range.end, k.delta);
+    match r {
         Ok(None) if w.pc == idx.wrapping_add(1) => 0,
         Ok(None) => 1,
         Ok(Some(r)) => {
             j.exit = Some(r);
-            EXIT_CALLOUT
+            2
         }
         Err(p) => {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            j.exit = Some(Err(ExecFault::new(FaultKind::Internal(msg.into()))));
-            EXIT_CALLOUT
+            j.exit = Some(Err(internal(p)));
+            2
         }
+    }
+}
+
+fn internal(p: Box<dyn std::any::Any + Send>) -> ExecFault {
+    let msg = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    ExecFault::new(FaultKind::Internal(msg.into()))
+}
+
+/// Proves `[lo, end)` accessible through the wave's checker (the runtime's memory map, the
+/// scratch backing); on success the range it proved becomes generated code's fast path.
+extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32) -> u32 {
+    // SAFETY: as in `callout`.
+    let j = unsafe { &mut *j };
+    // SAFETY: as in `callout`.
+    let cx = unsafe { &mut *(j.cx as *mut ExecCtx) };
+    let r = catch_unwind(AssertUnwindSafe(|| cx.mem.span(lo, end, write != 0)));
+    match r {
+        Ok(Ok(_)) => {
+            let k = cx.mem.cache();
+            (j.mem_lo, j.mem_hi, j.mem_delta) = (k.range.start, k.range.end, k.delta);
+            // The fast check must now pass, or the caller would retry forever.
+            u32::from(lo >= j.mem_lo && end <= j.mem_hi && end >= lo)
+        }
+        _ => 0,
     }
 }
 
@@ -295,8 +450,8 @@ extern "C" fn check_pre(w: *mut Wave, j: *mut JitCtx, idx: u32) {
 }
 
 /// Check mode, after translated instruction `idx`: compares the scalar registers and the
-/// touched VGPRs with the interpreter's; 0 = equal, [`EXIT_CALLOUT`] = a difference (reported
-/// as the wave's fault, at this instruction).
+/// touched VGPRs with the interpreter's; 0 = equal, non-zero = a difference (reported as the
+/// wave's fault, at this instruction).
 extern "C" fn check_post(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
     // SAFETY: as in `callout`.
     let (w, j) = unsafe { (&mut *w, &mut *j) };
@@ -309,10 +464,11 @@ extern "C" fn check_post(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
         None => 0,
         Some(what) => {
             w.pc = idx;
+            let text = cx.prog.text(idx);
             j.exit = Some(Err(ExecFault::new(FaultKind::Internal(
-                format!("JIT check: {what} differs from the interpreter").into(),
+                format!("JIT check: {what} differs from the interpreter after `{text}`").into(),
             ))));
-            EXIT_CALLOUT
+            1
         }
     }
 }
@@ -344,18 +500,4 @@ pub(crate) fn first_difference(
         }
     }
     None
-}
-
-impl Program {
-    /// The program's generated code (compiled at the first call; `None` when it cannot be).
-    pub fn jit(&self, check: bool, gfx900: bool) -> Option<&JitCode> {
-        let slot = &self.jit_cache[usize::from(check) * 2 + usize::from(gfx900)];
-        slot.get_or_init(|| {
-            // A compiler bug must not take the dispatch down: the interpreter runs instead.
-            catch_unwind(AssertUnwindSafe(|| JitCode::compile(self, check, gfx900)))
-                .ok()
-                .and_then(Result::ok)
-        })
-        .as_ref()
-    }
 }

@@ -8,6 +8,63 @@ use crate::program::XInst;
 use iced_x86::code_asm::*;
 use softhsa_isa::Op;
 
+impl Salu {
+    /// Whether source `i` is a 64-bit register pair.
+    fn wide_src(self, i: usize) -> bool {
+        use Salu::*;
+        match self {
+            Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) => i < 2,
+            Bin64(b) => i == 0 || !matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr),
+            _ => false,
+        }
+    }
+
+    /// Number of sources.
+    fn nsrc(self) -> usize {
+        use Salu::*;
+        match self {
+            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether the destination is a 64-bit pair (`None`: no destination).
+    fn dst_wide(self) -> Option<bool> {
+        use Salu::*;
+        match self {
+            Cmp32(_) | Cmp64(_) => None,
+            Mov64 | Not64 | Cselect64 | Bin64(_) | SaveExec(_) => Some(true),
+            _ => Some(false),
+        }
+    }
+
+    /// Calls `r` for every scalar register `x` (this op) reads and `w` for every one it
+    /// writes (SCC aside).
+    pub(super) fn regs(self, x: &XInst, mut r: impl FnMut(u8), mut w: impl FnMut(u8)) {
+        for i in 0..self.nsrc() {
+            if let Src::S(s) = x.src[i] {
+                r(s);
+                if self.wide_src(i) {
+                    r(s.wrapping_add(1));
+                }
+            }
+        }
+        let d = (x.inst.dst.raw() & 127) as u8;
+        if let Some(wide) = self.dst_wide() {
+            w(d);
+            if wide {
+                w(d.wrapping_add(1));
+            }
+        }
+        if let Salu::SaveExec(_) = self {
+            for e in [EXEC, EXEC + 1] {
+                r(e);
+                w(e);
+            }
+        }
+    }
+}
+
 /// A translated scalar op.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Salu {
@@ -121,27 +178,17 @@ pub(super) fn select(x: &XInst) -> Option<Salu> {
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
         _ => return None,
     };
-    let wide_src = |i: usize| match s {
-        Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) => i < 2,
-        Bin64(b) => i == 0 || !matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr),
-        _ => false,
-    };
-    let nsrc = match s {
-        Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) => 1,
-        _ => 2,
-    };
     // Sources: SGPRs (a 64-bit pair must not wrap past s127) or constants.
-    let ok = (0..nsrc).all(|i| match x.src[i] {
-        Src::S(r) => !wide_src(i) || r < 127,
+    let ok = (0..s.nsrc()).all(|i| match x.src[i] {
+        Src::S(r) => !s.wide_src(i) || r < 127,
         Src::Imm(_) => true,
         _ => false,
     });
     let d = x.inst.dst.raw() & 127;
-    let writes64 = matches!(s, Mov64 | Not64 | Cselect64 | Bin64(_) | SaveExec(_));
-    let dst_ok = match s {
-        Cmp32(_) | Cmp64(_) => true,
-        _ if writes64 => d < 127,
-        _ => true,
+    let dst_ok = match s.dst_wide() {
+        None => true,
+        Some(true) => d < 127,
+        Some(false) => true,
     };
     (ok && dst_ok).then_some(s)
 }
@@ -240,8 +287,7 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    pub(super) fn salu(&mut self, x: &XInst, s: Salu, slow: CodeLabel) -> R<()> {
-        self.count(slow)?;
+    pub(super) fn salu(&mut self, x: &XInst, s: Salu) -> R<()> {
         let d = (x.inst.dst.raw() & 127) as u8;
         use Salu::*;
         match s {

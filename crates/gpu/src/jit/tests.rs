@@ -1,7 +1,7 @@
 //! The JIT against the interpreter (the oracle): random valid instruction sequences of the kinds
 //! the JIT translates, run on random register state by both engines, compared bit for bit.
 
-use super::{first_difference, run, Engine};
+use super::{first_difference, run_code, Isa, JitCode};
 use crate::exec::ExecCtx;
 use crate::lds::Lds;
 use crate::memory::Checker;
@@ -167,7 +167,12 @@ fn random_wave(r: &mut Rng) -> Wave {
     w
 }
 
-fn run_engine(prog: &Program, w: &mut Wave, engine: Engine) -> Result<(), crate::exec::ExecFault> {
+/// Runs `w` under the interpreter (`code` = None) or the given generated code.
+fn run_engine(
+    prog: &Program,
+    w: &mut Wave,
+    code: Option<&JitCode>,
+) -> Result<(), crate::exec::ExecFault> {
     let map = NoMemory;
     let mut lds = Lds::new();
     let mut vin = Box::<VopInputs>::default();
@@ -185,8 +190,21 @@ fn run_engine(prog: &Program, w: &mut Wave, engine: Engine) -> Result<(), crate:
         stop: &stop,
         tracer: None,
         gfx900: false,
+        jit: None,
     };
-    run(w, &mut cx, engine)
+    match code {
+        Some(c) => run_code(w, &mut cx, c),
+        None => crate::exec::run(w, &mut cx),
+    }
+}
+
+/// The ISAs this host runs: AVX-512 (where present) and AVX2.
+fn isas() -> Vec<Isa> {
+    match super::host_isa() {
+        Some(Isa::Avx512) => vec![Isa::Avx512, Isa::Avx2],
+        Some(Isa::Avx2) => vec![Isa::Avx2],
+        None => vec![],
+    }
 }
 
 #[test]
@@ -194,6 +212,7 @@ fn random_sequences_match_the_interpreter() {
     if !super::host_supported() {
         return; // the interpreter is the only engine here
     }
+    let isas = isas();
     let mut r = Rng(0x2545_f491_4f6c_dd1d);
     let (mut translated, mut total, mut scalars) = (0usize, 0usize, 0usize);
     for _case in 0..3000 {
@@ -232,27 +251,46 @@ fn random_sequences_match_the_interpreter() {
         }
         code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
         let prog = Program::new(&code, 0x1000);
-        let jit = prog.jit(false, false).expect("compiles");
-        translated += jit.native;
-        total += jit.slots;
         let w0 = random_wave(&mut r);
-        let (mut a, mut b) = (w0.clone(), w0.clone());
-        let ra = run_engine(&prog, &mut a, Engine::Interpreter);
-        let rb = run_engine(&prog, &mut b, Engine::Jit);
-        assert_eq!(ra, rb, "case {_case}: how the wave stopped");
-        assert_eq!(a.pc, b.pc, "case {_case}: where the wave stopped");
-        let diff = first_difference(&b, &a, 0..256);
-        assert!(
-            diff.is_none(),
-            "case {_case}: {}\n{}",
-            diff.unwrap_or_default(),
-            (0..prog.slots.len() as u32)
-                .map(|i| prog.text(i).to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
-        assert_eq!(a.executed, b.executed, "instruction counts");
-        assert_eq!(a.exec(), b.exec());
+        let mut a = w0.clone();
+        let ra = run_engine(&prog, &mut a, None);
+        for &isa in &isas {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).unwrap_or_else(|e| {
+                panic!(
+                    "case {_case} {isa:?}: {e}\n{}",
+                    (0..prog.slots.len() as u32)
+                        .map(|i| prog.text(i).to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
+            });
+            translated += jit.native;
+            total += jit.reachable;
+            let mut b = w0.clone();
+            let rb = run_engine(&prog, &mut b, Some(&jit));
+            let listing = || {
+                (0..prog.slots.len() as u32)
+                    .map(|i| prog.text(i).to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            assert_eq!(
+                ra,
+                rb,
+                "case {_case} {isa:?}: how the wave stopped\n{}",
+                listing()
+            );
+            assert_eq!(a.pc, b.pc, "case {_case} {isa:?}: where the wave stopped");
+            let diff = first_difference(&b, &a, 0..256);
+            assert!(
+                diff.is_none(),
+                "case {_case} {isa:?}: {}\n{}",
+                diff.unwrap_or_default(),
+                listing()
+            );
+            assert_eq!(a.executed, b.executed, "instruction counts");
+            assert_eq!(a.exec(), b.exec());
+        }
     }
     // The sequences must exercise the translation, not only the call-outs.
     eprintln!("{translated} of {total} translated, {scalars} scalar");
@@ -270,9 +308,13 @@ fn check_mode_runs_the_same_sequences() {
     let prog = Program::new(&code, 0);
     let mut r = Rng(7);
     let w0 = random_wave(&mut r);
-    let (mut a, mut b) = (w0.clone(), w0);
-    assert_eq!(run_engine(&prog, &mut a, Engine::Interpreter), Ok(()));
-    assert_eq!(run_engine(&prog, &mut b, Engine::Check), Ok(()));
-    assert!(first_difference(&b, &a, 0..256).is_none());
+    let mut a = w0.clone();
+    assert_eq!(run_engine(&prog, &mut a, None), Ok(()));
+    for isa in isas() {
+        let jit = JitCode::compile(&prog, 0, true, false, isa).expect("compiles");
+        let mut b = w0.clone();
+        assert_eq!(run_engine(&prog, &mut b, Some(&jit)), Ok(()));
+        assert!(first_difference(&b, &a, 0..256).is_none());
+    }
     let _ = EXEC_LO;
 }

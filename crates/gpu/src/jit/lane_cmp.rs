@@ -1,0 +1,129 @@
+//! Lowering of compares into lane masks: 16/32-bit integers, f32 (with abs/neg), and 64-bit
+//! integers on register pairs. Results are restricted to active lanes and written as the
+//! chunk's bits of the destination pair (and of EXEC for `v_cmpx`), as `valu::compare` does.
+
+use super::emit::{err, Emitter, R};
+use super::select::{LaneInst, Opd};
+use super::vx::{Icmp, Vs, M};
+use crate::valu::{CmpTy, Cond};
+use crate::wave::VCC_LO;
+
+/// The `vcmpps` predicate of a float condition (ordered conditions false on NaN, `N*` true).
+fn fpred(c: Cond) -> u32 {
+    match c {
+        Cond::F => 0x0b,                 // FALSE_OQ
+        Cond::Lt => 0x11,                // LT_OQ
+        Cond::Eq => 0x00,                // EQ_OQ
+        Cond::Le => 0x12,                // LE_OQ
+        Cond::Gt => 0x1e,                // GT_OQ
+        Cond::Lg => 0x0c,                // NEQ_OQ
+        Cond::Ge => 0x1d,                // GE_OQ
+        Cond::O => 0x07,                 // ORD_Q
+        Cond::U => 0x03,                 // UNORD_Q
+        Cond::Nge => 0x09,               // NGE_UQ
+        Cond::Nlg => 0x18,               // EQ_UQ
+        Cond::Ngt => 0x0a,               // NGT_UQ
+        Cond::Nle => 0x06,               // NLE_UQ
+        Cond::Neq | Cond::Ne => 0x04,    // NEQ_UQ
+        Cond::Nlt => 0x05,               // NLT_UQ
+        Cond::Tru | Cond::Class => 0x0f, // TRUE_UQ
+    }
+}
+
+/// The integer predicate of a condition.
+fn ipred(c: Cond) -> R<Icmp> {
+    Ok(match c {
+        Cond::F => Icmp::False,
+        Cond::Lt => Icmp::Lt,
+        Cond::Eq => Icmp::Eq,
+        Cond::Le => Icmp::Le,
+        Cond::Gt => Icmp::Gt,
+        Cond::Ge => Icmp::Ge,
+        Cond::Ne => Icmp::Ne,
+        Cond::Tru => Icmp::True,
+        _ => return Err(err("integer condition")),
+    })
+}
+
+impl Emitter<'_> {
+    pub(super) fn lane_cmp(&mut self, li: &LaneInst, ty: CmpTy, c: Cond) -> R<()> {
+        let m = self.mtmp()?;
+        match ty {
+            CmpTy::F32 => {
+                let x = self.fsrc(li, 0)?;
+                let y = if li.abs & 2 != 0 || li.neg & 2 != 0 {
+                    Vs::R(self.fsrc(li, 1)?)
+                } else {
+                    self.opd(li.src[1][0])?
+                };
+                self.v_fcmp(m, fpred(c), x, y)?;
+            }
+            CmpTy::I32 | CmpTy::U32 => {
+                let x = self.opd_reg(li.src[0][0])?;
+                let y = self.opd(li.src[1][0])?;
+                self.v_icmp(m, ipred(c)?, ty == CmpTy::I32, x, y)?;
+            }
+            CmpTy::I16 | CmpTy::U16 => {
+                // The low halves, zero- or sign-extended to 32 bits.
+                let (x, y) = (
+                    self.opd_scratch(li.src[0][0])?,
+                    self.opd_scratch(li.src[1][0])?,
+                );
+                if ty == CmpTy::U16 {
+                    let k = self.opd(Opd::K(0xffff))?;
+                    self.v_and(x, x, k)?;
+                    self.v_and(y, y, k)?;
+                    self.release(k);
+                } else {
+                    for v in [x, y] {
+                        self.v_slli(v, v, 16)?;
+                        self.v_srai(v, v, 16)?;
+                    }
+                }
+                self.v_icmp(m, ipred(c)?, ty == CmpTy::I16, x, Vs::R(y))?;
+            }
+            CmpTy::I64 | CmpTy::U64 => self.cmp64(li, m, ipred(c)?, ty == CmpTy::I64)?,
+            CmpTy::F16 | CmpTy::F64 => return Err(err("compare type")),
+        }
+        let target = li.mask_out.unwrap_or(VCC_LO as u8);
+        self.mask_out(target, m, li.writes_exec)
+    }
+
+    /// 64-bit compare of pairs: the high halves decide, unless equal; then the low halves,
+    /// unsigned.
+    fn cmp64(&mut self, li: &LaneInst, m: M, p: Icmp, signed: bool) -> R<()> {
+        let (xl, xh) = (self.opd_reg(li.src[0][0])?, self.opd_reg(li.src[0][1])?);
+        let (yl, yh) = (self.opd(li.src[1][0])?, self.opd(li.src[1][1])?);
+        match p {
+            Icmp::True | Icmp::False => return self.v_icmp(m, p, false, xl, yl),
+            Icmp::Eq | Icmp::Ne => {
+                let e2 = self.mtmp()?;
+                self.v_icmp(m, Icmp::Eq, false, xl, yl)?;
+                self.v_icmp(e2, Icmp::Eq, false, xh, yh)?;
+                self.m_and(m, m, e2)?;
+                if p == Icmp::Ne {
+                    // m = !m: xor with all lanes (the result is restricted to EXEC later).
+                    self.v_icmp(e2, Icmp::True, false, xl, yl)?;
+                    self.m_xor(m, m, e2)?;
+                }
+                self.mfree(e2);
+            }
+            _ => {
+                let strict = if matches!(p, Icmp::Lt | Icmp::Le) {
+                    Icmp::Lt
+                } else {
+                    Icmp::Gt
+                };
+                let (eq, lo) = (self.mtmp()?, self.mtmp()?);
+                self.v_icmp(m, strict, signed, xh, yh)?;
+                self.v_icmp(eq, Icmp::Eq, false, xh, yh)?;
+                self.v_icmp(lo, p, false, xl, yl)?;
+                self.m_and(eq, eq, lo)?;
+                self.m_or(m, m, eq)?;
+                self.mfree(eq);
+                self.mfree(lo);
+            }
+        }
+        Ok(())
+    }
+}

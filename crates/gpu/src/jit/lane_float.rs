@@ -1,0 +1,208 @@
+//! Lowering of f32 lane arithmetic (add, sub, subrev, mul, fma/fmac, min, max) with VOP3
+//! abs/neg source modifiers, in the mode the block guard ensures: round to nearest even, f32
+//! denormals kept, IEEE mode. The host computes the same correctly rounded results; where the
+//! rules differ is NaN: AMD returns the first NaN operand quieted (a subtrahend's sign
+//! flipped) or the positive default NaN, and has its own min/max NaN rules. Any NaN lane takes
+//! an out-of-line path that rebuilds those lanes by the interpreter's rules (`valu::fast32`).
+
+use super::emit::{bind, err, Emitter, R};
+use super::select::{LaneInst, Opd};
+use super::vx::{kr, zr, Isa, Vs, M, V};
+use crate::valu::FOp;
+
+const SIGN: u32 = 0x8000_0000;
+const QUIET: u32 = 0x0040_0000;
+const DEFAULT_NAN: u32 = 0x7fc0_0000;
+/// `vcmpps` predicates.
+const UNORD: u32 = 3;
+const EQ_OQ: u32 = 0;
+
+impl<'p> Emitter<'p> {
+    /// Source `i` of a float op with its abs/neg modifiers applied.
+    pub(super) fn fsrc(&mut self, li: &LaneInst, i: usize) -> R<V> {
+        let (abs, neg) = (li.abs >> i & 1 != 0, li.neg >> i & 1 != 0);
+        if !abs && !neg {
+            return self.opd_reg(li.src[i][0]);
+        }
+        let v = self.opd_scratch(li.src[i][0])?;
+        if abs {
+            let k = self.opd(Opd::K(0x7fff_ffff))?;
+            self.v_and(v, v, k)?;
+            self.release(k);
+        }
+        if neg {
+            let k = self.opd(Opd::K(SIGN))?;
+            self.v_xor(v, v, k)?;
+            self.release(k);
+        }
+        Ok(v)
+    }
+
+    /// Takes `nv` vector and `nm` mask temporaries now, for code out of line to use: the free
+    /// sets to install there.
+    fn reserve(&mut self, nv: usize, nm: usize) -> R<(u32, u32)> {
+        let (mut fv, mut fm) = (0u32, 0u32);
+        for _ in 0..nv {
+            fv |= 1 << self.tmp()?.0;
+        }
+        for _ in 0..nm {
+            fm |= 1 << self.mtmp()?.0;
+        }
+        Ok((fv, fm))
+    }
+
+    pub(super) fn lane_f32(&mut self, _i: u32, li: &LaneInst, op: FOp) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let x = self.fsrc(li, 0)?;
+        let y = self.fsrc(li, 1)?;
+        let zs = if op == FOp::Fma {
+            Some(self.fsrc(li, 2)?)
+        } else {
+            None
+        };
+        let t = self.tmp()?;
+        let nan = self.mtmp()?;
+        if matches!(op, FOp::Min | FOp::Max) {
+            let (fv, fm) = self.reserve(3, 2)?;
+            // Non-NaN inputs: min = y < x ? y : x, and of equal values (only ±0 differ) the
+            // OR of the bits (-0 wins); max likewise with > and AND (+0 wins).
+            let (saved_v, saved_m) = (self.free_v, self.free_m);
+            self.free_v = fv;
+            self.free_m = fm;
+            let (c, m) = (self.tmp()?, self.mtmp()?);
+            if op == FOp::Min {
+                self.v_fmin(t, y, Vs::R(x))?;
+                self.v_or(c, x, Vs::R(y))?;
+            } else {
+                self.v_fmax(t, y, Vs::R(x))?;
+                self.v_and(c, x, Vs::R(y))?;
+            }
+            self.v_fcmp(m, EQ_OQ, x, Vs::R(y))?;
+            self.v_blend(t, m, t, c)?;
+            self.free_v = saved_v;
+            self.free_m = saved_m;
+            self.v_fcmp(nan, UNORD, x, Vs::R(y))?;
+            return self.nan_exit(d, t, nan, (fv, fm), move |e| e.minmax_nan(t, x, y, nan));
+        }
+        match op {
+            FOp::Add => self.v_fadd(t, x, Vs::R(y))?,
+            FOp::Sub => self.v_fsub(t, x, Vs::R(y))?,
+            FOp::SubRev => self.v_fsub(t, y, Vs::R(x))?,
+            FOp::Mul => self.v_fmul(t, x, Vs::R(y))?,
+            FOp::Fma => self.v_fma(t, x, y, zs.ok_or_else(|| err("fma"))?)?,
+            _ => return Err(err("float op")),
+        }
+        let nv = if matches!(op, FOp::Sub | FOp::SubRev) {
+            3
+        } else {
+            2
+        };
+        let reserved = self.reserve(nv, 1)?;
+        self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
+        self.nan_exit(d, t, nan, reserved, move |e| {
+            // nan3 of the operands as the op reads them: a subtrahend negated.
+            let ops: [Option<V>; 3] = match op {
+                FOp::Sub | FOp::SubRev => {
+                    let (first, second) = if op == FOp::Sub { (x, y) } else { (y, x) };
+                    let f = e.tmp()?;
+                    e.v_const(f, SIGN)?;
+                    e.v_xor(f, second, Vs::R(f))?;
+                    [Some(first), Some(f), None]
+                }
+                FOp::Fma => [Some(x), Some(y), zs],
+                _ => [Some(x), Some(y), None],
+            };
+            e.nan3(t, nan, ops)
+        })
+    }
+
+    /// Stores `t` to VGPR `d`, with the lanes of `nan` fixed out of line by `fix` (which may
+    /// use the `reserved` temporaries) first.
+    fn nan_exit(
+        &mut self,
+        d: u8,
+        t: V,
+        nan: M,
+        reserved: (u32, u32),
+        fix: impl FnOnce(&mut Emitter<'p>) -> R<()> + 'p,
+    ) -> R<()> {
+        self.m_test(nan)?;
+        let mut cold = self.a.create_label();
+        let mut back = self.a.create_label();
+        self.a.jnz(cold)?;
+        bind(&mut self.a, &mut back)?;
+        self.put(d, t)?;
+        self.cold(move |e| {
+            bind(&mut e.a, &mut cold)?;
+            e.free_v = reserved.0;
+            e.free_m = reserved.1;
+            fix(e)?;
+            e.free_all();
+            Ok(e.a.jmp(back)?)
+        });
+        Ok(())
+    }
+
+    /// Lanes of `nan` in `t` = the first NaN of `ops` quieted, else the default NaN.
+    fn nan3(&mut self, t: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
+        let (r, m) = (self.tmp()?, self.mtmp()?);
+        // Lowest priority first: later assignments win.
+        self.v_const(r, DEFAULT_NAN)?;
+        for s in ops.into_iter().rev().flatten() {
+            self.v_fcmp(m, UNORD, s, Vs::R(s))?;
+            self.quiet_into(r, m, s)?;
+        }
+        self.v_blend(t, nan, t, r)
+    }
+
+    /// `r = m ? (s | QUIET) : r` (one vector temporary).
+    fn quiet_into(&mut self, r: V, m: M, s: V) -> R<()> {
+        let q = self.tmp()?;
+        self.v_const(q, QUIET)?;
+        self.v_or(q, s, Vs::R(q))?;
+        self.v_blend(r, m, r, q)?;
+        self.free(q);
+        Ok(())
+    }
+
+    /// min/max with a NaN operand (IEEE mode, as `valu::fast32::minmax`): a signaling NaN
+    /// wins quieted (x before y); else a quiet NaN yields the other operand, y quieted if
+    /// both are NaN. Lanes of `any` (either operand NaN) of `t` are replaced.
+    fn minmax_nan(&mut self, t: V, x: V, y: V, any: M) -> R<()> {
+        let (r, m, s) = (self.tmp()?, self.mtmp()?, self.mtmp()?);
+        // Lowest priority first.
+        self.v_mov(r, Vs::R(x))?; // y NaN, x not: x
+        self.v_fcmp(m, UNORD, x, Vs::R(x))?;
+        self.v_blend(r, m, r, y)?; // x NaN: y ...
+        self.v_fcmp(s, UNORD, y, Vs::R(y))?;
+        self.m_and(s, s, m)?;
+        self.quiet_into(r, s, y)?; // ... quieted when NaN too
+        self.snan(s, y)?;
+        self.quiet_into(r, s, y)?;
+        self.snan(s, x)?;
+        self.quiet_into(r, s, x)?;
+        self.v_blend(t, any, t, r)
+    }
+
+    /// `m` = lanes where `v` is a signaling NaN (a NaN with the quiet bit clear); one vector
+    /// temporary.
+    fn snan(&mut self, m: M, v: V) -> R<()> {
+        self.v_fcmp(m, UNORD, v, Vs::R(v))?;
+        let q = self.tmp()?;
+        match self.isa {
+            Isa::Avx512 => {
+                self.v_const(q, QUIET)?;
+                self.a.vptestnmd(super::vx::kk(kr(m), m), zr(v), zr(q))?;
+            }
+            Isa::Avx2 => {
+                // The quiet bit to the sign, spread: all-ones in quiet lanes.
+                self.v_slli(q, v, 9)?;
+                self.v_srai(q, q, 31)?;
+                let (mv, qv) = (super::vx::yr(V(m.0)), super::vx::yr(q));
+                self.a.vpandn(mv, qv, mv)?;
+            }
+        }
+        self.free(q);
+        Ok(())
+    }
+}

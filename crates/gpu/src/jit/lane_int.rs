@@ -1,0 +1,261 @@
+//! Lowering of the 32-bit integer lane ops (the interpreter's `exec::int32` set, plus
+//! `v_mul_hi_i32`): one chunk, sources from homes, memory or broadcasts. Semantics as in
+//! `exec::int32::apply`.
+
+use super::emit::{Emitter, R};
+use super::select::{LaneInst, LaneOp};
+use super::vx::{Icmp, Isa, Vs, M, V};
+use crate::exec::int32::Int32;
+use crate::valu::CmpTy;
+use crate::wave::VCC_LO;
+
+/// Constants a lowering uses every chunk (the segment gives the frequent ones a home).
+pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
+    use Int32::*;
+    match li.op {
+        LaneOp::Int(LshlRev | LshrRev | AshrRev | LshlAdd | AddLshl | LshlOr) => &[31],
+        LaneOp::Int(MulU24 | MadU24) => &[0xff_ffff],
+        LaneOp::Shift64(_) => &[63, 32],
+        LaneOp::F32(_) | LaneOp::Cmp(..) if li.abs != 0 && li.neg != 0 => {
+            &[0x7fff_ffff, 0x8000_0000]
+        }
+        LaneOp::F32(_) | LaneOp::Cmp(..) if li.abs != 0 => &[0x7fff_ffff],
+        LaneOp::F32(_) | LaneOp::Cmp(..) if li.neg != 0 => &[0x8000_0000],
+        LaneOp::Cmp(CmpTy::U16, _) => &[0xffff],
+        _ if isa == Isa::Avx2 => &[],
+        _ => &[],
+    }
+}
+
+impl Emitter<'_> {
+    /// One lane op of a segment.
+    pub(super) fn lane(&mut self, i: u32, li: &LaneInst) -> R<()> {
+        match li.op {
+            LaneOp::Int(op) => self.lane_int(li, op),
+            LaneOp::MulHiI32 => self.mul_hi(li, true),
+            LaneOp::F32(op) => self.lane_f32(i, li, op),
+            LaneOp::Cmp(t, c) => self.lane_cmp(li, t, c),
+            LaneOp::Shift64(k) => self.shift64(li, k),
+            LaneOp::Mad64 { signed } => self.mad64(li, signed),
+        }
+    }
+
+    /// `d = s & 31` (a shift count), in a temporary.
+    fn count31(&mut self, s: super::select::Opd) -> R<V> {
+        let t = self.opd_scratch(s)?;
+        let k = self.opd(super::select::Opd::K(31))?;
+        self.v_and(t, t, k)?;
+        self.release(k);
+        Ok(t)
+    }
+
+    fn lane_int(&mut self, li: &LaneInst, op: Int32) -> R<()> {
+        use Int32::*;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let (s0, s1, s2) = (li.src[0][0], li.src[1][0], li.src[2][0]);
+        match op {
+            Mov => {
+                let r = self.dst_reg(d)?;
+                let v = self.opd(s0)?;
+                self.v_mov(r, v)?;
+                self.put(d, r)
+            }
+            Not => {
+                let v = self.opd_reg(s0)?;
+                let r = self.dst_reg(d)?;
+                self.v_not(r, v)?;
+                self.put(d, r)
+            }
+            Add | Sub | MulLo | And | Or | Xor | MinU | MaxU | MinI | MaxI | SubRev => {
+                let (x, y) = if op == SubRev { (s1, s0) } else { (s0, s1) };
+                let xv = self.opd_reg(x)?;
+                let yv = self.opd(y)?;
+                let r = self.dst_reg(d)?;
+                match op {
+                    Add => self.v_add(r, xv, yv)?,
+                    Sub | SubRev => self.v_sub(r, xv, yv)?,
+                    MulLo => self.v_mullo(r, xv, yv)?,
+                    And => self.v_and(r, xv, yv)?,
+                    Or => self.v_or(r, xv, yv)?,
+                    Xor => self.v_xor(r, xv, yv)?,
+                    MinU => self.v_minu(r, xv, yv)?,
+                    MaxU => self.v_maxu(r, xv, yv)?,
+                    MinI => self.v_mins(r, xv, yv)?,
+                    _ => self.v_maxs(r, xv, yv)?,
+                }
+                self.put(d, r)
+            }
+            MulHiU => self.mul_hi(li, false),
+            MulU24 | MadU24 => {
+                let (t, u) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
+                let k = self.opd(super::select::Opd::K(0xff_ffff))?;
+                self.v_and(t, t, k)?;
+                self.v_and(u, u, k)?;
+                self.release(k);
+                self.v_mullo(t, t, Vs::R(u))?;
+                if op == MadU24 {
+                    let c = self.opd(s2)?;
+                    self.v_add(t, t, c)?;
+                }
+                self.put(d, t)
+            }
+            LshlRev | LshrRev | AshrRev => {
+                let n = self.count31(s0)?;
+                let v = self.opd_reg(s1)?;
+                let r = self.dst_reg(d)?;
+                match op {
+                    LshlRev => self.v_sllv(r, v, Vs::R(n))?,
+                    LshrRev => self.v_srlv(r, v, Vs::R(n))?,
+                    _ => self.v_srav(r, v, Vs::R(n))?,
+                }
+                self.put(d, r)
+            }
+            LshlAdd | LshlOr => {
+                let n = self.count31(s1)?;
+                let v = self.opd_reg(s0)?;
+                let t = self.tmp()?;
+                self.v_sllv(t, v, Vs::R(n))?;
+                let c = self.opd(s2)?;
+                if op == LshlAdd {
+                    self.v_add(t, t, c)?;
+                } else {
+                    self.v_or(t, t, c)?;
+                }
+                self.put(d, t)
+            }
+            AddLshl => {
+                let n = self.count31(s2)?;
+                let a = self.opd_reg(s0)?;
+                let b = self.opd(s1)?;
+                let t = self.tmp()?;
+                self.v_add(t, a, b)?;
+                self.v_sllv(t, t, Vs::R(n))?;
+                self.put(d, t)
+            }
+            Add3 | AndOr | Or3 | Xad => {
+                let a = self.opd_reg(s0)?;
+                let b = self.opd(s1)?;
+                let t = self.tmp()?;
+                match op {
+                    Add3 => self.v_add(t, a, b)?,
+                    AndOr => self.v_and(t, a, b)?,
+                    Or3 => self.v_or(t, a, b)?,
+                    _ => self.v_xor(t, a, b)?,
+                }
+                let c = self.opd(s2)?;
+                match op {
+                    Add3 | Xad => self.v_add(t, t, c)?,
+                    _ => self.v_or(t, t, c)?,
+                }
+                self.put(d, t)
+            }
+            Cndmask => {
+                let m = self.mask_in(li.mask_in.unwrap_or(VCC_LO as u8))?;
+                let (a, b) = (self.opd_reg(s0)?, self.opd_reg(s1)?);
+                let r = self.dst_reg(d)?;
+                self.v_blend(r, m, a, b)?;
+                self.put(d, r)
+            }
+            AddCo | SubCo | SubRevCo | Addc | Subb | SubbRev => self.carry_op(li, op),
+        }
+    }
+
+    /// `m` = lanes where `x <u y` (unsigned).
+    fn ult(&mut self, m: M, x: V, y: V) -> R<()> {
+        self.v_icmp(m, Icmp::Lt, false, x, Vs::R(y))
+    }
+
+    /// The add/sub ops with a carry-out (and a carry-in for addc/subb/subbrev).
+    fn carry_op(&mut self, li: &LaneInst, op: Int32) -> R<()> {
+        use Int32::*;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        // (x, y) in subtraction order.
+        let (x, y) = match op {
+            SubRevCo | SubbRev => (li.src[1][0], li.src[0][0]),
+            _ => (li.src[0][0], li.src[1][0]),
+        };
+        let cin = if matches!(op, Addc | Subb | SubbRev) {
+            Some(self.mask_in(li.mask_in.unwrap_or(VCC_LO as u8))?)
+        } else {
+            None
+        };
+        let (xv, yv) = (self.opd_reg(x)?, self.opd_reg(y)?);
+        let t = self.tmp()?;
+        let carry = self.mtmp()?;
+        if matches!(op, AddCo | Addc) {
+            self.v_add(t, xv, Vs::R(yv))?;
+            self.ult(carry, t, xv)?; // the sum wrapped
+            if let Some(c) = cin {
+                let r = self.tmp()?;
+                self.v_add_mask_bit(r, t, c)?;
+                let c2 = self.mtmp()?;
+                self.ult(c2, r, t)?; // adding the carry wrapped
+                self.m_or(carry, carry, c2)?;
+                self.put(d, r)?;
+            } else {
+                self.put(d, t)?;
+            }
+        } else {
+            self.v_sub(t, xv, Vs::R(yv))?;
+            self.ult(carry, xv, yv)?; // borrow: y > x
+            if let Some(c) = cin {
+                // Subtracting the borrow-in borrows again exactly when t == 0.
+                let z = self.mtmp()?;
+                let zero = self.tmp()?;
+                self.v_xor(zero, zero, Vs::R(zero))?;
+                self.v_icmp(z, Icmp::Eq, false, t, Vs::R(zero))?;
+                self.m_and(z, z, c)?;
+                self.m_or(carry, carry, z)?;
+                let r = self.tmp()?;
+                self.v_sub_mask_bit(r, t, c)?;
+                self.put(d, r)?;
+            } else {
+                self.put(d, t)?;
+            }
+        }
+        let target = li.mask_out.unwrap_or(VCC_LO as u8);
+        self.mask_out(target, carry, false)
+    }
+
+    /// `v_mul_hi_u32` / `v_mul_hi_i32`: the high 32 bits of the 64-bit product.
+    pub(super) fn mul_hi(&mut self, li: &LaneInst, signed: bool) -> R<()> {
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let (a, b) = (self.opd_reg(li.src[0][0])?, self.opd_reg(li.src[1][0])?);
+        let hi = self.mul_hi_regs(a, b, signed)?;
+        self.put(d, hi)
+    }
+
+    /// The high halves of the lane products `a * b` in a new temporary (two temporaries).
+    pub(super) fn mul_hi_regs(&mut self, a: V, b: V, signed: bool) -> R<V> {
+        let (odd, even) = (self.tmp()?, self.tmp()?);
+        // Odd lanes: move them to the low dword of each qword, multiply; their high halves
+        // land in the odd dwords. Even lanes: the multiply reads the low dwords directly.
+        self.v_srliq(odd, a, 32)?;
+        self.v_srliq(even, b, 32)?;
+        if signed {
+            self.v_muldq(odd, odd, Vs::R(even))?;
+            self.v_muldq(even, a, Vs::R(b))?;
+        } else {
+            self.v_muludq(odd, odd, Vs::R(even))?;
+            self.v_muludq(even, a, Vs::R(b))?;
+        }
+        self.v_srliq(even, even, 32)?;
+        match self.isa {
+            Isa::Avx2 => self.a.vpblendd(
+                super::vx::yr(even),
+                super::vx::yr(even),
+                super::vx::yr(odd),
+                0xaa,
+            )?,
+            Isa::Avx512 => {
+                let m = self.mtmp()?;
+                self.a.mov(iced_x86::code_asm::eax, 0xaaaa)?;
+                self.m_from_gpr(m, iced_x86::code_asm::eax)?;
+                self.v_blend(even, m, even, odd)?;
+                self.mfree(m);
+            }
+        }
+        self.free(odd);
+        Ok(even)
+    }
+}

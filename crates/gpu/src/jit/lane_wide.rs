@@ -1,0 +1,128 @@
+//! Lowering of 64-bit lane ops on VGPR pairs, in 32-bit halves: the 64-bit shifts
+//! (`v_lshlrev_b64` and friends, LLVM's address scaling) and `v_mad_u64_u32` /
+//! `v_mad_i64_i32` (address and fixed-point arithmetic). Semantics as in `valu::int`.
+//!
+//! Variable shifts by 32 or more give 0 on x86 (`vpsllvd`/`vpsrlvd`) and fill with the sign
+//! (`vpsravd`), which the half-by-half formulas rely on.
+
+use super::emit::{err, Emitter, R};
+use super::select::LaneInst;
+use super::vx::{Icmp, Vs};
+
+impl Emitter<'_> {
+    /// dst pair = src1 pair shifted by src0 & 63 (0 left, 1 logical right, 2 arithmetic).
+    /// At most six temporaries live at once (AVX2 has six).
+    pub(super) fn shift64(&mut self, li: &LaneInst, kind: u8) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let n = self.opd_scratch(li.src[0][0])?;
+        let (rl, rh) = (self.tmp()?, self.tmp()?);
+        self.v_const(rl, 63)?;
+        self.v_and(n, n, Vs::R(rl))?;
+        let (lo, hi) = (self.opd_reg(li.src[1][0])?, self.opd_reg(li.src[1][1])?);
+        // The half shifted by n itself, then the part that crosses between the halves.
+        let (same, other) = if kind == 0 { (lo, hi) } else { (hi, lo) };
+        let (rs, ro) = if kind == 0 { (rl, rh) } else { (rh, rl) };
+        match kind {
+            0 => {
+                self.v_sllv(rs, same, Vs::R(n))?;
+                self.v_sllv(ro, other, Vs::R(n))?;
+            }
+            1 => {
+                self.v_srlv(rs, same, Vs::R(n))?;
+                self.v_srlv(ro, other, Vs::R(n))?;
+            }
+            _ => {
+                self.v_srav(rs, same, Vs::R(n))?;
+                self.v_srlv(ro, other, Vs::R(n))?;
+            }
+        }
+        // e = n - 32 (huge when n < 32, so shifts by it give 0), c = 32 - n.
+        let e = self.tmp()?;
+        let m = if kind == 2 {
+            // n >= 32: bit 5 of n moved to the sign.
+            let m = self.mtmp()?;
+            self.v_slli(e, n, 26)?;
+            self.m_from_signs(m, e)?;
+            Some(m)
+        } else {
+            None
+        };
+        self.v_const(e, 32)?;
+        self.v_sub(e, n, Vs::R(e))?;
+        let c = n;
+        self.v_sub(c, c, Vs::R(c))?;
+        self.v_sub(c, c, Vs::R(e))?;
+        match kind {
+            0 => {
+                // hi' |= lo >> (32 - n) | lo << (n - 32)
+                self.v_srlv(c, same, Vs::R(c))?;
+                self.v_sllv(e, same, Vs::R(e))?;
+            }
+            1 => {
+                // lo' |= hi << (32 - n) | hi >> (n - 32)
+                self.v_sllv(c, same, Vs::R(c))?;
+                self.v_srlv(e, same, Vs::R(e))?;
+            }
+            _ => {
+                // lo' = n < 32 ? lo >> n | hi << (32 - n) : hi >>a (n - 32)
+                self.v_sllv(c, same, Vs::R(c))?;
+                self.v_or(ro, ro, Vs::R(c))?;
+                self.v_srav(e, same, Vs::R(e))?;
+                let m = m.ok_or_else(|| err("shift mask"))?;
+                self.v_blend(ro, m, ro, e)?;
+                self.put(d, rl)?;
+                return self.put(d.wrapping_add(1), rh);
+            }
+        }
+        self.v_or(ro, ro, Vs::R(c))?;
+        self.v_or(ro, ro, Vs::R(e))?;
+        self.put(d, rl)?;
+        self.put(d.wrapping_add(1), rh)
+    }
+
+    /// dst pair = src0 * src1 + src2 pair; the carry-out (unsigned) or overflow (signed) to
+    /// the mask.
+    pub(super) fn mad64(&mut self, li: &LaneInst, signed: bool) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let (a, b) = (self.opd_reg(li.src[0][0])?, self.opd_reg(li.src[1][0])?);
+        let plo = self.tmp()?;
+        self.v_mullo(plo, a, Vs::R(b))?;
+        let phi = self.mul_hi_regs(a, b, signed)?;
+        self.free(a);
+        self.free(b);
+        let (c1, m) = (self.mtmp()?, self.mtmp()?);
+        // Low: s = plo + cl, carry c1 = s <u plo.
+        let rl = self.tmp()?;
+        let cl = self.opd(li.src[2][0])?;
+        self.v_add(rl, plo, cl)?;
+        self.release(cl);
+        self.v_icmp(c1, Icmp::Lt, false, rl, Vs::R(plo))?;
+        self.free(plo);
+        // High: t = phi + ch (+ c1).
+        let t = self.tmp()?;
+        let ch = self.opd(li.src[2][1])?;
+        self.v_add(t, phi, ch)?;
+        let rh = self.tmp()?;
+        self.v_add_mask_bit(rh, t, c1)?;
+        if signed {
+            // Overflow: the sum's sign differs from both addends' (equal) signs.
+            let u = self.tmp()?;
+            self.v_xor(t, rh, Vs::R(phi))?;
+            self.v_xor(u, rh, ch)?;
+            self.v_and(t, t, Vs::R(u))?;
+            self.m_from_signs(m, t)?;
+            self.free(u);
+        } else {
+            // Carry: t wrapped, or adding c1 wrapped.
+            let c2 = self.mtmp()?;
+            self.v_icmp(m, Icmp::Lt, false, t, Vs::R(phi))?;
+            self.v_icmp(c2, Icmp::Lt, false, rh, Vs::R(t))?;
+            self.m_or(m, m, c2)?;
+            self.mfree(c2);
+        }
+        self.put(d, rl)?;
+        self.put(d.wrapping_add(1), rh)?;
+        let target = li.mask_out.ok_or_else(|| err("mad64 sdst"))?;
+        self.mask_out(target, m, false)
+    }
+}

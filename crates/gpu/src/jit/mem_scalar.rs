@@ -1,0 +1,106 @@
+//! Scalar memory loads (`s_load_dword*`), and the range check every native memory access
+//! starts with: the span `[lo, end)` against the range the wave's checker proved last; a miss
+//! asks the checker (which may prove another range), and a refusal sends the instruction to
+//! the interpreter, which reports the fault exactly as without the JIT.
+
+use super::emit::{bind, sreg32, sreg64, Emitter, R};
+use super::select::SmemLoad;
+use super::JitCtx;
+use crate::exec::operand::Src;
+use iced_x86::code_asm::*;
+use std::mem::offset_of;
+
+const J_MEM_LO: i32 = offset_of!(JitCtx, mem_lo) as i32;
+const J_MEM_HI: i32 = offset_of!(JitCtx, mem_hi) as i32;
+pub(super) const J_MEM_DELTA: i32 = offset_of!(JitCtx, mem_delta) as i32;
+const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
+
+impl Emitter<'_> {
+    /// Checks `[rax, rcx)` against the proven range. On a miss, out of line: the checker is
+    /// asked (vector registers are not preserved: `retry` must recompute everything), then
+    /// code goes back to `retry`, or the interpreter runs instruction `i` and code continues
+    /// at `resume`. Falls through on a hit, rax and rcx unchanged.
+    pub(super) fn range_check(
+        &mut self,
+        i: u32,
+        write: bool,
+        retry: CodeLabel,
+        resume: CodeLabel,
+    ) -> R<()> {
+        let a = &mut self.a;
+        let mut miss = a.create_label();
+        a.cmp(rax, qword_ptr(r12 + J_MEM_LO))?;
+        a.jb(miss)?;
+        a.cmp(rcx, qword_ptr(r12 + J_MEM_HI))?;
+        a.ja(miss)?;
+        a.cmp(rcx, rax)?;
+        a.jb(miss)?;
+        let slow = self.slow_callout(i, resume)?;
+        self.cold(move |e| {
+            let a = &mut e.a;
+            bind(a, &mut miss)?;
+            a.vzeroupper()?;
+            a.mov(rdi, r12)?;
+            a.mov(rsi, rax)?;
+            a.mov(rdx, rcx)?;
+            a.mov(ecx, u32::from(write))?;
+            a.call(qword_ptr(r12 + J_SPAN))?;
+            a.test(eax, eax)?;
+            a.jz(slow)?;
+            Ok(a.jmp(retry)?)
+        });
+        Ok(())
+    }
+
+    /// `s_load_dword{,x2,x4,x8,x16}`: one checked span, then the dwords copied into SGPRs,
+    /// each naturally aligned 8-byte piece with one host access (as `memory::read_dwords`).
+    pub(super) fn smem(&mut self, i: u32, m: &SmemLoad) -> R<()> {
+        let a = &mut self.a;
+        let mut retry = a.create_label();
+        let mut done = a.create_label();
+        bind(a, &mut retry)?;
+        // Offset: imm + soffset (32-bit wrap), sign-extended, added to the 64-bit base.
+        a.mov(eax, m.imm as u32)?;
+        match m.soffset {
+            Some(Src::S(s)) => a.add(eax, sreg32(s))?,
+            Some(Src::Imm(v)) => a.add(eax, v as u32 as i32)?,
+            _ => {}
+        }
+        a.movsxd(rax, eax)?;
+        a.add(rax, sreg64(m.base))?;
+        // The hardware ignores the low two bits.
+        a.and(rax, -4)?;
+        a.lea(rcx, qword_ptr(rax + 4 * i32::from(m.dwords)))?;
+        self.range_check(i, false, retry, done)?;
+        let a = &mut self.a;
+        a.add(rax, qword_ptr(r12 + J_MEM_DELTA))?;
+        let n = i32::from(m.dwords);
+        if n == 1 {
+            a.mov(edx, dword_ptr(rax))?;
+            a.mov(sreg32(m.dst), edx)?;
+        } else {
+            // Aligned: 8-byte moves. Otherwise a dword first, then the aligned pairs.
+            let mut odd = a.create_label();
+            let mut out = a.create_label();
+            a.test(al, 7)?;
+            a.jnz(odd)?;
+            for k in (0..n).step_by(2) {
+                a.mov(rdx, qword_ptr(rax + 4 * k))?;
+                a.mov(sreg64(m.dst.wrapping_add(k as u8)), rdx)?;
+            }
+            a.jmp(out)?;
+            bind(a, &mut odd)?;
+            a.mov(edx, dword_ptr(rax))?;
+            a.mov(sreg32(m.dst), edx)?;
+            for k in (1..n - 1).step_by(2) {
+                a.mov(rdx, qword_ptr(rax + 4 * k))?;
+                a.mov(sreg64(m.dst.wrapping_add(k as u8)), rdx)?;
+            }
+            a.mov(edx, dword_ptr(rax + 4 * (n - 1)))?;
+            a.mov(sreg32(m.dst.wrapping_add((n - 1) as u8)), edx)?;
+            bind(a, &mut out)?;
+        }
+        bind(&mut self.a, &mut done)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,319 @@
+//! What gets compiled, in which order: the instructions reachable from a kernel's entry, cut
+//! into basic blocks, each block a list of items (segments of lane-wise instructions run chunk
+//! by chunk, wave-wide native instructions, call-outs to the interpreter).
+//!
+//! A segment runs each of its instructions on one chunk of lanes before moving to the next
+//! chunk, so values stay in host registers between instructions. That is exact when the
+//! instructions only exchange lane values: a lane mask written in a segment (VCC, carries) is
+//! written chunk by chunk, so later instructions of the segment may read it as a mask of the
+//! same chunk, but not as a uniform value; the segment ends before such a read. EXEC changes
+//! end a segment. Scalar instructions that neither feed nor read the segment's lane ops run
+//! before the segment (they would run there on hardware just as well: scalar and vector units
+//! only meet through registers), so LLVM's interleaving of SALU and VALU keeps segments long.
+
+use super::select::{select, Kind, LaneInst};
+use crate::program::{Program, Slot, XInst, NO_INDEX};
+use crate::wave::EXEC_LO;
+use softhsa_isa::Op;
+
+/// One item of a block, in execution order.
+#[derive(Clone, Debug)]
+pub(super) enum Item {
+    /// Lane-wise instructions (index, form), run chunk by chunk.
+    Seg(Vec<(u32, LaneInst)>),
+    /// A native wave-wide instruction.
+    Op(u32, Kind),
+    /// The interpreter runs this instruction.
+    Callout(u32),
+}
+
+/// A basic block.
+#[derive(Clone, Debug)]
+pub(super) struct Block {
+    /// Index of its first instruction.
+    pub start: u32,
+    /// One past its last instruction.
+    pub end: u32,
+    pub items: Vec<Item>,
+    /// Instructions run natively (counted once at the block's entry).
+    pub native: u32,
+    /// Instructions the interpreter runs (it counts those itself).
+    pub callouts: u32,
+    /// A segment depends on MODE (f32 rounding, denormals, IEEE).
+    pub float: bool,
+    /// The block has lane ops (whose VGPR numbers `s_set_gpr_idx_on` would offset).
+    pub lanes: bool,
+}
+
+/// The compiled part of a program.
+pub(super) struct Plan {
+    pub blocks: Vec<Block>,
+    /// Instructions translated natively, of those reachable.
+    pub native: usize,
+    pub reachable: usize,
+}
+
+/// Instructions after which a block ends: control flow the interpreter does, and state the
+/// lowerings assume constant within a block (MODE, VGPR indexing).
+fn ends_block(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        S_ENDPGM
+            | S_ENDPGM_SAVED
+            | S_ENDPGM_ORDERED_PS_DONE
+            | S_BARRIER
+            | S_SLEEP
+            | S_SETPC_B64
+            | S_SWAPPC_B64
+            | S_CALL_B64
+            | S_TRAP
+            | S_SENDMSGHALT
+            | S_SETREG_B32
+            | S_SETREG_IMM32_B32
+            | S_SET_GPR_IDX_ON
+            | S_SET_GPR_IDX_OFF
+            | S_SET_GPR_IDX_IDX
+            | S_SET_GPR_IDX_MODE
+            | S_CBRANCH_I_FORK
+            | S_CBRANCH_G_FORK
+            | S_CBRANCH_JOIN
+            | S_RFE_B64
+            | S_RFE_RESTORE_B64
+            | S_SETVSKIP
+    ) || op.name().starts_with("s_cbranch_")
+        || op == S_BRANCH
+}
+
+/// Whether control may continue at the next instruction.
+fn falls_through(op: Op) -> bool {
+    use Op::*;
+    !matches!(
+        op,
+        S_ENDPGM
+            | S_ENDPGM_SAVED
+            | S_ENDPGM_ORDERED_PS_DONE
+            | S_BRANCH
+            | S_SETPC_B64
+            | S_SENDMSGHALT
+            | S_CALL_B64
+    )
+}
+
+/// A set of the 128 scalar registers.
+#[derive(Clone, Copy, Default, Debug)]
+struct Regs(u128);
+
+impl Regs {
+    fn add(&mut self, r: u8) {
+        self.0 |= 1 << (r & 127);
+    }
+    fn add_pair(&mut self, r: u8) {
+        self.add(r);
+        self.add(r.wrapping_add(1));
+    }
+    fn range(&mut self, r: u8, n: u8) {
+        for k in 0..n {
+            self.add(r.wrapping_add(k));
+        }
+    }
+    fn meets(self, o: Regs) -> bool {
+        self.0 & o.0 != 0
+    }
+}
+
+/// An open segment and what its lane ops touch.
+#[derive(Default)]
+struct Open {
+    insts: Vec<(u32, LaneInst)>,
+    /// SGPRs read as uniform values.
+    values: Regs,
+    /// Lane masks read / written.
+    mread: Regs,
+    mwrite: Regs,
+    /// Scalar instructions moved before the segment.
+    hoisted: Vec<Item>,
+}
+
+impl Open {
+    fn accepts(&self, li: &LaneInst) -> bool {
+        let mut v = Regs::default();
+        li.sgpr_values().for_each(|s| v.add(s));
+        let mut w = Regs::default();
+        if let Some(m) = li.mask_out {
+            w.add_pair(m);
+        }
+        !v.meets(self.mwrite) && !w.meets(self.values)
+    }
+
+    fn push(&mut self, i: u32, li: LaneInst) {
+        li.sgpr_values().for_each(|s| self.values.add(s));
+        if let Some(m) = li.mask_in {
+            self.mread.add_pair(m);
+        }
+        if let Some(m) = li.mask_out {
+            self.mwrite.add_pair(m);
+        }
+        self.insts.push((i, li));
+    }
+
+    /// Whether scalar instruction `k` may run before the segment's lane ops.
+    fn hoists(&self, x: &XInst, k: &Kind) -> bool {
+        let (reads, writes) = scalar_regs(x, k);
+        let mut lane_state = self.values;
+        lane_state.0 |= self.mread.0 | self.mwrite.0;
+        let mut exec = Regs::default();
+        exec.add_pair(EXEC_LO as u8);
+        !reads.meets(self.mwrite) && !writes.meets(lane_state) && !writes.meets(exec)
+    }
+}
+
+/// The scalar registers a scalar item reads and writes (SCC is not a lane-op operand).
+fn scalar_regs(x: &XInst, k: &Kind) -> (Regs, Regs) {
+    let (mut r, mut w) = (Regs::default(), Regs::default());
+    match k {
+        Kind::Salu(s) => s.regs(x, |q| r.add(q), |q| w.add(q)),
+        Kind::Smem(m) => {
+            r.add_pair(m.base);
+            if let Some(crate::exec::operand::Src::S(s)) = m.soffset {
+                r.add(s);
+            }
+            w.range(m.dst, m.dwords);
+        }
+        _ => {}
+    }
+    (r, w)
+}
+
+impl Plan {
+    /// Plans the code reachable from instruction `entry` (`check`: one instruction per segment,
+    /// nothing moved, so the lockstep check sees program order).
+    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool) -> Plan {
+        let n = prog.slots.len();
+        let kinds: Vec<Option<(Kind, &XInst)>> = prog
+            .slots
+            .iter()
+            .map(|s| match s {
+                Slot::Ok(x) => select(x, gfx900).map(|k| (k, x.as_ref())),
+                Slot::Illegal(_) => None,
+            })
+            .collect();
+        let op = |i: usize| match &prog.slots[i] {
+            Slot::Ok(x) => Some((x.inst.op, x.target)),
+            Slot::Illegal(_) => None,
+        };
+        // Reachability and leaders.
+        let mut leader = vec![false; n + 1];
+        let mut seen = vec![false; n];
+        let mut work = vec![entry as usize];
+        leader[(entry as usize).min(n)] = true;
+        while let Some(start) = work.pop() {
+            let mut i = start;
+            while i < n && !seen[i] {
+                seen[i] = true;
+                let Some((o, target)) = op(i) else {
+                    leader[i + 1] = true;
+                    break;
+                };
+                if target != NO_INDEX && (target as usize) < n {
+                    leader[target as usize] = true;
+                    work.push(target as usize);
+                }
+                if o == Op::S_CALL_B64 || o == Op::S_SWAPPC_B64 {
+                    // The callee returns to the next instruction.
+                    leader[i + 1] = true;
+                    work.push(i + 1);
+                }
+                if ends_block(o) {
+                    leader[i + 1] = true;
+                    if !falls_through(o) {
+                        break;
+                    }
+                }
+                i += 1;
+            }
+        }
+        let mut blocks = Vec::new();
+        let (mut native, mut reachable) = (0, 0);
+        let mut i = 0;
+        while i < n {
+            if !seen[i] {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut end = i + 1;
+            while end < n
+                && seen[end]
+                && !leader[end]
+                && !op(end - 1).is_some_and(|o| ends_block(o.0))
+            {
+                end += 1;
+            }
+            let b = build_block(&kinds, start as u32, end as u32, check);
+            native += b.native as usize;
+            reachable += end - start;
+            blocks.push(b);
+            i = end;
+        }
+        Plan {
+            blocks,
+            native,
+            reachable,
+        }
+    }
+}
+
+fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bool) -> Block {
+    let mut b = Block {
+        start,
+        end,
+        items: Vec::new(),
+        native: 0,
+        callouts: 0,
+        float: false,
+        lanes: false,
+    };
+    let mut open = Open::default();
+    let close = |b: &mut Block, open: &mut Open| {
+        let o = std::mem::take(open);
+        b.items.extend(o.hoisted);
+        if !o.insts.is_empty() {
+            b.items.push(Item::Seg(o.insts));
+        }
+    };
+    for i in start..end {
+        match kinds[i as usize] {
+            Some((Kind::Lane(li), _)) => {
+                b.native += 1;
+                b.lanes = true;
+                b.float |= li.float();
+                if !open.accepts(&li) || check {
+                    close(&mut b, &mut open);
+                }
+                open.push(i, li);
+                if li.writes_exec || check {
+                    close(&mut b, &mut open);
+                }
+            }
+            Some((k, x))
+                if k.scalar() && !open.insts.is_empty() && open.hoists(x, &k) && !check =>
+            {
+                b.native += 1;
+                open.hoisted.push(Item::Op(i, k));
+            }
+            Some((k, _)) => {
+                b.native += 1;
+                close(&mut b, &mut open);
+                b.items.push(Item::Op(i, k));
+            }
+            None => {
+                b.callouts += 1;
+                close(&mut b, &mut open);
+                b.items.push(Item::Callout(i));
+            }
+        }
+    }
+    close(&mut b, &mut open);
+    b
+}

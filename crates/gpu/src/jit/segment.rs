@@ -1,0 +1,343 @@
+//! Segments: lane-wise instructions run chunk by chunk in one loop, with the values they use
+//! most kept in host registers ("homes") for the whole chunk.
+//!
+//! Inside an iteration, a VGPR's home holds the chunk's values for the active lanes only
+//! (inactive lanes hold whatever the computation left there); at the end of the iteration
+//! every written home is stored under the chunk's EXEC, so memory gets exactly what the
+//! instructions wrote. That is exact because lane-wise operations never read another lane.
+//! Scalar and constant operands are broadcast into homes once, before the loop. Lane masks
+//! (VCC, carries, compare results) are read and written in memory as the chunk's bits of the
+//! SGPR pair, so an instruction later in the same iteration sees them.
+
+use super::emit::{bind, Emitter, R, W_S};
+use super::select::{LaneInst, Opd};
+use super::vx::{Isa, Vs, M, V};
+use crate::wave::EXEC_LO;
+use iced_x86::code_asm::*;
+use std::collections::HashMap;
+
+/// Where a value lives during the current segment.
+#[derive(Clone, Copy, Debug)]
+struct Home {
+    reg: V,
+    /// VGPRs: loaded (or written) in this iteration.
+    valid: bool,
+    /// VGPRs: written in this iteration (stored at its end).
+    dirty: bool,
+}
+
+/// The state of the segment being emitted.
+pub(super) struct Seg {
+    homes: HashMap<Opd, Home>,
+    /// Uniform operands without a home: their snapshot slot in `JitCtx::snap`.
+    snaps: HashMap<u8, i32>,
+}
+
+const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
+
+impl Emitter<'_> {
+    /// The chunk-relative memory of VGPR `r` (rdi = this chunk of VGPR 0).
+    pub(super) fn vgpr_mem(&self, r: u8) -> AsmMemoryOperand {
+        ptr(rdi + 256 * i32::from(r))
+    }
+
+    /// The chunk's bits of the lane mask in SGPR pair `s`.
+    fn mask_mem(&self, s: u8) -> AsmMemoryOperand {
+        let off = W_S + 4 * i32::from(s);
+        match self.isa {
+            Isa::Avx512 => word_ptr(rbx + rsi * 2 + off),
+            Isa::Avx2 => byte_ptr(rbx + rsi + off),
+        }
+    }
+
+    /// Emits a segment.
+    pub(super) fn segment(&mut self, insts: &[(u32, LaneInst)]) -> R<()> {
+        let isa = self.isa;
+        // Homes for the most used values.
+        let mut uses: HashMap<Opd, u32> = HashMap::new();
+        let mut masks_out = Vec::new();
+        for (_, li) in insts {
+            for i in 0..li.n {
+                let k = if li.wide[i] { 2 } else { 1 };
+                for o in &li.src[i][..k] {
+                    *uses.entry(*o).or_default() += 1;
+                }
+            }
+            for r in li.vgpr_writes() {
+                *uses.entry(Opd::V(r)).or_default() += 1;
+            }
+            for &k in super::lane_int::consts(li, isa) {
+                *uses.entry(Opd::K(k)).or_default() += 1;
+            }
+            if let Some(m) = li.mask_out {
+                if !masks_out.contains(&m) {
+                    masks_out.push(m);
+                }
+            }
+        }
+        let mut ranked: Vec<(Opd, u32)> = uses.into_iter().collect();
+        // Most used first; ties by register for a stable layout.
+        ranked.sort_by_key(|&(o, n)| (std::cmp::Reverse(n), o_key(o)));
+        let mut homes = HashMap::new();
+        for ((o, _), &reg) in ranked.iter().zip(isa.homes()) {
+            homes.insert(
+                *o,
+                Home {
+                    reg: V(reg),
+                    valid: !matches!(o, Opd::V(_)),
+                    dirty: false,
+                },
+            );
+        }
+        // Uniform values into their homes, or snapshot slots, once: a lane mask written by
+        // the segment may be one of them (read before written, by the same instruction).
+        let mut snaps = HashMap::new();
+        for (o, _) in &ranked {
+            match (*o, homes.get(o)) {
+                (Opd::S(s), Some(h)) => {
+                    self.v_mov(h.reg, Vs::B(ptr(rbx + (W_S + 4 * i32::from(s)))))?
+                }
+                (Opd::K(k), Some(h)) => self.v_const(h.reg, k)?,
+                (Opd::S(s), None) => {
+                    let slot = J_SNAP + 4 * snaps.len() as i32;
+                    if snaps.len() >= super::SNAP_SLOTS {
+                        return Err(super::emit::err("too many uniform operands"));
+                    }
+                    self.a.mov(eax, dword_ptr(rbx + (W_S + 4 * i32::from(s))))?;
+                    self.a.mov(dword_ptr(r12 + slot), eax)?;
+                    snaps.insert(s, slot);
+                }
+                _ => {}
+            }
+        }
+        self.seg = Some(Seg { homes, snaps });
+        let exec = isa.exec_mask();
+        let a = &mut self.a;
+        let mut top = a.create_label();
+        let mut next = a.create_label();
+        let mut skip = a.create_label();
+        a.xor(esi, esi)?;
+        a.mov(rdi, r13)?;
+        bind(a, &mut top)?;
+        // The chunk's EXEC bits; a chunk with no active lane only clears its mask outputs.
+        match isa {
+            Isa::Avx512 => {
+                a.kmovw(
+                    super::vx::kr(exec),
+                    word_ptr(rbx + rsi * 2 + (W_S + 4 * EXEC_LO as i32)),
+                )?;
+                a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
+                a.jz(skip)?;
+            }
+            Isa::Avx2 => {
+                a.movzx(eax, byte_ptr(rbx + rsi + (W_S + 4 * EXEC_LO as i32)))?;
+                a.test(eax, eax)?;
+                a.jz(skip)?;
+                a.shl(eax, 5)?;
+                a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
+            }
+        }
+        for (i, li) in insts {
+            self.free_all();
+            self.lane(*i, li)?;
+        }
+        self.free_all();
+        // Written VGPRs to memory under EXEC; homes become invalid for the next chunk.
+        let mut dirty: Vec<(u8, V)> = Vec::new();
+        if let Some(seg) = self.seg.as_mut() {
+            for (o, h) in seg.homes.iter_mut() {
+                if let (Opd::V(r), true) = (*o, h.dirty) {
+                    dirty.push((r, h.reg));
+                }
+                if let Opd::V(_) = o {
+                    h.valid = false;
+                    h.dirty = false;
+                }
+            }
+        }
+        dirty.sort_by_key(|d| d.0);
+        for (r, v) in dirty {
+            let m = self.vgpr_mem(r);
+            self.v_store_masked_private(m, v, exec)?;
+        }
+        let cb = isa.chunk_bytes();
+        let chunks = isa.chunks() as i32;
+        let a = &mut self.a;
+        bind(a, &mut next)?;
+        a.add(rdi, cb)?;
+        a.inc(esi)?;
+        a.cmp(esi, chunks)?;
+        a.jb(top)?;
+        // Chunks without active lanes: their mask outputs read 0.
+        let mut done = a.create_label();
+        a.jmp(done)?;
+        bind(a, &mut skip)?;
+        for m in &masks_out {
+            let mm = self.mask_mem(*m);
+            match isa {
+                Isa::Avx512 => self.a.mov(mm, 0)?,
+                Isa::Avx2 => self.a.mov(mm, 0)?,
+            }
+        }
+        self.a.jmp(next)?;
+        bind(&mut self.a, &mut done)?;
+        self.seg = None;
+        Ok(())
+    }
+
+    /// The home of a value, if it has one.
+    fn home(&self, o: Opd) -> Option<Home> {
+        self.seg.as_ref().and_then(|s| s.homes.get(&o).copied())
+    }
+
+    /// Source operand `o` as a vector operand (memory or broadcast allowed).
+    pub(super) fn opd(&mut self, o: Opd) -> R<Vs> {
+        if let Some(h) = self.home(o) {
+            if !h.valid {
+                let m = self.vgpr_mem(match o {
+                    Opd::V(r) => r,
+                    _ => return Err(super::emit::err("invalid uniform home")),
+                });
+                self.v_mov(h.reg, Vs::M(m))?;
+                if let Some(s) = self.seg.as_mut() {
+                    if let Some(hh) = s.homes.get_mut(&o) {
+                        hh.valid = true;
+                    }
+                }
+            }
+            return Ok(Vs::R(h.reg));
+        }
+        match o {
+            Opd::V(r) => Ok(Vs::M(self.vgpr_mem(r))),
+            Opd::S(s) => {
+                let slot = self
+                    .seg
+                    .as_ref()
+                    .and_then(|g| g.snaps.get(&s).copied())
+                    .ok_or_else(|| super::emit::err("uniform operand without a slot"))?;
+                let m = ptr(r12 + slot);
+                match self.isa {
+                    Isa::Avx512 => Ok(Vs::B(m)),
+                    Isa::Avx2 => {
+                        let t = self.tmp()?;
+                        self.v_mov(t, Vs::B(m))?;
+                        Ok(Vs::R(t))
+                    }
+                }
+            }
+            Opd::K(k) => {
+                let t = self.tmp()?;
+                self.v_const(t, k)?;
+                Ok(Vs::R(t))
+            }
+        }
+    }
+
+    /// Frees `s` if it is a temporary (an operand loaded for one use).
+    pub(super) fn release(&mut self, s: Vs) {
+        if let Vs::R(v) = s {
+            self.free(v);
+        }
+    }
+
+    /// Source operand `o` in a register.
+    pub(super) fn opd_reg(&mut self, o: Opd) -> R<V> {
+        match self.opd(o)? {
+            Vs::R(v) => Ok(v),
+            other => {
+                let t = self.tmp()?;
+                self.v_mov(t, other)?;
+                Ok(t)
+            }
+        }
+    }
+
+    /// Source operand `o` in a register the lowering may overwrite.
+    pub(super) fn opd_scratch(&mut self, o: Opd) -> R<V> {
+        let s = self.opd(o)?;
+        match s {
+            Vs::R(v) if self.isa.temps().contains(&v.0) => Ok(v),
+            other => {
+                let t = self.tmp()?;
+                self.v_mov(t, other)?;
+                Ok(t)
+            }
+        }
+    }
+
+    /// Where the result for VGPR `r` is computed: its home, or a temporary stored by
+    /// [`Emitter::put`].
+    pub(super) fn dst_reg(&mut self, r: u8) -> R<V> {
+        match self.home(Opd::V(r)) {
+            Some(h) => Ok(h.reg),
+            None => self.tmp(),
+        }
+    }
+
+    /// Finishes writing VGPR `r` with the value in `v` (from [`Emitter::dst_reg`]).
+    pub(super) fn put(&mut self, r: u8, v: V) -> R<()> {
+        match self.home(Opd::V(r)) {
+            Some(h) => {
+                if h.reg != v {
+                    self.v_mov(h.reg, Vs::R(v))?;
+                }
+                if let Some(s) = self.seg.as_mut() {
+                    if let Some(hh) = s.homes.get_mut(&Opd::V(r)) {
+                        hh.valid = true;
+                        hh.dirty = true;
+                    }
+                }
+                Ok(())
+            }
+            None => {
+                let m = self.vgpr_mem(r);
+                let exec = self.isa.exec_mask();
+                self.v_store_masked_private(m, v, exec)
+            }
+        }
+    }
+
+    /// The chunk's bits of lane mask `s` (an SGPR pair) in a mask register.
+    pub(super) fn mask_in(&mut self, s: u8) -> R<M> {
+        let m = self.mtmp()?;
+        let mem = self.mask_mem(s);
+        match self.isa {
+            Isa::Avx512 => self.a.kmovw(super::vx::kr(m), mem)?,
+            Isa::Avx2 => {
+                self.a.movzx(eax, mem)?;
+                self.m_from_gpr(m, eax)?;
+            }
+        }
+        Ok(m)
+    }
+
+    /// Writes lane mask `m`, restricted to the chunk's active lanes, as the chunk's bits of
+    /// SGPR pair `s` (and of EXEC too when `exec`).
+    pub(super) fn mask_out(&mut self, s: u8, m: M, exec_too: bool) -> R<()> {
+        let exec = self.isa.exec_mask();
+        self.m_and(m, m, exec)?;
+        self.m_to_gpr(eax, m)?;
+        let mem = self.mask_mem(s);
+        match self.isa {
+            Isa::Avx512 => self.a.mov(mem, ax)?,
+            Isa::Avx2 => self.a.mov(mem, al)?,
+        }
+        if exec_too {
+            let e = self.mask_mem(EXEC_LO as u8);
+            match self.isa {
+                Isa::Avx512 => self.a.mov(e, ax)?,
+                Isa::Avx2 => self.a.mov(e, al)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A total order on operands for stable home assignment.
+fn o_key(o: Opd) -> (u8, u32) {
+    match o {
+        Opd::V(r) => (0, u32::from(r)),
+        Opd::S(s) => (1, u32::from(s)),
+        Opd::K(k) => (2, k),
+    }
+}

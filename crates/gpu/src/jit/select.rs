@@ -1,0 +1,592 @@
+//! What the JIT translates: each decoded instruction classified once into the form its
+//! lowering emits, with the registers it reads and writes (the plan's hazard analysis uses
+//! those), or `None` when the interpreter runs it.
+
+use super::salu::{self, Salu};
+use crate::exec::int32::Int32;
+use crate::exec::operand::Src;
+use crate::exec::vmem::VmemKind;
+use crate::program::{XInst, NO_INDEX};
+use crate::valu::{CmpTy, Cond, FOp, FTy, ValuOp};
+use crate::wave::{EXEC_LO, M0, VCC_LO};
+use softhsa_isa::{Encoding, Ext, MemFlags, Op, OpFlags, VopMods};
+
+/// A 32-bit lane operand: a VGPR, an SGPR read as a uniform value, or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Opd {
+    V(u8),
+    S(u8),
+    K(u32),
+}
+
+impl Opd {
+    /// The operand of a 32-bit source.
+    fn of(s: Src) -> Option<Opd> {
+        match s {
+            Src::V(r) => Some(Opd::V(r)),
+            Src::S(i) if usize::from(i) < 128 => Some(Opd::S(i)),
+            Src::Imm(v) => Some(Opd::K(v as u32)),
+            _ => None,
+        }
+    }
+
+    /// The (low, high) operands of a 64-bit source.
+    fn pair(s: Src) -> Option<[Opd; 2]> {
+        match s {
+            Src::V(r) if r < 255 => Some([Opd::V(r), Opd::V(r + 1)]),
+            Src::S(i) if i < 127 => Some([Opd::S(i), Opd::S(i + 1)]),
+            Src::Imm(v) => Some([Opd::K(v as u32), Opd::K((v >> 32) as u32)]),
+            _ => None,
+        }
+    }
+}
+
+/// A lane-wise VALU operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LaneOp {
+    /// The 32-bit integer set of the interpreter's fast path (carry ops write a mask, cndmask
+    /// and carry-in ops read one).
+    Int(Int32),
+    MulHiI32,
+    /// f32 arithmetic: add, sub, subrev, mul, min, max (IEEE mode), fma (src0*src1+src2).
+    F32(FOp),
+    /// A compare writing a lane mask: 16/32-bit integers, f32; 64-bit integers read pairs.
+    Cmp(CmpTy, Cond),
+    /// 64-bit shifts of the pair in src1 by src0: 0 left, 1 logical right, 2 arithmetic right.
+    Shift64(u8),
+    /// dst pair = src0 * src1 (32 x 32 bits) + src2 pair; carry-out to `mask_out`.
+    Mad64 {
+        signed: bool,
+    },
+}
+
+/// One translated lane-wise instruction.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneInst {
+    pub op: LaneOp,
+    /// Sources: 32-bit ones in `src[i][0]`, 64-bit ones as (low, high).
+    pub src: [[Opd; 2]; 3],
+    /// Which sources are 64-bit.
+    pub wide: [bool; 3],
+    /// Number of sources.
+    pub n: usize,
+    /// Destination VGPR (a pair for 64-bit results).
+    pub dst: Option<u8>,
+    pub dst_wide: bool,
+    /// Lane mask read (carry-in, select): an SGPR pair.
+    pub mask_in: Option<u8>,
+    /// Lane mask written (carry-out, compare): an SGPR pair.
+    pub mask_out: Option<u8>,
+    /// `v_cmpx`: the mask is written to EXEC as well.
+    pub writes_exec: bool,
+    /// Float source modifiers (bit i: source i).
+    pub abs: u8,
+    pub neg: u8,
+}
+
+impl LaneInst {
+    /// Whether the op depends on MODE's f32 rounding and denormal fields (and IEEE bit).
+    pub fn float(&self) -> bool {
+        matches!(self.op, LaneOp::F32(_)) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
+    }
+
+    /// SGPRs read as uniform values.
+    pub fn sgpr_values(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.n).flat_map(move |i| {
+            let k = if self.wide[i] { 2 } else { 1 };
+            self.src[i][..k].iter().filter_map(|o| match o {
+                Opd::S(s) => Some(*s),
+                _ => None,
+            })
+        })
+    }
+
+    /// VGPRs written.
+    pub fn vgpr_writes(&self) -> impl Iterator<Item = u8> {
+        let d = self.dst;
+        let w = self.dst_wide;
+        d.into_iter()
+            .chain(d.filter(|_| w).map(|r| r.wrapping_add(1)))
+    }
+}
+
+/// A scalar memory load (`s_load_dword*`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SmemLoad {
+    pub dst: u8,
+    pub dwords: u8,
+    pub base: u8,
+    /// SGPR offset added to the immediate one.
+    pub soffset: Option<Src>,
+    pub imm: i32,
+}
+
+// (The vector memory lowerings that read these are being written; until then the selector
+// does not choose them.)
+#[allow(dead_code)]
+/// A vector memory access the JIT runs natively: global/flat loads and stores of dwords.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct VmemInst {
+    pub load: bool,
+    pub dwords: u8,
+    /// Address VGPR (a pair, or the 32-bit offset with `saddr`).
+    pub vaddr: u8,
+    /// SGPR pair base (global `saddr` form).
+    pub saddr: Option<u8>,
+    pub offset: i32,
+    /// Data (stores) or destination (loads) VGPR.
+    pub data: u8,
+    /// FLAT: addresses may be LDS or scratch apertures (the range check sends those to the
+    /// interpreter).
+    pub flat: bool,
+}
+
+#[allow(dead_code)]
+/// An LDS access the JIT runs natively.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DsInst {
+    pub load: bool,
+    /// 1 or 2 dwords per address.
+    pub dwords: u8,
+    /// read2/write2: a second address at `offset1`.
+    pub two: bool,
+    pub addr: u8,
+    pub data0: u8,
+    pub data1: u8,
+    pub dst: u8,
+    /// Byte offsets of the one or two accesses.
+    pub offset0: u32,
+    pub offset1: u32,
+}
+
+/// Wave-wide lane ops.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum WaveOp {
+    /// `v_readfirstlane_b32`: SGPR `dst` = `src` of the first active lane.
+    ReadFirstLane { dst: u8, src: u8 },
+    /// `v_readlane_b32`: SGPR `dst` = `src` of lane `lane & 63`.
+    ReadLane { dst: u8, src: u8, lane: Src },
+}
+
+/// Branch conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cond2 {
+    Always,
+    Scc(bool),
+    /// Taken when (VCC == 0) == the flag.
+    VccZ(bool),
+    /// Taken when (EXEC == 0) == the flag.
+    ExecZ(bool),
+}
+
+/// The native form of an instruction.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Kind {
+    Lane(LaneInst),
+    Salu(Salu),
+    Smem(SmemLoad),
+    Vmem(VmemInst),
+    Ds(DsInst),
+    Wave(WaveOp),
+    Branch(Cond2),
+    /// `s_waitcnt` with this SIMM16.
+    Waitcnt(u16),
+    Nop,
+}
+
+impl Kind {
+    /// Whether a wave-wide item may run before a segment's earlier lane ops (it neither reads
+    /// nor writes what lane ops touch, checked by the plan).
+    pub fn scalar(&self) -> bool {
+        matches!(
+            self,
+            Kind::Salu(_) | Kind::Smem(_) | Kind::Waitcnt(_) | Kind::Nop
+        )
+    }
+}
+
+/// Classifies `x` (`gfx900`: the device lacks gfx906-only ops, which the interpreter faults
+/// on). `None`: the interpreter runs it.
+pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
+    if x.gfx906_only && gfx900 {
+        return None;
+    }
+    match x.inst.enc {
+        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => salu::select(x).map(Kind::Salu),
+        Encoding::Sopp => sopp(x),
+        Encoding::Smem => smem(x).map(Kind::Smem),
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => {
+            lane(x).map(Kind::Lane).or_else(|| wave(x).map(Kind::Wave))
+        }
+        Encoding::Global | Encoding::Flat if VMEM_READY => vmem(x).map(Kind::Vmem),
+        Encoding::Ds if VMEM_READY => ds(x).map(Kind::Ds),
+        _ => None,
+    }
+}
+
+/// Vector memory lowerings are in place.
+const VMEM_READY: bool = false;
+
+fn sopp(x: &XInst) -> Option<Kind> {
+    let k = match x.inst.op {
+        Op::S_BRANCH => Kind::Branch(Cond2::Always),
+        Op::S_CBRANCH_SCC0 => Kind::Branch(Cond2::Scc(false)),
+        Op::S_CBRANCH_SCC1 => Kind::Branch(Cond2::Scc(true)),
+        Op::S_CBRANCH_VCCZ => Kind::Branch(Cond2::VccZ(true)),
+        Op::S_CBRANCH_VCCNZ => Kind::Branch(Cond2::VccZ(false)),
+        Op::S_CBRANCH_EXECZ => Kind::Branch(Cond2::ExecZ(true)),
+        Op::S_CBRANCH_EXECNZ => Kind::Branch(Cond2::ExecZ(false)),
+        Op::S_NOP => Kind::Nop,
+        Op::S_WAITCNT => Kind::Waitcnt(x.inst.imm as u16),
+        _ => return None,
+    };
+    // A branch to nowhere faults in the interpreter.
+    if matches!(k, Kind::Branch(_)) && x.target == NO_INDEX {
+        return None;
+    }
+    Some(k)
+}
+
+fn plain(x: &XInst) -> bool {
+    matches!(x.inst.ext, Ext::None)
+}
+
+/// The lane mask a VOP3 op names in `sdst`/`dst`, or VCC for the 32-bit encodings; `None`
+/// for a name the JIT does not handle (EXEC, a pair past s127, constants).
+fn mask_reg(x: &XInst, named: softhsa_isa::Operand) -> Option<u8> {
+    if x.inst.enc != Encoding::Vop3 {
+        return Some(VCC_LO as u8);
+    }
+    let i = named.sgpr_index()?;
+    (!named.is_none() && usize::from(i) < EXEC_LO && usize::from(i) + 1 != M0).then_some(i)
+}
+
+fn lane(x: &XInst) -> Option<LaneInst> {
+    if !plain(x) {
+        return None;
+    }
+    let mods = x.inst.mods;
+    let no_mods = mods == VopMods::default();
+    let mut li = LaneInst {
+        op: LaneOp::Int(Int32::Mov),
+        src: [[Opd::K(0); 2]; 3],
+        wide: [false; 3],
+        n: 0,
+        dst: x.inst.dst.vgpr_index(),
+        dst_wide: false,
+        mask_in: None,
+        mask_out: None,
+        writes_exec: false,
+        abs: 0,
+        neg: 0,
+    };
+    let src32 = |li: &mut LaneInst, n: usize| -> Option<()> {
+        for i in 0..n {
+            li.src[i][0] = Opd::of(x.src[i])?;
+        }
+        li.n = n;
+        Some(())
+    };
+    if let Some(op) = x.int32 {
+        if !no_mods || li.dst.is_none() {
+            return None;
+        }
+        let n = if op.reads_mask() { 2 } else { op.arity() };
+        src32(&mut li, n)?;
+        li.op = LaneOp::Int(op);
+        if op.reads_mask() {
+            li.mask_in = match x.src[2] {
+                Src::None => Some(VCC_LO as u8),
+                Src::S(i) if usize::from(i) < EXEC_LO && usize::from(i) + 1 != M0 => Some(i),
+                _ => return None,
+            };
+        }
+        if op.writes_carry() {
+            li.mask_out = Some(mask_reg(x, x.inst.sdst)?);
+        }
+        return Some(li);
+    }
+    match x.valu? {
+        ValuOp::Int(crate::valu::IntOp::MulHiI32) if no_mods && li.dst.is_some() => {
+            src32(&mut li, 2)?;
+            li.op = LaneOp::MulHiI32;
+            Some(li)
+        }
+        ValuOp::Float(op, FTy::F32) => {
+            let n = match op {
+                FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul | FOp::Min | FOp::Max => 2,
+                FOp::Fma => 3,
+                _ => return None,
+            };
+            if mods.clamp || mods.omod != 0 || li.dst.is_none() {
+                return None;
+            }
+            // VOP2 v_fmac: the accumulator is the destination.
+            let fmac = n == 3 && x.src[2] == Src::None;
+            if fmac && x.inst.enc != Encoding::Vop2 {
+                return None;
+            }
+            src32(&mut li, if fmac { 2 } else { n })?;
+            if fmac {
+                li.src[2][0] = Opd::V(li.dst?);
+                li.n = 3;
+            }
+            li.op = LaneOp::F32(op);
+            li.abs = mods.abs & 7;
+            li.neg = mods.neg & 7;
+            Some(li)
+        }
+        ValuOp::Cmp(c) => {
+            let ok_ty = matches!(
+                c.ty,
+                CmpTy::I16
+                    | CmpTy::U16
+                    | CmpTy::I32
+                    | CmpTy::U32
+                    | CmpTy::F32
+                    | CmpTy::I64
+                    | CmpTy::U64
+            );
+            if !ok_ty || c.cond == Cond::Class {
+                return None;
+            }
+            let float = c.ty == CmpTy::F32;
+            if mods.clamp || mods.omod != 0 || (!float && !no_mods) {
+                return None;
+            }
+            let wide = matches!(c.ty, CmpTy::I64 | CmpTy::U64);
+            for i in 0..2 {
+                if wide {
+                    li.src[i] = Opd::pair(x.src[i])?;
+                    li.wide[i] = true;
+                } else {
+                    li.src[i][0] = Opd::of(x.src[i])?;
+                }
+            }
+            li.n = 2;
+            li.dst = None;
+            li.op = LaneOp::Cmp(c.ty, c.cond);
+            li.abs = mods.abs & 3;
+            li.neg = mods.neg & 3;
+            li.writes_exec = c.x;
+            li.mask_out = Some(mask_reg(x, x.inst.dst)?);
+            Some(li)
+        }
+        ValuOp::Int(io) => {
+            use crate::valu::IntOp;
+            if !no_mods || li.dst? == 255 {
+                return None;
+            }
+            let shift = match io {
+                IntOp::LshlrevB64 => Some(0),
+                IntOp::LshrrevB64 => Some(1),
+                IntOp::AshrrevI64 => Some(2),
+                _ => None,
+            };
+            if let Some(kind) = shift {
+                li.src[0][0] = Opd::of(x.src[0])?;
+                li.src[1] = Opd::pair(x.src[1])?;
+                li.wide[1] = true;
+                li.n = 2;
+                li.dst_wide = true;
+                li.op = LaneOp::Shift64(kind);
+                return Some(li);
+            }
+            let op = match io {
+                IntOp::MadU64U32 => LaneOp::Mad64 { signed: false },
+                IntOp::MadI64I32 => LaneOp::Mad64 { signed: true },
+                _ => return None,
+            };
+            if x.inst.enc != Encoding::Vop3 {
+                return None;
+            }
+            li.src[0][0] = Opd::of(x.src[0])?;
+            li.src[1][0] = Opd::of(x.src[1])?;
+            li.src[2] = Opd::pair(x.src[2])?;
+            li.wide[2] = true;
+            li.n = 3;
+            li.dst_wide = true;
+            li.mask_out = Some(mask_reg(x, x.inst.sdst)?);
+            li.op = op;
+            Some(li)
+        }
+        _ => None,
+    }
+}
+
+fn wave(x: &XInst) -> Option<WaveOp> {
+    let src = match x.src[0] {
+        Src::V(r) => r,
+        _ => return None,
+    };
+    let dst = (x.inst.dst.raw() & 127) as u8;
+    // Only ordinary SGPRs and VCC: EXEC and M0 writes change more than a register.
+    let ok = usize::from(dst) < 102 || usize::from(dst) == VCC_LO || usize::from(dst) == VCC_LO + 1;
+    if !ok || !plain(x) {
+        return None;
+    }
+    match x.inst.op {
+        Op::V_READFIRSTLANE_B32 => Some(WaveOp::ReadFirstLane { dst, src }),
+        Op::V_READLANE_B32 if matches!(x.src[1], Src::S(_) | Src::Imm(_)) => {
+            Some(WaveOp::ReadLane {
+                dst,
+                src,
+                lane: x.src[1],
+            })
+        }
+        _ => None,
+    }
+}
+
+fn smem(x: &XInst) -> Option<SmemLoad> {
+    let dwords = match x.inst.op {
+        Op::S_LOAD_DWORD => 1,
+        Op::S_LOAD_DWORDX2 => 2,
+        Op::S_LOAD_DWORDX4 => 4,
+        Op::S_LOAD_DWORDX8 => 8,
+        Op::S_LOAD_DWORDX16 => 16,
+        _ => return None,
+    };
+    let dst = (x.inst.dst.raw() & 127) as u8;
+    let base = (x.inst.src[0].raw() & 127) as u8;
+    if usize::from(dst) + dwords > 102 || base >= 101 {
+        return None;
+    }
+    let soffset = (!x.inst.src[1].is_none()).then_some(x.src[1]);
+    if let Some(s) = soffset {
+        if !matches!(s, Src::S(_) | Src::Imm(_)) {
+            return None;
+        }
+    }
+    Some(SmemLoad {
+        dst,
+        dwords: dwords as u8,
+        base,
+        soffset,
+        imm: x.inst.imm,
+    })
+}
+
+fn vmem(x: &XInst) -> Option<VmemInst> {
+    let (load, dwords) = match x.vmem? {
+        VmemKind::Load {
+            bytes,
+            dwords,
+            sext: false,
+            d16: None,
+        } if bytes == 4 * dwords => (true, dwords),
+        VmemKind::Store {
+            bytes,
+            dwords,
+            hi: false,
+        } if bytes == 4 * dwords => (false, dwords),
+        _ => return None,
+    };
+    if dwords == 3 {
+        return None;
+    }
+    let f = x.inst.mem_flags();
+    if f.has(MemFlags::LDS) || f.has(MemFlags::TFE) {
+        return None;
+    }
+    let flags = x.inst.op.flags();
+    if !flags.has(OpFlags::LOAD) && !flags.has(OpFlags::STORE) {
+        return None;
+    }
+    let vaddr = x.inst.src[0].vgpr_index()?;
+    let saddr = if x.inst.enc == Encoding::Global && !x.inst.src[2].is_none() {
+        let s = (x.inst.src[2].raw() & 127) as u8;
+        if s >= 101 {
+            return None;
+        }
+        Some(s)
+    } else {
+        None
+    };
+    if saddr.is_none() && vaddr == 255 {
+        return None;
+    }
+    let data = if load {
+        x.inst.dst.vgpr_index()?
+    } else {
+        x.inst.src[1].vgpr_index()?
+    };
+    if usize::from(data) + usize::from(dwords) > 256 {
+        return None;
+    }
+    Some(VmemInst {
+        load,
+        dwords,
+        vaddr,
+        saddr,
+        offset: x.inst.imm,
+        data,
+        flat: x.inst.enc == Encoding::Flat,
+    })
+}
+
+fn ds(x: &XInst) -> Option<DsInst> {
+    let (load, dwords, two, st64) = match x.inst.op {
+        Op::DS_READ_B32 => (true, 1, false, false),
+        Op::DS_READ_B64 => (true, 2, false, false),
+        Op::DS_READ2_B32 => (true, 1, true, false),
+        Op::DS_READ2ST64_B32 => (true, 1, true, true),
+        Op::DS_READ2_B64 => (true, 2, true, false),
+        Op::DS_READ2ST64_B64 => (true, 2, true, true),
+        Op::DS_WRITE_B32 => (false, 1, false, false),
+        Op::DS_WRITE_B64 => (false, 2, false, false),
+        Op::DS_WRITE2_B32 => (false, 1, true, false),
+        Op::DS_WRITE2ST64_B32 => (false, 1, true, true),
+        Op::DS_WRITE2_B64 => (false, 2, true, false),
+        Op::DS_WRITE2ST64_B64 => (false, 2, true, true),
+        _ => return None,
+    };
+    if x.inst.mem_flags().has(MemFlags::GDS) {
+        return None;
+    }
+    let reg = |s: Src| match s {
+        Src::V(r) => Some(r),
+        _ => None,
+    };
+    let addr = reg(x.src[0])?;
+    let offset1 = x.inst.mem().map_or(0, |m| u32::from(m.offset1));
+    let imm = x.inst.imm as u32;
+    let (offset0, offset1) = if two {
+        let unit = 4 * u32::from(dwords) * if st64 { 64 } else { 1 };
+        ((imm & 0xff) * unit, offset1 * unit)
+    } else {
+        // One offset: offset1:offset0 form a 16-bit byte offset.
+        let o = if imm > 255 {
+            imm & 0xffff
+        } else {
+            imm | offset1 << 8
+        };
+        (o, 0)
+    };
+    let n = u32::from(dwords) * if two { 2 } else { 1 };
+    let (data0, data1, dst) = if load {
+        let d = x.inst.dst.vgpr_index()?;
+        if u32::from(d) + n > 256 {
+            return None;
+        }
+        (0, 0, d)
+    } else {
+        let d0 = reg(x.src[1])?;
+        let d1 = if two { reg(x.src[2])? } else { 0 };
+        if u32::from(d0) + u32::from(dwords) > 256 || u32::from(d1) + u32::from(dwords) > 256 {
+            return None;
+        }
+        (d0, d1, 0)
+    };
+    Some(DsInst {
+        load,
+        dwords,
+        two,
+        addr,
+        data0,
+        data1,
+        dst,
+        offset0,
+        offset1,
+    })
+}
