@@ -2,6 +2,7 @@
 // high priority get the same work at once (a host-to-device copy, several kernels of many
 // blocks, a device-to-host copy), enqueued lowest priority first. The workers serve the
 // highest priority first, so the streams finish in priority order: high, normal, low.
+#include <chrono>
 #include <vector>
 #include "hip_check.h"
 
@@ -34,7 +35,7 @@ int main() {
   EXPECT(greatest < least, "priority range [%d, %d]", least, greatest);
   const int prios[3] = {least, (least + greatest) / 2, greatest};  // low, normal, high
   const char* names[3] = {"low", "normal", "high"};
-  const int blocks = 64, threads = 256, n = blocks * threads, kernels = 6, iters = 1500;
+  const int blocks = 64, threads = 256, n = blocks * threads, kernels = 6;
   hipStream_t s[3];
   hipEvent_t done[3];
   unsigned *host[3], *a[3], *b[3];
@@ -47,9 +48,21 @@ int main() {
     HIP_CHECK(hipHostMalloc(&host[i], n * sizeof(unsigned)));
     HIP_CHECK(hipMalloc(&a[i], n * sizeof(unsigned)));
     HIP_CHECK(hipMalloc(&b[i], n * sizeof(unsigned)));
-    for (int j = 0; j < n; j++) host[i][j] = (unsigned)(j * 2654435761u + i);
+    for (int j = 0; j < n; j++) host[i][j] = (unsigned)(j * 2654435761u);
   }
   HIP_CHECK(hipDeviceSynchronize());
+  // Kernels of about 50 ms whatever the engine and the cores: long enough that every stream
+  // has its work enqueued while the low-priority one has most of its work still to do.
+  int iters = 1500;
+  {
+    auto t0 = std::chrono::steady_clock::now();
+    hipLaunchKernelGGL(busy, dim3(blocks), dim3(threads), 0, s[0], a[0], b[0], iters);
+    HIP_CHECK(hipStreamSynchronize(s[0]));
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count();
+    double scale = ms > 0 ? 50 / ms : 100;
+    iters = (int)(iters * (scale < 1 ? 1 : scale > 1000 ? 1000 : scale));
+  }
   // The same work on every stream, the low-priority one first.
   for (int i = 0; i < 3; i++) {
     HIP_CHECK(hipMemcpyAsync(a[i], host[i], n * sizeof(unsigned), hipMemcpyHostToDevice, s[i]));
@@ -63,18 +76,19 @@ int main() {
     HIP_CHECK(hipEventRecord(done[i], s[i]));
   }
   HIP_CHECK(hipDeviceSynchronize());
+  std::vector<unsigned> want(n);
+  for (int j = 0; j < n; j++) want[j] = busy_ref((unsigned)(j * 2654435761u), iters, kernels);
   for (int i = 0; i < 3; i++) {
     int bad = 0;
-    for (int j = 0; j < n; j++)
-      bad += host[i][j] != busy_ref((unsigned)(j * 2654435761u + i), iters, kernels);
+    for (int j = 0; j < n; j++) bad += host[i][j] != want[j];
     EXPECT(bad == 0, "%s stream: %d wrong results", names[i], bad);
   }
   // Positive when the second event completed later.
   float high_to_normal = 0, normal_to_low = 0;
   HIP_CHECK(hipEventElapsedTime(&high_to_normal, done[2], done[1]));
   HIP_CHECK(hipEventElapsedTime(&normal_to_low, done[1], done[0]));
-  printf("high finished %.1f ms before normal, normal %.1f ms before low\n", high_to_normal,
-         normal_to_low);
+  printf("%d iterations per kernel: high finished %.1f ms before normal, normal %.1f ms before "
+         "low\n", iters, high_to_normal, normal_to_low);
   EXPECT(high_to_normal > 0, "the high-priority stream finished %.1f ms after the normal one",
          -high_to_normal);
   EXPECT(normal_to_low > 0, "the normal-priority stream finished %.1f ms after the low one",

@@ -146,6 +146,13 @@ pub struct JobHandle {
     gen: u32,
 }
 
+impl JobHandle {
+    /// The handle as a non-zero word (to keep in an atomic; [`Device::handle_from_bits`]).
+    pub fn to_bits(self) -> u64 {
+        (u64::from(self.gen) << 8 | u64::from(self.job.slot)) + 1
+    }
+}
+
 /// The software GFX9 GPU.
 pub struct Device {
     shared: Arc<DeviceShared>,
@@ -377,6 +384,16 @@ impl Device {
             l.tag,
             inline,
         ))
+    }
+
+    /// The handle [`JobHandle::to_bits`] made (`None` for 0 or a word no handle makes).
+    pub fn handle_from_bits(&self, bits: u64) -> Option<JobHandle> {
+        let b = bits.checked_sub(1)?;
+        let job = self.shared.sched.job_at((b & 0xff) as usize)?;
+        Some(JobHandle {
+            job,
+            gen: (b >> 8) as u32,
+        })
     }
 
     /// Whether a launched dispatch has not finished yet.

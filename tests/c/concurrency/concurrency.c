@@ -203,13 +203,33 @@ static void test_preempt(void) {
     hsa_queue_destroy(qb);
 }
 
+/* Runs `busy` with `iters` rounds over n work-groups on q; returns the milliseconds it took. */
+static double busy_ms(hsa_queue_t *q, const struct ak_kernel *k, uint32_t *out, uint32_t n,
+                      uint32_t iters) {
+    struct {
+        uint32_t *out;
+        uint32_t iters;
+    } a = {out, iters};
+    hsa_signal_t s = signal1();
+    double t0 = ak_now_us();
+    ak_dispatch(q, k, ak_args(k, &a, sizeof a), n * 64, 64, s, true);
+    EXPECT(wait_done(s, TIMEOUT_NS), "calibration run completes");
+    hsa_signal_destroy(s);
+    return (ak_now_us() - t0) / 1000;
+}
+
 static void test_priority(void) {
     struct ak_kernel k = ak_kernel("busy");
     hsa_queue_t *lo = queue_on(0, 64), *hi = queue_on(0, 64);
     AK_CHECK(hsa_amd_queue_set_priority(lo, HSA_AMD_QUEUE_PRIORITY_LOW));
     AK_CHECK(hsa_amd_queue_set_priority(hi, HSA_AMD_QUEUE_PRIORITY_HIGH));
-    const uint32_t n = many_groups() * 4, iters = 20000;
+    const uint32_t n = many_groups() * 4;
     uint32_t *out_lo = ak_alloc(n * 256), *out_hi = ak_alloc(n * 256);
+    /* Long enough (about 300 ms each, whatever the engine and the cores) that the high-priority
+     * kernel arrives while the low one still has most of its work-groups to run. */
+    double ms = busy_ms(lo, &k, out_lo, n, 2000);
+    double scale = ms > 0 ? 300 / ms : 100;
+    uint32_t iters = (uint32_t)(2000 * (scale < 1 ? 1 : scale > 1000 ? 1000 : scale));
     struct {
         uint32_t *out;
         uint32_t iters;
@@ -222,7 +242,8 @@ static void test_priority(void) {
     EXPECT(wait_done(s_hi, TIMEOUT_NS), "the high-priority kernel completes");
     hsa_signal_value_t lo_then = hsa_signal_load_scacquire(s_lo);
     EXPECT(wait_done(s_lo, TIMEOUT_NS), "the low-priority kernel completes");
-    EXPECT(lo_then == 1, "the low-priority kernel, started first, ends after the high one");
+    EXPECT(lo_then == 1, "the low-priority kernel, started first, ends after the high one "
+                         "(%u iterations)", iters);
     EXPECT(memcmp(out_lo, out_hi, n * 256) == 0, "both computed the same");
     hsa_queue_destroy(lo);
     hsa_queue_destroy(hi);

@@ -219,6 +219,11 @@ impl Scheduler {
         &self.jobs[idx]
     }
 
+    /// The job in slot `idx`, if there is such a slot.
+    pub(crate) fn job_at(&'static self, idx: usize) -> Option<&'static Job> {
+        self.jobs.get(idx)
+    }
+
     /// Whether a job other than `me` (of priority `prio`) deserves a runner more than `me`:
     /// one of higher priority, or of the same priority that no runner serves.
     pub(crate) fn better_elsewhere(&self, me: u32, prio: usize) -> bool {

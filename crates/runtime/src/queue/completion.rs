@@ -168,10 +168,14 @@ impl DispatchClient for QueueClient {
         }
         // Counted out before the error callback, which may destroy the queue (and so wait for
         // every dispatch in flight to end).
-        q.in_flight.fetch_sub(1, Ordering::AcqRel);
-        q.parker.notify();
+        let left = q.in_flight.fetch_sub(1, Ordering::SeqCst) - 1;
         if let Some(e) = failed {
+            q.parker.notify();
             call_error_callback(&q, &e);
+        } else if left == 0 && super::processor::continue_launches(&self.rt, &q) {
+            // The processor may wait for this end (a barrier bit); what could go next without it
+            // has been launched here.
+            q.parker.notify();
         }
     }
 }

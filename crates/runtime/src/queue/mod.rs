@@ -90,6 +90,11 @@ pub struct Queue {
     parker: parker::Parker,
     /// Start timestamp of each slot's packet (profiling and the timeline).
     start_ts: Box<[AtomicU64]>,
+    /// The dispatch of each slot's packet (`JobHandle::to_bits`), to cancel it.
+    jobs: Box<[AtomicU64]>,
+    /// The right to launch packets: held by the processor, or by the thread that ended a
+    /// dispatch while the processor waits (see `processor`).
+    launcher: AtomicBool,
     /// What the GPU reports dispatch ends to (set once the queue is shared).
     client: OnceLock<Arc<dyn softhsa_gpu::DispatchClient>>,
 }
@@ -152,6 +157,12 @@ impl Queue {
     }
     fn set_start_ts(&self, index: u64, t: u64) {
         self.start_ts[(index % self.start_ts.len() as u64) as usize].store(t, Ordering::Relaxed);
+    }
+    fn job_of(&self, index: u64) -> u64 {
+        self.jobs[(index % self.jobs.len() as u64) as usize].load(Ordering::Acquire)
+    }
+    fn set_job_of(&self, index: u64, bits: u64) {
+        self.jobs[(index % self.jobs.len() as u64) as usize].store(bits, Ordering::Release);
     }
     /// Timeline track of the queue: its id, offset from the worker and copy tracks.
     fn track(&self) -> u64 {
@@ -304,6 +315,8 @@ impl Queues {
             in_flight: AtomicU32::new(0),
             parker: parker::Parker::default(),
             start_ts: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            jobs: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            launcher: AtomicBool::new(false),
             client: OnceLock::new(),
         })
     }

@@ -10,6 +10,12 @@
 //! or waiting work-groups to the workers and the processor launches the packet. Barrier-AND/OR/value and agent-dispatch
 //! packets run here and end before the next packet launches (HSA: they block later launches).
 //!
+//! Launching is a right one thread holds at a time (`Queue::launcher`): the processor, except
+//! while it waits for earlier dispatches to end (a barrier bit). Meanwhile the thread that ends
+//! a dispatch takes the right and launches the kernel dispatches that can go next
+//! ([`continue_launches`]), so an in-order stream of kernels (HIP sets the barrier bit on every
+//! one) goes on from the end of one to the start of the next without waking the processor.
+//!
 //! A failing packet puts the queue in the error state and calls its error callback; it stays in
 //! the ring between the read and write index, where the program can inspect it. When the queue
 //! stops (error, inactivate, destroy), its dispatches still in flight are cancelled and waited
@@ -29,7 +35,7 @@ use crate::system::trace;
 use crate::{dispatch, Error, Runtime};
 use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
 use softhsa_gpu::sched::load::SpinPermit;
-use softhsa_gpu::{DispatchClient, JobHandle};
+use softhsa_gpu::DispatchClient;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Arc, Weak};
@@ -44,8 +50,6 @@ const IDLE_POLL: Duration = Duration::from_millis(10);
 /// How long an idle processor spins for the next packet (while a core is spare) before it
 /// sleeps: longer than the host's usual gap between a completion and its next launch.
 const PACKET_SPIN: Duration = Duration::from_micros(100);
-/// Handles of dispatches in flight kept before finished ones are pruned.
-const HANDLES: usize = 64;
 
 /// Why execution of a packet did not complete.
 enum Stop {
@@ -70,44 +74,49 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         Some(Ok(p)) => p as u64,
         _ => return,
     };
-    let mut handles: Vec<JobHandle> = Vec::new();
-    let mut next = q.mem.read_index().load(Ordering::Acquire);
-    q.launched.store(next, Ordering::Release);
+    q.launched.store(
+        q.mem.read_index().load(Ordering::Acquire),
+        Ordering::Release,
+    );
+    acquire_launcher(&q);
     loop {
         if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
             break;
         }
+        let next = q.launched.load(Ordering::Acquire);
         if !wait_for_packet(&q, next, doorbell) {
             continue;
         }
         let packet = Packet(q.mem.read_packet(next));
         if packet.barrier() && q.in_flight.load(Ordering::Acquire) > 0 {
-            wait_for_dispatches(&q);
+            // Ends of dispatches may launch what follows meanwhile (continue_launches). The last
+            // one may have ended before the right was given back: then go on at once.
+            q.launcher.store(false, Ordering::SeqCst);
+            if q.in_flight.load(Ordering::SeqCst) > 0 {
+                wait_for_dispatches(&q, next);
+            }
+            acquire_launcher(&q);
             continue;
         }
         let Some(rt) = rt.upgrade() else { break };
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            execute(&rt, &q, next, &packet, &mut handles)
-        }))
-        .unwrap_or_else(|_| {
-            Err(Stop::Failed(Error::with_message(
-                softhsa_abi::HSA_STATUS_ERROR,
-                "internal error while processing a packet",
-            )))
-        });
-        match outcome {
-            Ok(()) => next += 1,
-            Err(Stop::Requested) => break,
-            Err(Stop::Failed(e)) => {
+        if let Err(stop) = execute_guarded(&rt, &q, next, &packet, true) {
+            if let Stop::Failed(e) = stop {
                 fail(&q, &e);
-                break;
             }
+            break;
         }
     }
-    // Leaving: what still runs is cancelled (its packets do not complete) and waited for.
+    // Leaving (holding the launcher, so nothing else launches): what still runs is cancelled
+    // (its packets do not complete) and waited for.
     if let Some(dev) = &q.device {
-        for h in handles {
-            dev.cancel(h);
+        let (from, to) = (
+            q.mem.read_index().load(Ordering::Acquire),
+            q.launched.load(Ordering::Acquire),
+        );
+        for index in from..to {
+            if let Some(h) = dev.handle_from_bits(q.job_of(index)) {
+                dev.cancel(h);
+            }
         }
     }
     while q.in_flight.load(Ordering::Acquire) > 0 {
@@ -117,6 +126,125 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         }
         q.parker.sleep(seen, POLL);
     }
+}
+
+/// Takes the right to launch, waiting while an ending dispatch holds it.
+fn acquire_launcher(q: &Queue) {
+    loop {
+        let seen = q.parker.epoch();
+        if q.launcher
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+        q.parker.sleep(seen, POLL);
+    }
+}
+
+/// What the thread holding the launch right may do with the packet at `next`.
+enum Next {
+    /// A kernel dispatch that may launch now.
+    Kernel(Packet),
+    /// A kernel dispatch with the barrier bit while dispatches run: the end of the last one
+    /// launches it.
+    Blocked,
+    /// A packet for the processor (barrier, agent dispatch, malformed).
+    Processor,
+    /// Nothing there yet.
+    Empty,
+}
+
+fn classify(q: &Queue, next: u64) -> Next {
+    if q.mem.write_index().load(Ordering::Acquire) <= next
+        || q.mem.packet_header(next).load(Ordering::Acquire) & 0xff == PACKET_TYPE_INVALID
+    {
+        return Next::Empty;
+    }
+    let p = Packet(q.mem.read_packet(next));
+    if p.packet_type() != super::packets::TYPE_KERNEL_DISPATCH {
+        return Next::Processor;
+    }
+    if p.barrier() && q.in_flight.load(Ordering::SeqCst) > 0 {
+        return Next::Blocked;
+    }
+    Next::Kernel(p)
+}
+
+/// Called when the last dispatch in flight of `q` ended: while the processor waits for
+/// dispatches, launches the kernel dispatches that can go next (on this thread, for the
+/// workers). Returns whether the processor should be woken: always, unless a launch here left
+/// the next packet waiting for that dispatch's end (which continues the same way). Whoever
+/// holds the launch right re-checks after giving it back, so an end that found the right taken
+/// is never lost.
+pub(super) fn continue_launches(rt: &Runtime, q: &Queue) -> bool {
+    loop {
+        if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
+            return true;
+        }
+        match classify(q, q.launched.load(Ordering::Acquire)) {
+            Next::Kernel(_) => {}
+            Next::Blocked => return false,
+            Next::Processor | Next::Empty => return true,
+        }
+        if q.launcher
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            return false; // the holder re-checks when it gives the right back
+        }
+        let mut wake = false;
+        let mut failed = None;
+        loop {
+            if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
+                wake = true;
+                break;
+            }
+            let next = q.launched.load(Ordering::Acquire);
+            match classify(q, next) {
+                Next::Kernel(p) => {
+                    if let Err(stop) = execute_guarded(rt, q, next, &p, false) {
+                        if let Stop::Failed(e) = stop {
+                            failed = Some(e);
+                        }
+                        wake = true;
+                        break;
+                    }
+                }
+                Next::Blocked => break,
+                Next::Processor | Next::Empty => {
+                    wake = true;
+                    break;
+                }
+            }
+        }
+        // Given back before the error callback, which may destroy the queue (whose processor
+        // then needs the right to leave).
+        q.launcher.store(false, Ordering::SeqCst);
+        if let Some(e) = failed {
+            fail(q, &e);
+        }
+        if wake {
+            return true;
+        }
+        // Re-check: a dispatch that ended while this thread held the right could not launch.
+    }
+}
+
+/// [`execute`], with a panic turned into a failure of the packet.
+fn execute_guarded(
+    rt: &Runtime,
+    q: &Queue,
+    index: u64,
+    p: &Packet,
+    inline: bool,
+) -> std::result::Result<(), Stop> {
+    catch_unwind(AssertUnwindSafe(|| execute(rt, q, index, p, inline))).unwrap_or_else(|_| {
+        Err(Stop::Failed(Error::with_message(
+            softhsa_abi::HSA_STATUS_ERROR,
+            "internal error while processing a packet",
+        )))
+    })
 }
 
 /// Whether the packet at `next` is there: written (the write index passed it) and published
@@ -146,9 +274,14 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64) -> bool {
     false
 }
 
-/// Waits until every dispatch launched has ended (a barrier bit), or the queue stops.
-fn wait_for_dispatches(q: &Queue) {
-    let done = || q.in_flight.load(Ordering::Acquire) == 0 || q.stop.load(Ordering::Acquire);
+/// Waits until every dispatch launched has ended (a barrier bit), the queue stops, or an ending
+/// dispatch launched the packet at `next` and woke the processor.
+fn wait_for_dispatches(q: &Queue, next: u64) {
+    let done = || {
+        q.in_flight.load(Ordering::Acquire) == 0
+            || q.stop.load(Ordering::Acquire)
+            || q.launched.load(Ordering::Acquire) != next
+    };
     if let Some(permit) = SpinPermit::try_new() {
         if permit.spin_until(PACKET_SPIN, done) {
             return;
@@ -163,12 +296,14 @@ fn wait_for_dispatches(q: &Queue) {
     }
 }
 
+/// Launches packet `index` (the caller holds the launch right); barrier and agent packets run
+/// to their end here. `inline`: a kernel dispatch may run on this thread.
 fn execute(
     rt: &Runtime,
     q: &Queue,
     index: u64,
     p: &Packet,
-    handles: &mut Vec<JobHandle>,
+    inline: bool,
 ) -> std::result::Result<(), Stop> {
     let kind = p.decode()?;
     // A bad completion signal fails the packet before it runs.
@@ -186,7 +321,7 @@ fn execute(
     // Launched from here on: its end may advance the read index up to it.
     q.launched.store(index + 1, Ordering::Release);
     match &kind {
-        Kind::KernelDispatch => return kernel_dispatch(rt, q, index, p, handles),
+        Kind::KernelDispatch => return kernel_dispatch(rt, q, index, p, inline),
         Kind::AgentDispatch {
             function,
             return_address,
@@ -264,7 +399,7 @@ fn kernel_dispatch(
     q: &Queue,
     index: u64,
     p: &Packet,
-    handles: &mut Vec<JobHandle>,
+    inline: bool,
 ) -> std::result::Result<(), Stop> {
     let device = q.device.as_ref().ok_or_else(|| {
         Error::with_message(
@@ -295,15 +430,13 @@ fn kernel_dispatch(
         client,
         queue_address: q.addr(),
         priority: q.priority() as usize,
-        inline: true,
+        inline,
     };
     q.in_flight.fetch_add(1, Ordering::AcqRel);
     match dispatch::launch_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
         Ok(h) => {
-            if handles.len() >= HANDLES {
-                handles.retain(|h| device.in_flight(*h));
-            }
-            handles.push(h);
+            // For cancelling it should the queue stop (stale once it ended: cancel ignores it).
+            q.set_job_of(index, h.to_bits());
             Ok(())
         }
         Err((status, fault)) => {
