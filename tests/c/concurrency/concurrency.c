@@ -2,6 +2,8 @@
  *
  *   concurrency CODE_OBJECT TEST...      (CODE_OBJECT: kernels.cl built for the agent)
  *
+ *   inorder    500 dependent kernels with the barrier bit (some barrier-AND packets between):
+ *              each starts only after the previous ended, whichever thread launches it
  *   overlap    a packet without the barrier bit overtakes a blocked one (it completes, the
  *              read index stays at the blocked one); one with the barrier bit never does
  *   gridsync   grid-wide barriers (GWS) across many more work-groups than workers
@@ -105,6 +107,38 @@ static void test_overlap(void) {
     overlap_case(false, 1);
     overlap_case(false, 0); /* the blocked kernel spins without s_sleep */
     overlap_case(true, 1);
+}
+
+static void test_inorder(void) {
+    struct ak_kernel k = ak_kernel("add_one");
+    const uint32_t n = 8 * 64, kernels = 500;
+    uint32_t *buf = ak_alloc(n * 4);
+    struct {
+        uint32_t *buf;
+    } a = {buf};
+    void *args = ak_args(&k, &a, sizeof a);
+    hsa_queue_t *q = queue_on(0, 128);
+    hsa_signal_t done = signal1(), none = {0};
+    for (uint32_t i = 0; i < kernels; i++) {
+        ak_dispatch(q, &k, args, n, 64, i == kernels - 1 ? done : none, true);
+        if (i % 50 == 25) { /* a packet for the processor in the middle of the chain */
+            uint64_t idx = ak_reserve(q);
+            hsa_barrier_and_packet_t *b =
+                (hsa_barrier_and_packet_t *)((char *)q->base_address + (idx % q->size) * 64);
+            memset((char *)b + 4, 0, 60);
+            __atomic_store_n((uint32_t *)b, ak_header(HSA_PACKET_TYPE_BARRIER_AND, true),
+                             __ATOMIC_RELEASE);
+            hsa_signal_store_screlease(q->doorbell_signal, (hsa_signal_value_t)idx);
+        }
+    }
+    EXPECT(wait_done(done, TIMEOUT_NS), "the chain completes");
+    int bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += buf[i] != kernels;
+    EXPECT(bad == 0, "%d work-items counted wrong (buf[0] = %u, want %u)", bad, buf[0], kernels);
+    EXPECT(hsa_queue_load_read_index_scacquire(q) == hsa_queue_load_write_index_scacquire(q),
+           "every packet consumed");
+    hsa_queue_destroy(q);
 }
 
 /* Runs gws_init(n) then `k` with n work-groups of `wg` on queue q (barrier bits set). */
@@ -339,7 +373,7 @@ int main(int argc, char **argv) {
         const char *name;
         void (*run)(void);
     } tests[] = {
-        {"overlap", test_overlap},   {"gridsync", test_gridsync}, {"spinlock", test_spinlock},
+        {"inorder", test_inorder},   {"overlap", test_overlap},   {"gridsync", test_gridsync}, {"spinlock", test_spinlock},
         {"chain", test_chain},       {"preempt", test_preempt},   {"priority", test_priority},
         {"coop", test_coop},         {"destroy", test_destroy},   {"multigrid", test_multigrid},
     };

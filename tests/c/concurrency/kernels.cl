@@ -141,3 +141,10 @@ __kernel void busy(__global uint *out, uint iters) {
     }
     out[gid()] = x;
 }
+
+// buf[i] += 1 for every work-item: in a chain of these with the barrier bit the count is exact
+// only if no two of them overlap.
+__kernel void add_one(__global uint *buf) {
+    volatile __global uint *p = &buf[gid()];
+    *p = *p + 1;
+}

@@ -32,10 +32,10 @@ run() { # label env... -- tests...
         status=1
     fi
 }
-all="coop overlap gridsync spinlock chain preempt priority destroy"
+all="coop inorder overlap gridsync spinlock chain preempt priority destroy"
 run "default workers" SOFTHSA_GPUS=1 -- $all
 run "one worker" SOFTHSA_GPUS=1 SOFTHSA_WORKERS=1 -- $all
-run "interpreter" SOFTHSA_GPUS=1 SOFTHSA_JIT=off -- overlap gridsync chain
+run "interpreter" SOFTHSA_GPUS=1 SOFTHSA_JIT=off -- inorder overlap gridsync chain
 run "two agents" SOFTHSA_GPUS=2 -- multigrid
 run "two agents, one worker" SOFTHSA_GPUS=2 SOFTHSA_WORKERS=1 -- multigrid
 exit $status
