@@ -179,8 +179,8 @@ impl SpinPermit {
     }
 
     /// Spins until `done()` holds (`true`), or `limit` passed, or the host became
-    /// oversubscribed (`false`: the caller sleeps). After the first few microseconds the core
-    /// is yielded between checks, so that on a machine busy with other processes a thread this
+    /// oversubscribed (`false`: the caller sleeps). On a machine busy with other processes the
+    /// core is yielded between checks after the first few microseconds, so that a thread this
     /// one waits for is not kept off the core by the spinner.
     pub fn spin_until(&self, limit: Duration, mut done: impl FnMut() -> bool) -> bool {
         let start = Instant::now();
@@ -195,7 +195,7 @@ impl SpinPermit {
                 if t > limit || self.oversubscribed() || (!self.own_threads_only && system_busy()) {
                     return false;
                 }
-                if t > PURE_SPIN {
+                if t > PURE_SPIN && system_busy() {
                     std::thread::yield_now();
                     continue;
                 }
