@@ -6,17 +6,17 @@
 //! spinning is a permit: [`SpinPermit::try_new`] grants one while `running + spinning` stays
 //! below the number of host cores, and the holder gives it back when it stops spinning.
 //!
-//! Other processes count too: on a machine whose cores are all taken, a spinner that the kernel
-//! preempts delays the very thread it waits for by a whole scheduling period, while a sleeper
-//! woken by a futex gets the core at once. So no permit is granted while the system's runnable
-//! threads (`/proc/loadavg`, read at most every [`LOAD_PERIOD`]) fill the cores.
+//! Other processes count too, for background waiters (packet processors, idle workers): on a
+//! machine whose cores are all taken, such a spinner is preempted and reacts a scheduling period
+//! late, while a sleeper woken by a futex gets the core at once. So [`SpinPermit::try_new`]
+//! grants nothing while the system's runnable threads (`/proc/loadavg`, read at most every
+//! [`LOAD_PERIOD`]) fill the cores. A host thread waiting for the result it needs next
+//! ([`SpinPermit::for_waiter`]) spins anyway: it was just running, and its wait is short.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// How long a spinner checks without pause before it starts yielding its core between checks.
-const PURE_SPIN: Duration = Duration::from_micros(4);
 /// How often the system's runnable thread count is read.
 const LOAD_PERIOD: Duration = Duration::from_millis(20);
 
@@ -179,9 +179,7 @@ impl SpinPermit {
     }
 
     /// Spins until `done()` holds (`true`), or `limit` passed, or the host became
-    /// oversubscribed (`false`: the caller sleeps). On a machine busy with other processes the
-    /// core is yielded between checks after the first few microseconds, so that a thread this
-    /// one waits for is not kept off the core by the spinner.
+    /// oversubscribed (`false`: the caller sleeps).
     pub fn spin_until(&self, limit: Duration, mut done: impl FnMut() -> bool) -> bool {
         let start = Instant::now();
         let mut n = 0u32;
@@ -190,15 +188,12 @@ impl SpinPermit {
                 return true;
             }
             n = n.wrapping_add(1);
-            if n.is_multiple_of(32) {
-                let t = start.elapsed();
-                if t > limit || self.oversubscribed() || (!self.own_threads_only && system_busy()) {
-                    return false;
-                }
-                if t > PURE_SPIN && system_busy() {
-                    std::thread::yield_now();
-                    continue;
-                }
+            if n.is_multiple_of(32)
+                && (start.elapsed() > limit
+                    || self.oversubscribed()
+                    || (!self.own_threads_only && system_busy()))
+            {
+                return false;
             }
             std::hint::spin_loop();
         }

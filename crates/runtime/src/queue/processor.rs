@@ -39,7 +39,7 @@ use softhsa_gpu::DispatchClient;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Longest sleep while blocked on a packet: signals written by device code directly in memory,
 /// and headers published after the doorbell was rung, wake nobody, so they are re-checked.
@@ -47,9 +47,36 @@ const POLL: Duration = Duration::from_millis(1);
 /// Longest sleep of an empty queue: producers ring the doorbell, which wakes the processor at
 /// once; the period only bounds the latency of doorbells written directly in memory.
 const IDLE_POLL: Duration = Duration::from_millis(10);
-/// How long an idle processor spins for the next packet (while a core is spare) before it
-/// sleeps: longer than the host's usual gap between a completion and its next launch.
+/// How long a processor spins (while a core is spare) for dispatches to end before it sleeps.
 const PACKET_SPIN: Duration = Duration::from_micros(100);
+/// Bounds of the adaptive spin for the next packet ([`Idle`]).
+const IDLE_SPIN_MIN: Duration = Duration::from_micros(20);
+const IDLE_SPIN_MAX: Duration = Duration::from_millis(1);
+
+/// The gaps between a queue going idle and its next packet, to size the next spin: twice the
+/// running average, within [`IDLE_SPIN_MIN`, `IDLE_SPIN_MAX`]. A program that launches every
+/// few hundred microseconds then finds the processor still spinning, while one that launches
+/// once a second costs at most a millisecond of spinning per launch.
+struct Idle {
+    /// Running average of the gaps, in nanoseconds.
+    average_ns: u64,
+    /// When the current idle period started (`None`: not idle).
+    since: Option<Instant>,
+}
+
+impl Idle {
+    fn spin(&self) -> Duration {
+        Duration::from_nanos(2 * self.average_ns).clamp(IDLE_SPIN_MIN, IDLE_SPIN_MAX)
+    }
+
+    /// A packet arrived: the idle period (if any) ends.
+    fn ended(&mut self) {
+        if let Some(t) = self.since.take() {
+            let gap = t.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+            self.average_ns = (7 * self.average_ns + gap) / 8;
+        }
+    }
+}
 
 /// Why execution of a packet did not complete.
 enum Stop {
@@ -79,12 +106,16 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         Ordering::Release,
     );
     acquire_launcher(&q);
+    let mut idle = Idle {
+        average_ns: PACKET_SPIN.as_nanos() as u64 / 2,
+        since: None,
+    };
     loop {
         if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
             break;
         }
         let next = q.launched.load(Ordering::Acquire);
-        if !wait_for_packet(&q, next, doorbell) {
+        if !wait_for_packet(&q, next, doorbell, &mut idle) {
             continue;
         }
         let packet = Packet(q.mem.read_packet(next));
@@ -250,17 +281,25 @@ fn execute_guarded(
 /// Whether the packet at `next` is there: written (the write index passed it) and published
 /// (header not INVALID). Spins for it while a core is spare, else sleeps on the doorbell
 /// channel; `false` after a sleep (the caller re-checks its stop conditions).
-fn wait_for_packet(q: &Queue, next: u64, doorbell: u64) -> bool {
+fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool {
     let ready = || {
         q.mem.write_index().load(Ordering::Acquire) > next
             && q.mem.packet_header(next).load(Ordering::Acquire) & 0xff != PACKET_TYPE_INVALID
     };
     if ready() {
+        idle.ended();
         return true;
     }
-    if let Some(permit) = SpinPermit::try_new() {
-        if permit.spin_until(PACKET_SPIN, || ready() || q.stop.load(Ordering::Relaxed)) {
-            return ready();
+    // Spin at the start of an idle period only (not after each wake-up of a long one).
+    if idle.since.is_none() {
+        idle.since = Some(Instant::now());
+        if let Some(permit) = SpinPermit::try_new() {
+            if permit.spin_until(idle.spin(), || ready() || q.stop.load(Ordering::Relaxed)) {
+                if ready() {
+                    idle.ended();
+                }
+                return ready();
+            }
         }
     }
     let sleeper = Sleeper::for_value(doorbell);
@@ -445,5 +484,35 @@ fn kernel_dispatch(
             eprintln!("softhsa: queue {:#x}, packet {index}: {fault}", q.addr());
             Err(Stop::Failed(Error::with_message(status, fault.to_string())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_spin_follows_the_gaps_within_bounds() {
+        let mut idle = Idle {
+            average_ns: 0,
+            since: None,
+        };
+        assert_eq!(idle.spin(), IDLE_SPIN_MIN);
+        idle.average_ns = 300_000;
+        assert_eq!(idle.spin(), Duration::from_micros(600));
+        idle.average_ns = 10_000_000_000;
+        assert_eq!(idle.spin(), IDLE_SPIN_MAX);
+        // A packet after an idle period moves the average an eighth of the way.
+        idle.average_ns = 80_000;
+        idle.since = Some(Instant::now() - Duration::from_micros(880));
+        idle.ended();
+        assert!(idle.since.is_none());
+        assert!(
+            (180_000..190_000).contains(&idle.average_ns),
+            "{}",
+            idle.average_ns
+        );
+        idle.ended(); // not idle: no change
+        assert!((180_000..190_000).contains(&idle.average_ns));
     }
 }
