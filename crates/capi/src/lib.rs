@@ -7,7 +7,8 @@
 //! Files by domain: `system` (init, system info, extensions), `agent` (agents, ISAs, caches,
 //! wavefronts), `memory` (regions, pools, allocation, locking, pointer info), `signal`, `queue`
 //! (queues, AMD queue controls, profiling), `copy` (async copies), `executable` (code objects,
-//! readers, executables, symbols), `unsupported` (images, IPC, interop, SVM, finalizer).
+//! readers, executables, symbols), `ipc` (memory and signals shared between processes),
+//! `svm` (SVM attributes, prefetch), `unsupported` (images, interop, finalizer).
 //! The shared library is linked by `scripts/build-lib.sh` with `hsa.map` (version ROCR_1).
 
 use softhsa_abi::*;
@@ -17,9 +18,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 mod agent;
 mod copy;
 mod executable;
+mod ipc;
 mod memory;
 mod queue;
 mod signal;
+mod svm;
 mod system;
 mod unsupported;
 

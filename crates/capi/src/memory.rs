@@ -10,7 +10,11 @@ use std::ffi::c_void;
 use std::mem::{offset_of, size_of};
 
 /// Agent indices of a C array of agent handles (INVALID_AGENT for any unknown one).
-fn agent_indices(rt: &Runtime, agents: *const hsa_agent_t, count: usize) -> Result<Vec<usize>> {
+pub(crate) fn agent_indices(
+    rt: &Runtime,
+    agents: *const hsa_agent_t,
+    count: usize,
+) -> Result<Vec<usize>> {
     if count == 0 {
         return Ok(Vec::new());
     }

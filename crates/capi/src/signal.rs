@@ -90,7 +90,7 @@ pub unsafe extern "C" fn hsa_amd_signal_create(
         }
         let s = rt
             .signals
-            .create_with_attributes(initial_value, attributes)?;
+            .create_with_attributes(initial_value, attributes, &rt.memory)?;
         // SAFETY: checked non-null; the caller provides a writable hsa_signal_t.
         unsafe { write_out(signal, hsa_signal_t { handle: s.0 }) }
     })

@@ -61,10 +61,10 @@ pub extern "C" fn hsa_system_get_info(
             }
             // As in ROCm: a pointer to the build string.
             HSA_AMD_SYSTEM_INFO_BUILD_VERSION => InfoValue::ptr(system::BUILD_VERSION.as_ptr()),
-            // hsa_amd_svm_* are not implemented: report SVM unsupported (hip-bringup.md).
-            HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED | HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => {
-                InfoValue::Bool(false)
-            }
+            // SVM attributes are supported (softhsa_runtime::svm); gfx9 runs with XNACK off, so
+            // host memory is not GPU-accessible by default (as on a ROCm 5.2 gfx906 board).
+            HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED => InfoValue::Bool(true),
+            HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT => InfoValue::Bool(false),
             _ => return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT)),
         };
         // SAFETY: `value` points to storage of the attribute's type (caller's contract).

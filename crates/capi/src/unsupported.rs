@@ -1,5 +1,6 @@
 //! Entry points of features softhsa does not implement: images and samplers, the HSAIL
-//! finalizer (programs), IPC, graphics interop and SVM attributes.
+//! finalizer (programs), and graphics interop (there is no graphics driver whose buffers could
+//! be mapped: `hsa_amd_interop_*` fail with an explicit message).
 //!
 //! Each validates what it can and returns the status the headers name for the situation (an
 //! image format is unsupported, a program or image handle cannot be valid, ...), with a trace
@@ -284,60 +285,8 @@ pub extern "C" fn hsa_ext_program_finalize(
     no_program("hsa_ext_program_finalize")
 }
 
-const IPC: &str = "inter-process memory and signal sharing (hsa_amd_ipc_*) is";
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_create(
-    _ptr: *mut c_void,
-    _len: usize,
-    _handle: *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_create", |_| {
-        unsupported(HSA_STATUS_ERROR, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_attach(
-    _handle: *const c_void,
-    _len: usize,
-    _num_agents: u32,
-    _agents: *const hsa_agent_t,
-    _mapped_ptr: *mut *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_attach", |_| {
-        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_memory_detach(_mapped_ptr: *mut c_void) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_memory_detach", |_| {
-        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_signal_create(
-    _signal: hsa_signal_t,
-    _handle: *mut c_void,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_signal_create", |_| {
-        unsupported(HSA_STATUS_ERROR, IPC)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_ipc_signal_attach(
-    _handle: *const c_void,
-    _signal: *mut hsa_signal_t,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_ipc_signal_attach", |_| {
-        unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, IPC)
-    })
-}
-
-const INTEROP: &str = "graphics interop (hsa_amd_interop_*) is";
+const INTEROP: &str =
+    "graphics interop (hsa_amd_interop_*: no graphics driver shares buffers with a software GPU) is";
 
 #[no_mangle]
 pub extern "C" fn hsa_amd_interop_map_buffer(
@@ -359,45 +308,5 @@ pub extern "C" fn hsa_amd_interop_map_buffer(
 pub extern "C" fn hsa_amd_interop_unmap_buffer(_ptr: *mut c_void) -> hsa_status_t {
     with_runtime("hsa_amd_interop_unmap_buffer", |_| {
         unsupported(HSA_STATUS_ERROR_INVALID_ARGUMENT, INTEROP)
-    })
-}
-
-const SVM: &str = "SVM attributes (hsa_amd_svm_*; HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED is false) are";
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_svm_attributes_set(
-    _ptr: *mut c_void,
-    _size: usize,
-    _attributes: *mut c_void,
-    _count: usize,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_svm_attributes_set", |_| {
-        unsupported(HSA_STATUS_ERROR, SVM)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_svm_attributes_get(
-    _ptr: *mut c_void,
-    _size: usize,
-    _attributes: *mut c_void,
-    _count: usize,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_svm_attributes_get", |_| {
-        unsupported(HSA_STATUS_ERROR, SVM)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn hsa_amd_svm_prefetch_async(
-    _ptr: *mut c_void,
-    _size: usize,
-    _agent: hsa_agent_t,
-    _num_dep_signals: u32,
-    _dep_signals: *const hsa_signal_t,
-    _completion_signal: hsa_signal_t,
-) -> hsa_status_t {
-    with_runtime("hsa_amd_svm_prefetch_async", |_| {
-        unsupported(HSA_STATUS_ERROR, SVM)
     })
 }

@@ -13,10 +13,11 @@
 //! share the workers by priority.
 
 pub use crate::config::{DeviceConfig, GfxVersion, MAX_PRIVATE_SIZE};
+use crate::exec::gws::Gws;
 use crate::fault::Fault;
 use crate::grid::Grid;
 use crate::program::Kernel;
-use crate::sched::gws::Gws;
+use crate::sched::gws::GwsWaiters;
 use crate::sched::job::{Job, JobData};
 use crate::sched::{scheduler, Scheduler};
 use crate::{DeviceEvents, MemoryMap};
@@ -135,7 +136,10 @@ impl DispatchStats {
 /// What every dispatch of a device shares.
 pub(crate) struct DeviceShared {
     pub config: DeviceConfig,
-    pub gws: Gws,
+    /// The device's global wave sync resources (`ds_gws_*`), shared by all its dispatches.
+    pub gws: Arc<Gws>,
+    /// Work-groups parked at GWS operations that wait.
+    pub gws_waiters: GwsWaiters,
     pub sched: &'static Scheduler,
 }
 
@@ -205,7 +209,8 @@ impl Device {
         Device {
             shared: Arc::new(DeviceShared {
                 config,
-                gws: Gws::default(),
+                gws: Arc::default(),
+                gws_waiters: GwsWaiters::default(),
                 sched: scheduler(threads),
             }),
         }

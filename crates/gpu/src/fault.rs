@@ -14,6 +14,8 @@ pub enum FaultKind {
     Unimplemented,
     /// `s_trap` with this trap id.
     Trap { code: u16 },
+    /// `s_sethalt 1`: the wave halted, and no debugger is attached to resume it.
+    Halted,
     /// The wave executed more instructions than the device's per-wave budget.
     InstructionBudget { limit: u64 },
     /// The dispatch itself is malformed (zero-sized grid, too large a work-group...).
@@ -85,6 +87,7 @@ impl fmt::Display for FaultKind {
             FaultKind::IllegalInstruction => write!(f, "illegal instruction"),
             FaultKind::Unimplemented => write!(f, "unimplemented instruction"),
             FaultKind::Trap { code } => write!(f, "s_trap {code}"),
+            FaultKind::Halted => write!(f, "wave halted by s_sethalt (no debugger to resume it)"),
             FaultKind::InstructionBudget { limit } => {
                 write!(f, "wave exceeded its budget of {limit} instructions")
             }

@@ -39,6 +39,13 @@
 //!   [`exec::int32`], chosen at decode time; the `valu` module stays the reference (PERF.md).
 //! - FLAT atomics that land in LDS or scratch are plain read-modify-writes ([`exec::vmem::rmw`]):
 //!   no other thread sees those bytes. Global atomics are host atomics.
+//! - GDS: ROCm gives user queues none, so a DS access with the GDS bit (and `ds_ordered_count`)
+//!   is a GDS range error, reported as a memory violation ([`exec::ds_extra`]).
+//! - GWS: 64 resources per [`Device`], shared by all its dispatches; a wave that must wait
+//!   re-executes its `ds_gws_*` instruction each time it runs (`Flow::Wait`, [`exec::gws`]).
+//! - VSKIP and GPR indexing set [`wave::Wave::gpr_idx_en`], which keeps the JIT's translated
+//!   VALU code out of the way; the interpreter skips vector instructions while VSKIP is set.
+//! - VINTRP and EXP are graphics-only: an illegal instruction in a compute wave.
 
 use std::ops::Range;
 

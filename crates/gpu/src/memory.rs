@@ -25,12 +25,32 @@ pub struct Known {
     pub delta: u64,
 }
 
+/// A range generated code may access without asking: `[lo, hi)`, host = address + `delta`
+/// (`#[repr(C)]`: the JIT reads it). Empty when `lo >= hi`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Site {
+    pub lo: u64,
+    pub hi: u64,
+    pub delta: u64,
+}
+
+/// What a worker keeps between the work-groups of one dispatch: the ranges checks proved, the
+/// last one and one per JIT memory instruction ("site": an instruction keeps touching the same
+/// buffer). Never carried across dispatches, and never a scratch range (the backing may move).
+#[derive(Clone, Debug, Default)]
+pub struct MemCache {
+    pub last: Known,
+    pub sites: Vec<Site>,
+}
+
 /// A wave's view of checked memory: the runtime's map, the scratch backing of the worker, and
-/// the last range that satisfied a check (the fast path).
+/// the ranges that satisfied checks (the fast paths).
 pub struct Checker<'a> {
     map: &'a dyn MemoryMap,
     scratch: Range<u64>,
     cache: Known,
+    sites: Vec<Site>,
 }
 
 impl<'a> Checker<'a> {
@@ -39,21 +59,54 @@ impl<'a> Checker<'a> {
             map,
             scratch,
             cache: Known::default(),
+            sites: Vec::new(),
         }
     }
 
-    /// Starts from a range that satisfied an earlier check of the same dispatch (the runtime's
-    /// ranges cannot go away while a dispatch that uses them runs).
-    pub fn with_cache(mut self, cache: Known) -> Self {
-        if cache.range.start >= self.scratch.end || cache.range.end <= self.scratch.start {
-            self.cache = cache;
+    /// Starts from the ranges that satisfied earlier checks of the same dispatch (the
+    /// runtime's ranges cannot go away while a dispatch that uses them runs).
+    pub fn with_cache(mut self, cache: MemCache) -> Self {
+        if !self.in_scratch(&cache.last.range) {
+            self.cache = cache.last;
         }
+        self.sites = cache.sites;
         self
+    }
+
+    fn in_scratch(&self, r: &Range<u64>) -> bool {
+        r.start < self.scratch.end && r.end > self.scratch.start
     }
 
     /// The last range that satisfied a check.
     pub fn cache(&self) -> Known {
         self.cache.clone()
+    }
+
+    /// Hands the proven ranges over for the next work-group (scratch ranges dropped).
+    pub fn take_cache(&mut self) -> MemCache {
+        let mut sites = std::mem::take(&mut self.sites);
+        for s in sites.iter_mut() {
+            if self.in_scratch(&(s.lo..s.hi)) {
+                *s = Site::default();
+            }
+        }
+        let last = std::mem::take(&mut self.cache);
+        MemCache {
+            last: if self.in_scratch(&last.range) {
+                Known::default()
+            } else {
+                last
+            },
+            sites,
+        }
+    }
+
+    /// The per-site ranges, at least `n` of them (new ones empty).
+    pub fn sites(&mut self, n: usize) -> &mut [Site] {
+        if self.sites.len() < n {
+            self.sites.resize(n, Site::default());
+        }
+        &mut self.sites
     }
 
     /// Proves `[lo, end)` is accessible; returns the delta to add to reach host memory.

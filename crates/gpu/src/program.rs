@@ -49,6 +49,9 @@ pub struct Program {
     pub offsets: Vec<u32>,
     /// Per dword of text: the slot starting there, or [`NO_INDEX`].
     index: Vec<u32>,
+    /// The program can set MODE.VSKIP (`s_setvskip`, or `s_setreg*` over MODE bit 28): its
+    /// waves run in the interpreter, which skips every vector instruction while VSKIP is set.
+    pub uses_vskip: bool,
 }
 
 impl Program {
@@ -80,11 +83,15 @@ impl Program {
                 }
             }
         }
+        let uses_vskip = slots
+            .iter()
+            .any(|s| matches!(s, Slot::Ok(x) if sets_vskip(&x.inst)));
         let mut p = Program {
             base,
             slots,
             offsets,
             index,
+            uses_vskip,
         };
         p.link();
         p
@@ -131,6 +138,19 @@ impl Program {
             Some(Slot::Illegal(w)) => format!("<illegal: {w:#010x}>"),
             None => String::new(),
         }
+    }
+}
+
+/// Whether `inst` may set MODE.VSKIP (bit 28 of hardware register 1).
+fn sets_vskip(inst: &Inst) -> bool {
+    match inst.op {
+        Op::S_SETVSKIP => true,
+        Op::S_SETREG_B32 | Op::S_SETREG_IMM32_B32 => {
+            let simm = inst.imm as u32;
+            let (id, off, size) = (simm & 63, (simm >> 6) & 31, ((simm >> 11) & 31) + 1);
+            id == 1 && off <= 28 && off + size > 28
+        }
+        _ => false,
     }
 }
 

@@ -28,22 +28,10 @@ pub enum WaveState {
     /// Stopped before the instruction at `pc` because its time slice ran out (see
     /// [`Wave::time_slice`]); resumes there.
     Sliced,
-    /// Stopped at a global wave sync instruction (pc past it) that [`Wave::gws`] describes;
-    /// the scheduler performs it and resumes the wave once it is released.
+    /// Stopped before a global wave sync instruction that must wait (a GWS barrier or
+    /// semaphore, `exec::gws`): it executes again when the scheduler resumes the wave, which
+    /// it does once the device's GWS changed after [`Wave::gws_epoch`].
     Gws,
-}
-
-/// A global wave sync (`ds_gws_*`) operation a wave has asked for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GwsRequest {
-    /// The DS opcode (`ds_gws_init` 0x99, `ds_gws_barrier` 0x9d, the semaphore ops 0x98-0x9c).
-    pub op: u16,
-    /// GWS resource id: `M0[21:16]` + the instruction's offset.
-    pub resource: u32,
-    /// DATA0 of the first active lane (init value, barrier count - 1).
-    pub value: u32,
-    /// Barrier generation the wave waits to pass (set by the scheduler).
-    pub generation: u64,
 }
 
 /// One wave of 64 lanes.
@@ -68,8 +56,11 @@ pub struct Wave {
     pub executed: u64,
     /// Host address of this wave's scratch (private) backing.
     pub scratch_base: u64,
-    /// `s_set_gpr_idx_on` mode: VGPR operands named by `M0[15:12]` are offset by `M0[7:0]`.
+    /// Vector instructions must run in the interpreter: GPR indexing ([`Wave::gpr_index`]) or
+    /// VSKIP is on. The JIT tests this byte before its translated VALU code.
     pub gpr_idx_en: bool,
+    /// `s_set_gpr_idx_on` mode: VGPR operands named by `M0[15:12]` are offset by `M0[7:0]`.
+    pub gpr_index: bool,
     /// Kinds of store ([`UNFENCED_VECTOR`], [`UNFENCED_SCALAR`]) made since the wave's last full
     /// host fence: the `s_waitcnt` that waits for them issues one (see `exec::control`).
     pub unfenced_stores: u8,
@@ -77,8 +68,10 @@ pub struct Wave {
     /// the limit the wave stops ([`WaveState::Sliced`]) instead of faulting. Set by the
     /// scheduler before each run.
     pub time_slice: bool,
-    /// The pending global wave sync operation ([`WaveState::Gws`]).
-    pub gws: GwsRequest,
+    /// The device's GWS epoch when this wave's GWS operation had to wait ([`WaveState::Gws`]).
+    pub gws_epoch: u64,
+    /// A GWS semaphore or barrier this wave waits in (`exec::gws`; 0: none).
+    pub gws_pending: u16,
 }
 
 /// A vector memory store or atomic (waited for by `vmcnt`) is not yet fenced.
@@ -101,9 +94,11 @@ impl Wave {
             executed: 0,
             scratch_base: 0,
             gpr_idx_en: false,
+            gpr_index: false,
             unfenced_stores: 0,
             time_slice: false,
-            gws: GwsRequest::default(),
+            gws_epoch: 0,
+            gws_pending: 0,
         }
     }
 
@@ -127,6 +122,12 @@ impl Wave {
     pub fn set_vcc(&mut self, v: u64) {
         self.s[VCC_LO] = v as u32;
         self.s[VCC_LO + 1] = (v >> 32) as u32;
+    }
+
+    /// Recomputes [`Wave::gpr_idx_en`] after GPR indexing or MODE.VSKIP changed.
+    #[inline]
+    pub fn sync_vector_path(&mut self) {
+        self.gpr_idx_en = self.gpr_index || self.mode & 1 << 28 != 0;
     }
 
     #[inline]
@@ -229,8 +230,10 @@ pub fn init_wave(
     w.mode = initial_mode(kd);
     w.trapsts = 0;
     w.gpr_idx_en = false;
+    w.gpr_index = false;
     w.unfenced_stores = 0;
     w.time_slice = false;
+    w.gws_pending = 0;
     w.state = WaveState::Running;
     w.index = index;
     w.workgroup = wg_id;
@@ -294,8 +297,52 @@ pub fn init_wave(
     let base = w.scratch_base;
     w.set_s64(FLAT_SCRATCH_LO, base);
 
-    // Work-item ids by counting (X fastest) from lane 0's id: no division per lane.
-    let dims = kd.enable_vgpr_workitem_id().min(2) as usize + 1;
+    fill_workitem_ids(
+        w,
+        shape,
+        index,
+        kd.enable_vgpr_workitem_id().min(2) as usize + 1,
+    );
+}
+
+/// VGPRs 0..dims = the lanes' work-item ids (X fastest). The common shapes take loops the
+/// compiler vectorizes: a wave inside one row, or power-of-two extents.
+fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
+    let [ex, ey, _] = shape.extent;
+    let flat0 = index * 64;
+    let x0 = flat0 % ex;
+    if x0 + 63 < ex {
+        // One row: x counts up, y and z stay.
+        let [_, y, z] = shape.workitem_id(index, 0);
+        for (l, v) in w.v[0].iter_mut().enumerate() {
+            *v = x0 + l as u32;
+        }
+        if dims > 1 {
+            w.v[1] = [y; 64];
+        }
+        if dims > 2 {
+            w.v[2] = [z; 64];
+        }
+        return;
+    }
+    if ex.is_power_of_two() && ey.is_power_of_two() {
+        let (sx, sy) = (ex.trailing_zeros(), ey.trailing_zeros());
+        for (l, v) in w.v[0].iter_mut().enumerate() {
+            *v = (flat0 + l as u32) & (ex - 1);
+        }
+        if dims > 1 {
+            for (l, v) in w.v[1].iter_mut().enumerate() {
+                *v = (flat0 + l as u32) >> sx & (ey - 1);
+            }
+        }
+        if dims > 2 {
+            for (l, v) in w.v[2].iter_mut().enumerate() {
+                *v = (flat0 + l as u32) >> (sx + sy);
+            }
+        }
+        return;
+    }
+    // Any shape: count from lane 0's id (no division per lane).
     let [ex, ey, _] = shape.extent;
     let mut id = shape.workitem_id(index, 0);
     for lane in 0..64usize {
@@ -309,6 +356,38 @@ pub fn init_wave(
             if id[1] == ey {
                 id[1] = 0;
                 id[2] += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every fill path gives each lane the id `WorkGroupShape::workitem_id` defines.
+    #[test]
+    fn workitem_ids_match_the_definition() {
+        for extent in [
+            [256, 1, 1],
+            [16, 16, 1],
+            [8, 4, 2],
+            [12, 5, 3],
+            [100, 3, 1],
+            [1, 1, 64],
+        ] {
+            let shape = WorkGroupShape::new(extent);
+            let mut w = Wave::new();
+            for index in 0..shape.waves {
+                fill_workitem_ids(&mut w, &shape, index, 3);
+                for lane in 0..64u32 {
+                    if index * 64 + lane >= shape.items {
+                        continue;
+                    }
+                    let id = shape.workitem_id(index, lane);
+                    let got = [0, 1, 2].map(|d| w.v[d][lane as usize]);
+                    assert_eq!(got, id, "{extent:?} wave {index} lane {lane}");
+                }
             }
         }
     }

@@ -12,7 +12,6 @@ use crate::fault::Fault;
 use crate::grid::WorkGroupShape;
 use crate::memory::Checker;
 use crate::sched::context::{Runner, WgContext};
-use crate::sched::gws::Arrival;
 use crate::sched::job::{Job, JobData};
 use crate::sched::Scheduler;
 use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveState};
@@ -38,8 +37,9 @@ pub(crate) enum Park {
     Sleep,
     /// Its time slice ended while other work deserved the runner: ready again at once.
     Slice,
-    /// A wave waits at a global wave sync barrier; ready when it is released.
-    Gws { resource: u32, generation: u64 },
+    /// Its waves wait at global wave sync operations (or barriers): ready when the device's
+    /// GWS epoch moves past this one.
+    Gws { epoch: u64 },
 }
 
 pub(crate) enum Outcome {
@@ -115,7 +115,6 @@ pub(crate) fn run_context(
         if let Err(f) = start(d, &mut ctx) {
             return Outcome::Fault(ctx, f);
         }
-        ctx.mem_cache = r.mem_cache.clone();
     }
     let res = catch_unwind(AssertUnwindSafe(|| run_waves(s, job, &mut ctx, r, inline)));
     match res {
@@ -163,7 +162,7 @@ fn run_waves(
         prog: &kernel.program,
         lds: &mut ctx.lds,
         mem: Checker::new(d.client.memory(), scratch_base..scratch_end)
-            .with_cache(ctx.mem_cache.clone()),
+            .with_cache(std::mem::take(&mut r.mem_cache)),
         events: d.client.events(),
         vin: &mut r.vin,
         vout: &mut r.vout,
@@ -175,9 +174,16 @@ fn run_waves(
         jit: Some(&kernel.jit),
     };
     let waves = &mut ctx.waves[..nw];
-    let engine = config.engine.effective();
+    // VSKIP must skip every vector instruction, which only the interpreter checks each time.
+    let engine = if kernel.program.uses_vskip {
+        crate::jit::Engine::Interpreter
+    } else {
+        config.engine.effective()
+    };
     let limit = config.wave_instruction_budget;
     let gws = &d.shared.gws;
+    // A change of the device's GWS made here wakes the work-groups parked at GWS operations.
+    let mut gws_epoch = gws.epoch();
     let result = loop {
         if job.stop.load(Ordering::Relaxed) {
             break Ok(None); // another work-group faulted or the dispatch was cancelled
@@ -187,9 +193,8 @@ fn run_waves(
         for w in waves.iter_mut() {
             match w.state {
                 WaveState::Running | WaveState::Sleeping | WaveState::Sliced => {}
-                WaveState::Gws if gws.passed(w.gws.resource, w.gws.generation) => {
-                    w.state = WaveState::Running;
-                }
+                // Its GWS operation executes again once the GWS changed.
+                WaveState::Gws if gws.epoch() != w.gws_epoch => {}
                 _ => continue,
             }
             w.state = WaveState::Running;
@@ -203,12 +208,14 @@ fn run_waves(
             ctx.slice_insts += w.executed - before;
             match w.state {
                 WaveState::Sleeping => sleeping = true,
-                WaveState::Sliced => {}
-                WaveState::Gws => {
-                    progressed = true;
-                    gws_op(gws, w);
-                }
+                WaveState::Sliced | WaveState::Gws => {}
                 _ => progressed = true,
+            }
+            let e = gws.epoch();
+            if e != gws_epoch {
+                gws_epoch = e;
+                progressed = true;
+                d.shared.gws_waiters.wake();
             }
         }
         if waves.iter().all(|w| w.state == WaveState::Done) {
@@ -222,11 +229,11 @@ fn run_waves(
         };
         if !waves.iter().any(can_run) {
             if let Some(w) = waves.iter().find(|w| w.state == WaveState::Gws) {
-                if !gws.passed(w.gws.resource, w.gws.generation) {
-                    break Ok(Some(Park::Gws {
-                        resource: w.gws.resource,
-                        generation: w.gws.generation,
-                    }));
+                if waves
+                    .iter()
+                    .all(|w| w.state != WaveState::Gws || w.gws_epoch == gws_epoch)
+                {
+                    break Ok(Some(Park::Gws { epoch: w.gws_epoch }));
                 }
                 continue;
             }
@@ -257,27 +264,12 @@ fn run_waves(
             }
         }
     };
-    ctx.mem_cache = cx.mem.cache();
+    // The proven ranges stay with the runner (they hold for every work-group of the job).
+    r.mem_cache = cx.mem.take_cache();
     if result.as_ref().is_ok_and(|p| p.is_some()) {
         ctx.slice_start = None; // a new slice when it resumes
     }
     result
-}
-
-/// Performs the global wave sync operation wave `w` stopped at; the wave goes on (`Running`)
-/// unless it must wait at a barrier (stays `Gws` with the generation it waits for).
-fn gws_op(gws: &crate::sched::gws::Gws, w: &mut Wave) {
-    let req = w.gws;
-    match req.op {
-        0x99 => {
-            gws.init(req.resource, req.value);
-            w.state = WaveState::Running;
-        }
-        _ => match gws.arrive(req.resource, req.value) {
-            Arrival::Pass => w.state = WaveState::Running,
-            Arrival::Wait(gen) => w.gws.generation = gen,
-        },
-    }
 }
 
 fn report(d: &JobData, w: &Wave, e: ExecFault) -> Fault {

@@ -16,7 +16,7 @@ pub enum DecodeError {
     /// No GFX9 instruction has this opcode in this encoding.
     #[error("unknown opcode {opcode:#x} in {format} encoding")]
     UnknownOpcode { format: &'static str, opcode: u16 },
-    /// The encoding family is not supported (EXP, VINTRP) or not a GFX9 encoding.
+    /// Not a GFX9 encoding family.
     #[error("unsupported encoding (word {word:#010x})")]
     UnsupportedEncoding { word: u32 },
     /// Known opcode, but fields hold values LLVM rejects (reserved bits, bad operands).
@@ -61,7 +61,7 @@ fn maps() -> &'static Maps {
 
 fn build_map(gfx: Gfx) -> Vec<u16> {
     {
-        let mut ops = vec![NO_OP; (Class::Mimg as usize + 1) * MAP_SIZE];
+        let mut ops = vec![NO_OP; (Class::Exp as usize + 1) * MAP_SIZE];
         for &op in ALL {
             let here = match gfx {
                 Gfx::Gfx900 => op.on_gfx900(),
@@ -113,6 +113,8 @@ fn class_name(c: Class) -> &'static str {
         Class::Global => "GLOBAL",
         Class::Scratch => "SCRATCH",
         Class::Mimg => "MIMG",
+        Class::Vintrp => "VINTRP",
+        Class::Exp => "EXP",
     }
 }
 
@@ -291,6 +293,12 @@ impl Dec<'_> {
             0b111000 => self.wide(Class::Mubuf, bits(w0 as u64, 18, 7)),
             0b111010 => self.wide(Class::Mtbuf, bits(w0 as u64, 15, 4)),
             0b111100 => self.wide(Class::Mimg, bits(w0 as u64, 18, 7)),
+            0b110101 => {
+                let op = lookup(self.gfx, Class::Vintrp, bits(w0 as u64, 16, 2))?;
+                check_form(op, Form::Native, w0 as u64)?;
+                crate::graphics::vintrp(self, op)
+            }
+            0b110001 => self.wide(Class::Exp, 0),
             _ => Err(DecodeError::UnsupportedEncoding { word: w0 }),
         }
     }

@@ -204,6 +204,7 @@ pub(crate) fn wide(d: &Dec, op: Op, class: Class) -> Result<Inst, DecodeError> {
         Class::Ds => Ok(ds(op, x)),
         Class::Mubuf | Class::Mtbuf => Ok(buffer(op, class, x)),
         Class::Flat | Class::Global | Class::Scratch => flat(op, class, x),
+        Class::Exp => crate::graphics::exp(d, op),
         _ => Ok(mimg(op, x)),
     }
 }

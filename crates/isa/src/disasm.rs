@@ -36,6 +36,7 @@ impl fmt::Display for Display<'_> {
             | Encoding::Global
             | Encoding::Scratch
             | Encoding::Mimg => crate::disasm_memory::print(f, i),
+            Encoding::Vintrp | Encoding::Exp => crate::graphics::print(f, i),
             _ => crate::disasm_vector::print(f, i),
         }
     }

@@ -31,6 +31,10 @@ pub enum Encoding {
     Global,
     Scratch,
     Mimg,
+    /// VINTRP (`v_interp_*_e32`, graphics-only).
+    Vintrp,
+    /// EXP (`exp`, graphics-only).
+    Exp,
 }
 
 /// VALU source/destination modifiers (VOP3, VOP3P, and the SDWA/DPP neg/abs/clamp/omod).
@@ -146,6 +150,8 @@ pub enum Ext {
 ///   (`NONE` = off), `imm` = offset.
 /// - MIMG: `dst` = vdata (loads), `src[0]` = vaddr, `src[1]` = vdata (stores), `src[2]` = srsrc,
 ///   `src[3]` = ssamp, [`Mem::dfmt`] = dmask.
+/// - VINTRP: `dst` = vdst, `src[0]` = vsrc (p1/p2); EXP: `src[0..4]` = vsrc0..3; `imm` = the
+///   encoding's low fields (see the `graphics` module).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inst {
     pub op: Op,

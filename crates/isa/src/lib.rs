@@ -18,7 +18,7 @@
 //! every op and encoding form a valid base encoding and the bits that may vary from it
 //! (probed from llvm-objdump); register fields the op uses are then checked by value
 //! (`operand_check`: reserved codes, register-file bounds, tuple alignment, specials per width).
-//! Not modelled: VOP3 `v_interp_*`, VINTRP and EXP encodings (decode errors).
+//! Not modelled: the VOP3 encodings of `v_interp_*` (decode errors); VINTRP and EXP are.
 
 mod decode;
 mod decode_fields;
@@ -27,6 +27,7 @@ mod disasm_memory;
 mod disasm_scalar;
 mod disasm_vector;
 pub mod elf;
+mod graphics;
 mod inst;
 mod op;
 mod operand;

@@ -23,6 +23,10 @@ pub enum Class {
     Global,
     Scratch,
     Mimg,
+    /// Parameter interpolation (graphics).
+    Vintrp,
+    /// Export (graphics).
+    Exp,
 }
 
 /// Shape of one operand slot in the table: absent, or `dwords` wide; `scalar` means the slot

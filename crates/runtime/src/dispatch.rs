@@ -56,7 +56,9 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
         FaultKind::IllegalInstruction | FaultKind::Unimplemented => {
             HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
         }
-        FaultKind::Trap { .. } | FaultKind::InstructionBudget { .. } => HSA_STATUS_ERROR_EXCEPTION,
+        FaultKind::Trap { .. } | FaultKind::Halted | FaultKind::InstructionBudget { .. } => {
+            HSA_STATUS_ERROR_EXCEPTION
+        }
         FaultKind::InvalidDispatch(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
         FaultKind::Internal(_) => HSA_STATUS_ERROR,
     }

@@ -9,16 +9,20 @@
 //! - [`queue`]: AQL queues and their packet processors.
 //! - [`dispatch`]: kernel dispatch packets handed to the software GPU.
 //! - [`loader`]: code object readers and executables.
+//! - [`ipc`]: memory and signals shared with other processes.
+//! - [`svm`]: SVM attributes of host memory (managed memory).
 
 pub mod config;
 pub mod copy;
 pub mod dispatch;
 pub mod error;
+pub mod ipc;
 pub mod loader;
 pub mod memory;
 pub mod profiling;
 pub mod queue;
 pub mod signal;
+pub mod svm;
 pub mod system;
 pub mod topology;
 

@@ -122,6 +122,11 @@ for e in ops:
         elif "store" in name: src[1] = wcode(data); flags.append("STORE")
         elif "atomic" in name: src[1] = wcode(data); flags.append("ATOMIC")
         src[0] = wcode(addr)
+    elif cls == "VINTRP":
+        dst = wcode(toks[0])
+        if not name.startswith("v_interp_mov"): src[0] = wcode(toks[1])
+    elif cls == "EXP":
+        src = ["V1", "V1", "V1"]  # and a fourth source the decoder reads itself
     fm = forms.get(name, {})
     if "sdwa" in fm: flags.append("SDWA")
     if "dpp" in fm: flags.append("DPP")

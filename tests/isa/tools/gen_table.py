@@ -1,10 +1,11 @@
 import json, re, sys
 d6 = json.load(open("probe-gfx906.json")); d0 = json.load(open("probe-gfx900.json"))
 LIMIT = {"SOP2": 0x60, "SOPK": 0x1D, "VOP2": 0x3E, "VOP3": 0x380}
+# The VOP3 encodings of the interpolation ops are not modelled (VINTRP is).
 SKIP = re.compile(r"^v_interp")
 ops = []
 seen = {}
-order = ["SOP2","SOPK","SOP1","SOPC","SOPP","SMEM","VOP2","VOP1","VOPC","VOP3","VOP3P","DS","MUBUF","MTBUF","FLAT","GLOBAL","SCRATCH","MIMG"]
+order = ["SOP2","SOPK","SOP1","SOPC","SOPP","SMEM","VOP2","VOP1","VOPC","VOP3","VOP3P","DS","MUBUF","MTBUF","FLAT","GLOBAL","SCRATCH","MIMG","VINTRP","EXP"]
 vop3_of = {}
 for cls in order:
     for k, (text, words) in sorted(d6[cls].items(), key=lambda kv: int(kv[0])):
@@ -12,7 +13,7 @@ for cls in order:
         if op >= LIMIT.get(cls, 1 << 20): continue
         mn = text.split(" ")[0]
         base = re.sub(r"_(e32|e64|sdwa|dpp)$", "", mn)
-        if SKIP.match(base): continue
+        if SKIP.match(base) and cls == "VOP3": continue
         if cls == "VOP3" and base in seen:
             vop3_of[base] = (op, text, words); continue
         if base in seen:
@@ -25,7 +26,7 @@ for cls in order:
     for k, (text, words) in sorted(d0[cls].items(), key=lambda kv: int(kv[0])):
         mn = text.split(" ")[0]
         base = re.sub(r"_(e32|e64|sdwa|dpp)$", "", mn)
-        if int(k) >= LIMIT.get(cls, 1 << 20) or SKIP.match(base) or base in seen: continue
+        if int(k) >= LIMIT.get(cls, 1 << 20) or SKIP.match(base) and cls == "VOP3" or base in seen: continue
         if cls == "VOP3" and int(k) >= 0x380: continue
         e = {"name": base, "cls": cls, "opc": int(k), "text": text, "words": words, "gfx906only": False, "gfx900only": True}
         seen[base] = e; ops.append(e)

@@ -59,7 +59,10 @@ fn write_hwreg(w: &mut Wave, simm: i32, v: u32) {
     let (id, off, mask) = hwreg_fields(simm);
     let m = mask << off;
     match id {
-        hwreg::MODE => w.mode = (w.mode & !m) | (v << off & m),
+        hwreg::MODE => {
+            w.mode = (w.mode & !m) | (v << off & m);
+            w.sync_vector_path();
+        }
         hwreg::TRAPSTS => w.trapsts = (w.trapsts & !m) | (v << off & m),
         _ => {}
     }
@@ -112,7 +115,10 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
         | Op::S_CBRANCH_JOIN
         | Op::S_RFE_B64
         | Op::S_RFE_RESTORE_B64
-        | Op::S_SETVSKIP => fault(FaultKind::Unimplemented),
+        | Op::S_SETVSKIP => {
+            let (pc, after) = (cx.prog.addr(w.pc), next());
+            return super::branch_stack::exec(w, x, pc, after);
+        }
         Op::S_SET_GPR_IDX_ON => {
             let idx = w.read32(x.src[0]) & 0xff;
             // The 4-bit mode is the SOPC src1 field (raw, not an operand).
@@ -123,7 +129,8 @@ pub fn scalar(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
                 u32::from(m.src[1].raw())
             } & 15;
             w.s[M0] = (w.s[M0] & !0xf0ff) | idx | mode << 12;
-            w.gpr_idx_en = true;
+            w.gpr_index = true;
+            w.sync_vector_path();
             Flow::Next
         }
         Op::S_SET_GPR_IDX_IDX => {
@@ -177,7 +184,8 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         S_NOP | S_SETPRIO | S_ICACHE_INV | S_INCPERFLEVEL | S_DECPERFLEVEL | S_TTRACEDATA
         | S_SETKILL | S_WAKEUP => Flow::Next,
         S_SET_GPR_IDX_OFF => {
-            w.gpr_idx_en = false;
+            w.gpr_index = false;
+            w.sync_vector_path();
             Flow::Next
         }
         S_SET_GPR_IDX_MODE => {
@@ -212,6 +220,10 @@ pub fn sopp(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         // llvm.debugtrap (s_trap 3) is a no-op without a debugger (the trap handler ABI);
         // every other trap terminates the dispatch.
         S_TRAP if x.inst.imm & 0xff == 3 => Flow::Next,
+        S_SETHALT => {
+            let (pc, next) = (cx.prog.addr(w.pc), cx.prog.addr(w.pc + 1));
+            super::branch_stack::exec(w, x, pc, next).unwrap_or(Flow::Next)
+        }
         S_TRAP => fault(FaultKind::Trap {
             code: (x.inst.imm & 0xff) as u16,
         }),

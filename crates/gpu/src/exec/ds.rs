@@ -12,8 +12,9 @@ use crate::fault::FaultKind;
 use crate::lds::Lds;
 use crate::program::XInst;
 use crate::wave::Wave;
+use softhsa_isa::MemFlags;
 
-fn vreg(s: Src) -> usize {
+pub(super) fn vreg(s: Src) -> usize {
     match s {
         Src::V(r) => usize::from(r),
         _ => 0,
@@ -21,7 +22,7 @@ fn vreg(s: Src) -> usize {
 }
 
 /// One lane's atomic: new memory value from old, data0, data1 (`wide`: 64-bit).
-fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u64> {
+pub(super) fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u64> {
     let sx = |v: u64| {
         if wide {
             v as i64
@@ -118,17 +119,26 @@ fn lds_write(lds: &mut Lds, addr: u32, v: u64, wide: bool) {
     }
 }
 
+/// The 16-bit offset `{offset1, offset0}` (the decoder keeps it whole in `imm`, or split).
+pub(super) fn offset16(inst: &softhsa_isa::Inst) -> u32 {
+    let imm = inst.imm as u32;
+    if imm > 255 {
+        imm & 0xffff
+    } else {
+        imm | inst.mem().map_or(0, |m| u32::from(m.offset1)) << 8
+    }
+}
+
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
     let inst = &x.inst;
+    if inst.mem_flags().has(MemFlags::GDS) {
+        return super::ds_extra::gds(w, x);
+    }
     let opc = inst.op.opcode();
     let exec = w.exec();
     let offset1 = inst.mem().map_or(0, |m| u32::from(m.offset1));
     let imm = inst.imm as u32;
-    let off16 = if imm > 255 {
-        imm & 0xffff
-    } else {
-        imm | offset1 << 8
-    };
+    let off16 = offset16(inst);
     let (a_reg, d0, d1, dst) = (vreg(x.src[0]), vreg(x.src[1]), vreg(x.src[2]), vreg_dst(x));
     let lds = &mut *cx.lds;
     let lanes = (0..64usize).filter(|l| exec >> l & 1 != 0);
@@ -275,23 +285,7 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
                 w.v[dst][l] = if exec >> from & 1 != 0 { data[from] } else { 0 };
             }
         }
-        // ds_gws_init / ds_gws_barrier: the scheduler owns the GWS resources (the semaphore
-        // ops stay unimplemented). The resource is M0[21:16] + offset0; the value is DATA0 (in
-        // the ADDR field for these ops) of the first active lane.
-        0x99 | 0x9d => {
-            if exec == 0 {
-                return Flow::Next;
-            }
-            let first = exec.trailing_zeros() as usize;
-            w.gws = crate::wave::GwsRequest {
-                op: opc,
-                resource: (w.s[crate::wave::M0] >> 16 & 0x3f) + (imm & 0x3f),
-                value: w.v[a_reg][first],
-                generation: 0,
-            };
-            return Flow::Gws;
-        }
-        _ => return fault(FaultKind::Unimplemented),
+        _ => return super::ds_extra::exec(w, x, cx),
     }
     Flow::Next
 }

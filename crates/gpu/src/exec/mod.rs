@@ -3,9 +3,15 @@
 //! Instructions are executed in their pre-decoded form ([`XInst`]); the first-level dispatch is
 //! on the encoding family, then each module matches its ops.
 
+pub mod branch_stack;
+pub mod buffer_lds;
+pub mod buffer_typed;
 pub mod control;
 pub mod ds;
+pub mod ds_extra;
 pub mod flat;
+pub mod format;
+pub mod gws;
 pub mod int32;
 pub mod lanes;
 pub mod mubuf;
@@ -16,6 +22,7 @@ pub mod smem;
 pub mod sopk;
 pub mod vector;
 pub mod vmem;
+pub mod wide_sad;
 
 use crate::fault::FaultKind;
 use crate::lds::Lds;
@@ -71,9 +78,9 @@ pub enum Flow {
     Barrier,
     /// Yield to the other waves of the work-group (s_sleep).
     Sleep,
-    /// A global wave sync operation (`ds_gws_*`, described in `w.gws`): the scheduler performs
-    /// it.
-    Gws,
+    /// The instruction cannot complete yet (a GWS semaphore or barrier): yield, and execute
+    /// it again when the wave runs next.
+    Wait,
     End,
     Fault(Box<ExecFault>),
 }
@@ -102,9 +109,25 @@ fn fault(kind: FaultKind) -> Flow {
     Flow::Fault(Box::new(ExecFault::new(kind)))
 }
 
+/// The encodings VSKIP skips: everything a vector unit or the data share executes.
+fn skipped_by_vskip(e: Encoding) -> bool {
+    !matches!(
+        e,
+        Encoding::Sop2
+            | Encoding::Sop1
+            | Encoding::Sopc
+            | Encoding::Sopk
+            | Encoding::Sopp
+            | Encoding::Smem
+    )
+}
+
 /// Executes one instruction.
 #[inline]
 fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    if w.mode & branch_stack::MODE_VSKIP != 0 && skipped_by_vskip(x.inst.enc) {
+        return Flow::Next;
+    }
     match x.inst.enc {
         Encoding::Vop1
         | Encoding::Vop2
@@ -124,7 +147,10 @@ fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         Encoding::Ds => ds::exec(w, x, cx),
         Encoding::Mubuf => mubuf::exec(w, x, cx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::exec(w, x, cx),
-        Encoding::Mtbuf | Encoding::Mimg => fault(FaultKind::Unimplemented),
+        Encoding::Mtbuf => mubuf::exec(w, x, cx),
+        Encoding::Mimg => fault(FaultKind::Unimplemented),
+        // Graphics only: a compute wave has no interpolation parameters and no export targets.
+        Encoding::Vintrp | Encoding::Exp => fault(FaultKind::IllegalInstruction),
     }
 }
 
@@ -215,8 +241,9 @@ pub(crate) fn step_at(w: &mut Wave, cx: &mut ExecCtx) -> Option<Result<(), ExecF
             w.state = WaveState::Sleeping;
             return Some(Ok(()));
         }
-        Flow::Gws => {
-            w.pc = i + 1;
+        Flow::Wait => {
+            // The GWS operation must wait (`exec::gws`): the wave stops before it (pc kept, so
+            // it executes again when resumed) and the scheduler runs others meanwhile.
             w.state = WaveState::Gws;
             return Some(Ok(()));
         }

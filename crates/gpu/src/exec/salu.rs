@@ -306,7 +306,8 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
                     (usize::from(s) + m0, usize::from(d))
                 }
                 (S_MOVRELD_B32 | S_MOVRELD_B64, _) => (usize::MAX, usize::from(d) + m0),
-                _ => return None,
+                // A constant source has no register number to offset: it moves as it is.
+                _ => (usize::MAX, usize::from(d)),
             };
             let v = if from == usize::MAX {
                 w.read64(x.src[0])

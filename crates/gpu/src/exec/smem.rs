@@ -94,7 +94,7 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
             _ => fault(FaultKind::Unimplemented),
         });
     }
-    if op.class() != Class::Smem || name.starts_with("s_scratch") {
+    if op.class() != Class::Smem {
         return Ok(fault(FaultKind::Unimplemented));
     }
     let dwords = u32::from(op.mem_dwords());
@@ -103,6 +103,12 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
         0
     } else {
         w.read32(x.src[1])
+    };
+    // s_scratch_*: the SGPR (or M0) offset counts 64-byte units; the immediate stays in bytes.
+    let soff = if name.starts_with("s_scratch") {
+        soff.wrapping_mul(64)
+    } else {
+        soff
     };
     let off = (x.inst.imm as u32).wrapping_add(soff);
     let buffer = name.starts_with("s_buffer");

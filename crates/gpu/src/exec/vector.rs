@@ -80,7 +80,34 @@ fn vgpr(o: Operand) -> usize {
 }
 
 pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
-    if w.gpr_idx_en {
+    if x.src[..3].contains(&Src::LdsDirect) {
+        let r = lds_direct(w, x, cx);
+        return exec_gpr_idx(w, &r, cx);
+    }
+    exec_gpr_idx(w, x, cx)
+}
+
+/// `x` with its LDS_DIRECT source replaced by the value it reads: the LDS at M0[15:0], of the
+/// type M0[18:16] names (0 u8, 1 u16, 2 dword, 4 i8, 5 i16), the same for every lane.
+fn lds_direct(w: &Wave, x: &XInst, cx: &ExecCtx) -> XInst {
+    let m0 = w.s[M0];
+    let a = m0 & 0xffff;
+    let v = match (m0 >> 16) & 7 {
+        0 => u32::from(cx.lds.read_u8(a)),
+        1 => u32::from(cx.lds.read_u16(a)),
+        4 => cx.lds.read_u8(a) as i8 as i32 as u32,
+        5 => cx.lds.read_u16(a) as i16 as i32 as u32,
+        _ => cx.lds.read_u32(a),
+    };
+    let mut r = x.clone();
+    for s in r.src.iter_mut().filter(|s| **s == Src::LdsDirect) {
+        *s = Src::Imm(u64::from(v));
+    }
+    r
+}
+
+fn exec_gpr_idx(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
+    if w.gpr_index {
         let r = relocated(w, x);
         return exec_inst(w, &r, cx);
     }
@@ -262,6 +289,7 @@ fn lane_op(w: &mut Wave, x: &XInst) -> Flow {
     let inst = &x.inst;
     let exec = w.exec();
     match inst.op {
+        Op::V_MQSAD_U32_U8 => return super::wide_sad::mqsad_u32_u8(w, x),
         Op::V_READLANE_B32 => {
             let lane = (w.read32(x.src[1]) & 63) as usize;
             let v = match x.src[0] {

@@ -51,6 +51,12 @@ impl Code {
     pub fn addr(&self) -> u64 {
         self.ptr.as_ptr() as u64
     }
+
+    /// The mapped bytes (for debugging dumps).
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping is `len` readable bytes, immutable and owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
 }
 
 impl Drop for Code {

@@ -30,6 +30,8 @@ pub(super) struct Output {
     pub entry: u64,
     pub native: usize,
     pub reachable: usize,
+    /// Native memory instructions (site caches).
+    pub sites: usize,
 }
 
 // Offsets the generated code uses.
@@ -107,6 +109,12 @@ pub(super) struct Emitter<'p> {
     pub(super) natives_left: u32,
     /// Current segment state (inside a chunk loop).
     pub(super) seg: Option<super::segment::Seg>,
+    /// Memory-instruction sites numbered so far.
+    pub(super) sites: u32,
+    /// Shared subroutines requested so far.
+    pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
+    /// `SOFTHSA_JIT_DEBUG=size`: x86 instructions and GPU instructions per item kind.
+    stats: Option<std::collections::BTreeMap<&'static str, (usize, usize)>>,
 }
 
 impl<'p> Emitter<'p> {
@@ -174,22 +182,36 @@ impl<'p> Emitter<'p> {
     /// Calls the interpreter for instruction `i` (not counted natively) and continues after
     /// it, or leaves as it says. `vzeroupper` first: the interpreter is SSE code.
     pub(super) fn callout(&mut self, i: u32) -> R<()> {
-        let after = i64::from(self.natives_left);
+        let stub = self.stub(super::stubs::Stub::Callout);
         let a = &mut self.a;
-        a.lea(rax, qword_ptr(rbp - after as i32))?;
+        a.mov(edx, i)?;
+        a.mov(ecx, self.natives_left)?;
+        Ok(a.call(stub)?)
+    }
+
+    /// The shared body of call-outs: edx = the instruction, ecx = the natives counted after
+    /// it. Returns to the call site when the interpreter says "go on"; otherwise leaves the
+    /// generated function (its own return address dropped).
+    pub(super) fn callout_stub(&mut self) -> R<()> {
+        let a = &mut self.a;
+        let mut out = a.create_label();
+        a.push(rcx)?; // (also re-aligns the stack for the call)
+        a.mov(rax, rbp)?;
+        a.sub(rax, rcx)?;
         a.mov(qword_ptr(rbx + W_EXECUTED), rax)?;
         a.vzeroupper()?;
         a.mov(rdi, rbx)?;
         a.mov(rsi, r12)?;
-        a.mov(edx, i)?;
         a.call(qword_ptr(r12 + J_CALLOUT))?;
+        a.pop(rcx)?;
         a.test(eax, eax)?;
-        a.jnz(self.callout_ret)?;
+        a.jnz(out)?;
         a.mov(rbp, qword_ptr(rbx + W_EXECUTED))?;
-        if after != 0 {
-            a.add(rbp, after as i32)?;
-        }
-        Ok(())
+        a.add(rbp, rcx)?;
+        a.ret()?;
+        bind(a, &mut out)?;
+        a.add(rsp, 8)?;
+        Ok(a.jmp(self.callout_ret)?)
     }
 
     /// The slow path of native instruction `i` (already counted): the interpreter runs it
@@ -263,6 +285,20 @@ impl<'p> Emitter<'p> {
         self.natives_left = b.native;
         for item in &b.items {
             self.free_all();
+            let before = self.a.instructions().len();
+            let kind = match item {
+                Item::Seg(_) => "segment",
+                Item::Callout(_) => "callout",
+                Item::Op(_, k) => match k {
+                    Kind::Salu(_) => "salu",
+                    Kind::Smem(_) => "smem",
+                    Kind::Vmem(_) => "vmem",
+                    Kind::Ds(_) => "ds",
+                    Kind::Branch(_) => "branch",
+                    _ => "other",
+                },
+            };
+            let insts = if let Item::Seg(v) = item { v.len() } else { 1 };
             match item {
                 Item::Seg(insts) => {
                     self.natives_left -= insts.len() as u32;
@@ -283,6 +319,11 @@ impl<'p> Emitter<'p> {
                     self.op(*i, k, b)?;
                 }
             }
+            if let Some(st) = self.stats.as_mut() {
+                let e = st.entry(kind).or_insert((0, 0));
+                e.0 += self.a.instructions().len() - before;
+                e.1 += insts;
+            }
         }
         // (Also after a block that cannot fall through: should the interpreter ever go on
         // there, it continues where it would.)
@@ -300,7 +341,7 @@ impl<'p> Emitter<'p> {
             self.check_hook(i, true)?;
         }
         match *k {
-            Kind::Salu(s) => self.salu(x, s)?,
+            Kind::Salu(s) => self.salu(&s)?,
             Kind::Smem(m) => self.smem(i, &m)?,
             Kind::Vmem(m) => self.vmem(i, &m)?,
             Kind::Ds(d) => self.ds(i, &d)?,
@@ -308,6 +349,8 @@ impl<'p> Emitter<'p> {
             Kind::Branch(c) => self.branch(i, x, c, b)?,
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,
             Kind::Nop => {}
+            // The wave ends where it stands (pc at s_endpgm, as the interpreter leaves it).
+            Kind::End => self.exit_with(super::EXIT_END, Some(i))?,
             Kind::Lane(_) => return Err(err("lane op outside a segment")),
         }
         if checked {
@@ -448,6 +491,7 @@ pub(super) fn compile(
 }
 
 fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
+    let t0 = std::time::Instant::now();
     let n = prog.slots.len();
     let mut a = CodeAssembler::new(64)?;
     let mut labels = vec![None; n + 1];
@@ -467,6 +511,11 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         free_m: 0,
         natives_left: 0,
         seg: None,
+        sites: 0,
+        stubs: Default::default(),
+        stats: std::env::var("SOFTHSA_JIT_DEBUG")
+            .is_ok_and(|v| v == "size")
+            .then(Default::default),
     };
     e.free_all();
     // Prologue: callee-saved registers, 16-byte stack alignment for calls, MXCSR set to the
@@ -516,6 +565,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     }
     e.a.ret()?;
 
+    let t1 = std::time::Instant::now();
     // An x86 instruction is at most 15 bytes: map that much, then assemble for its address.
     let reserved = Reserved::new(e.a.instructions().len() * 15 + 64).map_err(EmitError)?;
     let base = reserved.addr();
@@ -533,11 +583,24 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     }
     let entry = res.label_ip(&entry)? - base;
     let code = Code::seal(reserved, bytes).map_err(EmitError)?;
+    if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
+        eprintln!(
+            "softhsa: JIT {} instructions -> {} x86 instructions, {} bytes; emit {} us, \
+             assemble {} us",
+            plan.reachable,
+            e.a.instructions().len(),
+            bytes.len(),
+            (t1 - t0).as_micros(),
+            t1.elapsed().as_micros()
+        );
+        eprintln!("softhsa: JIT x86 instructions per item kind: {:?}", e.stats);
+    }
     Ok(Output {
         code,
         entries,
         entry,
         native: plan.native,
         reachable: plan.reachable,
+        sites: e.sites as usize,
     })
 }

@@ -22,6 +22,9 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::F32(_) | LaneOp::Cmp(..) if li.abs != 0 => &[0x7fff_ffff],
         LaneOp::F32(_) | LaneOp::Cmp(..) if li.neg != 0 => &[0x8000_0000],
         LaneOp::Cmp(CmpTy::U16, _) => &[0xffff],
+        LaneOp::Int16(crate::valu::I16Op::LshlrevB16 | crate::valu::I16Op::LshrrevB16)
+        | LaneOp::Int16(crate::valu::I16Op::AshrrevI16) => &[0xffff, 15],
+        LaneOp::Int16(_) => &[0xffff],
         _ if isa == Isa::Avx2 => &[],
         _ => &[],
     }
@@ -37,6 +40,9 @@ impl Emitter<'_> {
             LaneOp::Cmp(t, c) => self.lane_cmp(li, t, c),
             LaneOp::Shift64(k) => self.shift64(li, k),
             LaneOp::Mad64 { signed } => self.mad64(li, signed),
+            LaneOp::Cvt(op) => self.lane_cvt(li, op),
+            LaneOp::Int16(op) => self.lane_int16(li, op),
+            LaneOp::Trans(op) => self.lane_trans(li, op),
         }
     }
 
@@ -160,6 +166,64 @@ impl Emitter<'_> {
         }
     }
 
+    /// 16-bit integer ops (`valu::int16`): operands are the low halves, zero- or
+    /// sign-extended; the result is 16 bits, zero-extended.
+    fn lane_int16(&mut self, li: &LaneInst, op: crate::valu::I16Op) -> R<()> {
+        use super::select::Opd;
+        use crate::valu::I16Op::*;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let (s0, s1) = (li.src[0][0], li.src[1][0]);
+        let (a, b) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
+        let lo = self.opd(Opd::K(0xffff))?;
+        let sext = |e: &mut Self, v: V| -> R<()> {
+            e.v_slli(v, v, 16)?;
+            e.v_srai(v, v, 16)
+        };
+        match op {
+            AddU16 => self.v_add(a, a, Vs::R(b))?,
+            SubU16 => self.v_sub(a, a, Vs::R(b))?,
+            SubrevU16 => self.v_sub(a, b, Vs::R(a))?,
+            MulLoU16 => self.v_mullo(a, a, Vs::R(b))?,
+            LshlrevB16 | LshrrevB16 | AshrrevI16 => {
+                let k = self.opd(Opd::K(15))?;
+                self.v_and(a, a, k)?;
+                self.release(k);
+                match op {
+                    LshlrevB16 => self.v_sllv(a, b, Vs::R(a))?,
+                    LshrrevB16 => {
+                        self.v_and(b, b, lo)?;
+                        self.v_srlv(a, b, Vs::R(a))?;
+                    }
+                    _ => {
+                        sext(self, b)?;
+                        self.v_srav(a, b, Vs::R(a))?;
+                    }
+                }
+            }
+            MaxU16 | MinU16 => {
+                self.v_and(a, a, lo)?;
+                self.v_and(b, b, lo)?;
+                if op == MaxU16 {
+                    self.v_maxu(a, a, Vs::R(b))?;
+                } else {
+                    self.v_minu(a, a, Vs::R(b))?;
+                }
+            }
+            MaxI16 | MinI16 => {
+                sext(self, a)?;
+                sext(self, b)?;
+                if op == MaxI16 {
+                    self.v_maxs(a, a, Vs::R(b))?;
+                } else {
+                    self.v_mins(a, a, Vs::R(b))?;
+                }
+            }
+            _ => return Err(super::emit::err("16-bit op")),
+        }
+        self.v_and(a, a, lo)?;
+        self.put(d, a)
+    }
+
     /// `m` = lanes where `x <u y` (unsigned).
     fn ult(&mut self, m: M, x: V, y: V) -> R<()> {
         self.v_icmp(m, Icmp::Lt, false, x, Vs::R(y))
@@ -185,6 +249,8 @@ impl Emitter<'_> {
         if matches!(op, AddCo | Addc) {
             self.v_add(t, xv, Vs::R(yv))?;
             self.ult(carry, t, xv)?; // the sum wrapped
+            self.free(xv);
+            self.free(yv);
             if let Some(c) = cin {
                 let r = self.tmp()?;
                 self.v_add_mask_bit(r, t, c)?;
@@ -198,6 +264,8 @@ impl Emitter<'_> {
         } else {
             self.v_sub(t, xv, Vs::R(yv))?;
             self.ult(carry, xv, yv)?; // borrow: y > x
+            self.free(xv);
+            self.free(yv);
             if let Some(c) = cin {
                 // Subtracting the borrow-in borrows again exactly when t == 0.
                 let z = self.mtmp()?;

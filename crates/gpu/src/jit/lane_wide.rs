@@ -6,7 +6,7 @@
 //! (`vpsravd`), which the half-by-half formulas rely on.
 
 use super::emit::{err, Emitter, R};
-use super::select::LaneInst;
+use super::select::{LaneInst, Opd};
 use super::vx::{Icmp, Vs};
 
 impl Emitter<'_> {
@@ -15,10 +15,26 @@ impl Emitter<'_> {
     pub(super) fn shift64(&mut self, li: &LaneInst, kind: u8) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
         let n = self.opd_scratch(li.src[0][0])?;
-        let (rl, rh) = (self.tmp()?, self.tmp()?);
-        self.v_const(rl, 63)?;
-        self.v_and(n, n, Vs::R(rl))?;
+        let k = self.opd(Opd::K(63))?;
+        self.v_and(n, n, k)?;
+        self.release(k);
+        // e = n - 32 (huge when n < 32, so shifts by it give 0).
+        let e = self.tmp()?;
+        let k = self.opd(Opd::K(32))?;
+        self.v_sub(e, n, k)?;
+        self.release(k);
+        // Arithmetic: n >= 32 (bit 5 of n, moved to the sign).
+        let m = if kind == 2 {
+            let (m, t) = (self.mtmp()?, self.tmp()?);
+            self.v_slli(t, n, 26)?;
+            self.m_from_signs(m, t)?;
+            self.free(t);
+            Some(m)
+        } else {
+            None
+        };
         let (lo, hi) = (self.opd_reg(li.src[1][0])?, self.opd_reg(li.src[1][1])?);
+        let (rl, rh) = (self.tmp()?, self.tmp()?);
         // The half shifted by n itself, then the part that crosses between the halves.
         let (same, other) = if kind == 0 { (lo, hi) } else { (hi, lo) };
         let (rs, ro) = if kind == 0 { (rl, rh) } else { (rh, rl) };
@@ -36,19 +52,7 @@ impl Emitter<'_> {
                 self.v_srlv(ro, other, Vs::R(n))?;
             }
         }
-        // e = n - 32 (huge when n < 32, so shifts by it give 0), c = 32 - n.
-        let e = self.tmp()?;
-        let m = if kind == 2 {
-            // n >= 32: bit 5 of n moved to the sign.
-            let m = self.mtmp()?;
-            self.v_slli(e, n, 26)?;
-            self.m_from_signs(m, e)?;
-            Some(m)
-        } else {
-            None
-        };
-        self.v_const(e, 32)?;
-        self.v_sub(e, n, Vs::R(e))?;
+        // c = 32 - n = 0 - e, in n's register.
         let c = n;
         self.v_sub(c, c, Vs::R(c))?;
         self.v_sub(c, c, Vs::R(e))?;
@@ -90,6 +94,15 @@ impl Emitter<'_> {
         let phi = self.mul_hi_regs(a, b, signed)?;
         self.free(a);
         self.free(b);
+        if li.src[2] == [Opd::K(0), Opd::K(0)] {
+            // A product alone never carries or overflows.
+            let m = self.mtmp()?;
+            self.m_xor(m, m, m)?;
+            self.put(d, plo)?;
+            self.put(d.wrapping_add(1), phi)?;
+            let target = li.mask_out.ok_or_else(|| err("mad64 sdst"))?;
+            return self.mask_out(target, m, false);
+        }
         let (c1, m) = (self.mtmp()?, self.mtmp()?);
         // Low: s = plo + cl, carry c1 = s <u plo.
         let rl = self.tmp()?;

@@ -10,28 +10,34 @@ use crate::exec::operand::Src;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
-const J_MEM_LO: i32 = offset_of!(JitCtx, mem_lo) as i32;
-const J_MEM_HI: i32 = offset_of!(JitCtx, mem_hi) as i32;
-pub(super) const J_MEM_DELTA: i32 = offset_of!(JitCtx, mem_delta) as i32;
+const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
+/// Bytes of one `Site` entry.
+const SITE: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
 
 impl Emitter<'_> {
-    /// Checks `[rax, rcx)` against the proven range. On a miss, out of line: the checker is
-    /// asked (vector registers are not preserved: `retry` must recompute everything), then
-    /// code goes back to `retry`, or the interpreter runs instruction `i` and code continues
-    /// at `resume`. Falls through on a hit, rax and rcx unchanged.
+    /// Checks `[rax, rcx)` against the range this instruction's site proved last. On a miss,
+    /// out of line: the checker is asked (vector registers are not preserved: `retry` must
+    /// recompute everything), then code goes back to `retry`, or the interpreter runs
+    /// instruction `i` and code continues at `resume`. Falls through on a hit, rax and rcx
+    /// unchanged; returns the operand holding the range's translation (valid until rdx
+    /// changes).
     pub(super) fn range_check(
         &mut self,
         i: u32,
         write: bool,
         retry: CodeLabel,
         resume: CodeLabel,
-    ) -> R<()> {
+    ) -> R<AsmMemoryOperand> {
+        let site = self.sites;
+        self.sites += 1;
+        let at = SITE * site as i32;
         let a = &mut self.a;
         let mut miss = a.create_label();
-        a.cmp(rax, qword_ptr(r12 + J_MEM_LO))?;
+        a.mov(rdx, qword_ptr(r12 + J_SITES))?;
+        a.cmp(rax, qword_ptr(rdx + at))?;
         a.jb(miss)?;
-        a.cmp(rcx, qword_ptr(r12 + J_MEM_HI))?;
+        a.cmp(rcx, qword_ptr(rdx + (at + 8)))?;
         a.ja(miss)?;
         a.cmp(rcx, rax)?;
         a.jb(miss)?;
@@ -44,12 +50,13 @@ impl Emitter<'_> {
             a.mov(rsi, rax)?;
             a.mov(rdx, rcx)?;
             a.mov(ecx, u32::from(write))?;
+            a.mov(r8d, site)?;
             a.call(qword_ptr(r12 + J_SPAN))?;
             a.test(eax, eax)?;
             a.jz(slow)?;
             Ok(a.jmp(retry)?)
         });
-        Ok(())
+        Ok(qword_ptr(rdx + (at + 16)))
     }
 
     /// `s_load_dword{,x2,x4,x8,x16}`: one checked span, then the dwords copied into SGPRs,
@@ -71,9 +78,9 @@ impl Emitter<'_> {
         // The hardware ignores the low two bits.
         a.and(rax, -4)?;
         a.lea(rcx, qword_ptr(rax + 4 * i32::from(m.dwords)))?;
-        self.range_check(i, false, retry, done)?;
+        let delta = self.range_check(i, false, retry, done)?;
         let a = &mut self.a;
-        a.add(rax, qword_ptr(r12 + J_MEM_DELTA))?;
+        a.add(rax, delta)?;
         let n = i32::from(m.dwords);
         if n == 1 {
             a.mov(edx, dword_ptr(rax))?;

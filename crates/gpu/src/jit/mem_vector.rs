@@ -1,16 +1,490 @@
-//! Vector memory (global/flat loads and stores of dwords) and LDS accesses.
+//! Global and flat loads and stores of 1, 2 or 4 dwords per lane, wave-wide, as calls to
+//! shared subroutines ("stubs", one per access shape, emitted once per kernel): the call site
+//! passes its registers, the stub does the work. That keeps the code of a kernel small (it
+//! compiles faster and stays in the instruction cache) for the price of a call.
+//!
+//! The common case is decided with 32-bit compares: the active lanes' addresses are
+//! consecutive (lane l at `base + size * l`, no carry between the address halves), so the
+//! access is one span check and masked vector moves (fault suppression keeps inactive lanes
+//! from touching memory). Otherwise, on AVX-512, the addresses are built as qwords, their
+//! span is checked from their minimum and maximum, and gathers and scatters move the data
+//! (scatters write in lane order, as the interpreter does, so the highest lane wins where
+//! lanes overlap). AVX2 runs the consecutive single-dword case natively and leaves the rest to
+//! the interpreter. Every naturally aligned 8-byte piece of a multi-dword access moves as one
+//! 8-byte element (single-copy atomicity, `docs/MEMORY_MODEL.md`); a multi-dword access that
+//! is not 8-byte aligned goes to the interpreter.
+//!
+//! Stub interface: rdi = the address VGPR (its 64 lanes), rsi = the data VGPR, rdx = the
+//! uniform part of the address (the offset, plus the `saddr` base), r9d = the instruction's
+//! range-cache site. Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
-use super::emit::{err, Emitter, R};
-use super::select::{DsInst, VmemInst};
+use super::emit::{bind, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
+use super::select::VmemInst;
+use super::vx::{zr, Isa, V};
+use super::JitCtx;
+use crate::wave::UNFENCED_VECTOR;
+use iced_x86::code_asm::*;
+use std::mem::offset_of;
+
+const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
+const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
+
+/// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
+static LANE_OFFSETS32: [[u32; 64]; 3] = lane_offsets32();
+static LANE_OFFSETS64: [[u64; 64]; 3] = lane_offsets64();
+
+const fn lane_offsets32() -> [[u32; 64]; 3] {
+    let mut t = [[0u32; 64]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut l = 0;
+        while l < 64 {
+            t[s][l] = (4 << s) * l as u32;
+            l += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+const fn lane_offsets64() -> [[u64; 64]; 3] {
+    let mut t = [[0u64; 64]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut l = 0;
+        while l < 64 {
+            t[s][l] = (4 << s) * l as u64;
+            l += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+fn size_index(dwords: u8) -> usize {
+    match dwords {
+        1 => 0,
+        2 => 1,
+        _ => 2,
+    }
+}
+
+/// The chunk's EXEC bits: 16 (AVX-512 chunk c) at byte 2c.
+pub(super) fn exec_word(c: i32) -> AsmMemoryOperand {
+    word_ptr(rbx + (W_S + 4 * i32::from(EXEC) + 2 * c))
+}
+
+/// EXEC bits of lanes 8g..8g+7.
+pub(super) fn exec_byte(g: i32) -> AsmMemoryOperand {
+    byte_ptr(rbx + (W_S + 4 * i32::from(EXEC) + g))
+}
+
+/// The shape of a vector memory access a stub serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct VmemShape {
+    pub load: bool,
+    pub dwords: u8,
+    /// Addresses are VGPR pairs (else a 32-bit VGPR offset added to the uniform base).
+    pub pair: bool,
+}
 
 impl Emitter<'_> {
-    /// A global/flat load or store.
-    pub(super) fn vmem(&mut self, _i: u32, _m: &VmemInst) -> R<()> {
-        Err(err("vmem not yet"))
+    /// A global/flat load or store: a call to the stub of its shape.
+    pub(super) fn vmem(&mut self, i: u32, m: &VmemInst) -> R<()> {
+        let shape = VmemShape {
+            load: m.load,
+            dwords: m.dwords,
+            pair: m.saddr.is_none(),
+        };
+        let mut done = self.a.create_label();
+        let slow = self.slow_callout(i, done)?;
+        let served = self.isa == Isa::Avx512 || m.dwords == 1;
+        if !served {
+            self.a.jmp(slow)?;
+            return bind(&mut self.a, &mut done);
+        }
+        let stub = self.stub(super::stubs::Stub::Vmem(shape));
+        let site = self.sites;
+        self.sites += 1;
+        let a = &mut self.a;
+        a.lea(rdi, qword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
+        a.lea(rsi, qword_ptr(r13 + 256 * i32::from(m.data)))?;
+        match m.saddr {
+            Some(s) => {
+                a.mov(rdx, sreg64(s))?;
+                if m.offset != 0 {
+                    a.add(rdx, m.offset)?;
+                }
+            }
+            None => a.mov(rdx, i64::from(m.offset))?,
+        }
+        a.mov(r9d, site)?;
+        a.call(stub)?;
+        a.test(eax, eax)?;
+        a.jnz(slow)?;
+        bind(a, &mut done)
     }
 
-    /// An LDS load or store.
-    pub(super) fn ds(&mut self, _i: u32, _d: &DsInst) -> R<()> {
-        Err(err("ds not yet"))
+    /// Emits the stub for vector accesses of `shape` (see the module documentation).
+    pub(super) fn vmem_stub(&mut self, shape: VmemShape) -> R<()> {
+        let isa = self.isa;
+        let size = 4 * i32::from(shape.dwords);
+        let a = &mut self.a;
+        let mut top = a.create_label();
+        let mut ok = a.create_label();
+        let mut slow = a.create_label();
+        let mut scattered = a.create_label();
+        a.sub(rsp, 8)?; // 16-byte alignment for the span call
+        bind(a, &mut top)?;
+        a.mov(rcx, sreg64(EXEC))?;
+        a.test(rcx, rcx)?;
+        a.jz(ok)?;
+        // First active lane f (r10), last active lane (r11).
+        a.tzcnt(r10, rcx)?;
+        a.lzcnt(r11, rcx)?;
+        a.neg(r11)?;
+        a.add(r11, 63)?;
+        // Lane f's address dwords: low in eax, high (address pairs) in r8d.
+        a.mov(eax, dword_ptr(rdi + r10 * 4))?;
+        if shape.pair {
+            a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+        }
+        // Consecutive lanes have low dwords base_lo + size * lane, all inside 32 bits:
+        // rax = base_lo = lo_f - size*f >= 0, and base_lo + size*last <= u32::MAX.
+        a.imul_3(rcx, r10, size)?;
+        a.sub(rax, rcx)?;
+        a.jb(scattered)?;
+        a.imul_3(rcx, r11, size)?;
+        a.add(rcx, rax)?;
+        a.shr(rcx, 32)?;
+        a.jnz(scattered)?;
+        // Every active lane's low dword is base_lo + size * lane (and its high dword r8d).
+        a.mov(
+            rcx,
+            LANE_OFFSETS32[size_index(shape.dwords)].as_ptr() as u64,
+        )?;
+        match isa {
+            Isa::Avx512 => {
+                a.vpbroadcastd(zmm0, eax)?;
+                a.vpbroadcastd(zmm1, r8d)?;
+                for c in 0..4 {
+                    a.kmovw(k1, exec_word(c))?;
+                    a.vpaddd(zmm2, zmm0, zmmword_ptr(rcx + 64 * c))?;
+                    a.vpcmpd(k2.k1(), zmm2, zmmword_ptr(rdi + 64 * c), 4)?;
+                    if shape.pair {
+                        a.vpcmpd(k3.k1(), zmm1, zmmword_ptr(rdi + (256 + 64 * c)), 4)?;
+                        a.korw(k2, k2, k3)?;
+                    }
+                    a.kortestw(k2, k2)?;
+                    a.jnz(scattered)?;
+                }
+            }
+            Isa::Avx2 => {
+                a.vmovd(xmm0, eax)?;
+                a.vpbroadcastd(ymm0, xmm0)?;
+                a.vmovd(xmm1, r8d)?;
+                a.vpbroadcastd(ymm1, xmm1)?;
+                for c in 0..8 {
+                    a.movzx(r8d, exec_byte(c))?;
+                    a.shl(r8d, 5)?;
+                    a.vmovdqu(ymm3, ymmword_ptr(r15 + r8))?;
+                    a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
+                    a.vpcmpeqd(ymm2, ymm2, ymmword_ptr(rdi + 32 * c))?;
+                    if shape.pair {
+                        a.vpcmpeqd(ymm4, ymm1, ymmword_ptr(rdi + (256 + 32 * c)))?;
+                        a.vpand(ymm2, ymm2, ymm4)?;
+                    }
+                    // CF = every active lane matched.
+                    a.vptest(ymm2, ymm3)?;
+                    a.jae(scattered)?;
+                }
+                // (r8d held mask offsets: the high dword again.)
+                if shape.pair {
+                    a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+                }
+            }
+        }
+        // r8 = lane 0's slot address: (high dword or saddr base) + base_lo + uniform part.
+        if shape.pair {
+            a.shl(r8, 32)?;
+        } else {
+            a.xor(r8d, r8d)?;
+        }
+        a.add(r8, rax)?;
+        a.add(r8, rdx)?;
+        // Span [r8 + size*f, r8 + size*(last+1)).
+        a.imul_3(rax, r10, size)?;
+        a.add(rax, r8)?;
+        a.lea(rcx, qword_ptr(r11 + 1))?;
+        a.imul_3(rcx, rcx, size)?;
+        a.add(rcx, r8)?;
+        self.stub_range_check(!shape.load, top, slow)?;
+        let a = &mut self.a;
+        a.add(r8, qword_ptr(r11 + 16))?;
+        if shape.dwords > 1 {
+            a.test(r8b, 7)?;
+            a.jnz(slow)?;
+        }
+        if !shape.load {
+            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+        }
+        match (isa, shape.dwords) {
+            (Isa::Avx512, 1) => self.contiguous1_512(shape.load)?,
+            (Isa::Avx512, 2) => self.contiguous2_512(shape.load)?,
+            (Isa::Avx512, _) => {
+                self.a.mov(r9, LANE_OFFSETS64[2].as_ptr() as u64)?;
+                self.gather_scatter_512(shape, true)?;
+            }
+            (Isa::Avx2, _) => self.contiguous1_avx2(shape.load)?,
+        }
+        let a = &mut self.a;
+        a.jmp(ok)?;
+        bind(a, &mut scattered)?;
+        if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
+            self.scattered_512(shape, top, slow)?;
+            self.a.jmp(ok)?;
+        }
+        let a = &mut self.a;
+        bind(a, &mut slow)?;
+        a.mov(eax, 1)?;
+        a.add(rsp, 8)?;
+        a.ret()?;
+        bind(a, &mut ok)?;
+        a.xor(eax, eax)?;
+        a.add(rsp, 8)?;
+        a.ret()?;
+        Ok(())
+    }
+
+    /// In a stub: checks `[rax, rcx)` against the range cache of site r9; r11 = the site's
+    /// entry on a hit. A miss asks the checker (then `retry`) or goes to `slow`.
+    fn stub_range_check(&mut self, write: bool, retry: CodeLabel, slow: CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        let mut miss = a.create_label();
+        let mut hit = a.create_label();
+        a.imul_3(r11, r9, std::mem::size_of::<crate::memory::Site>() as i32)?;
+        a.add(r11, qword_ptr(r12 + J_SITES))?;
+        a.cmp(rax, qword_ptr(r11))?;
+        a.jb(miss)?;
+        a.cmp(rcx, qword_ptr(r11 + 8))?;
+        a.ja(miss)?;
+        a.cmp(rcx, rax)?;
+        a.jb(miss)?;
+        a.jmp(hit)?;
+        bind(a, &mut miss)?;
+        a.push(rdi)?;
+        a.push(rsi)?;
+        a.push(rdx)?;
+        a.push(r9)?;
+        a.vzeroupper()?;
+        a.mov(r8d, r9d)?;
+        a.mov(rdi, r12)?;
+        a.mov(rsi, rax)?;
+        a.mov(rdx, rcx)?;
+        a.mov(ecx, u32::from(write))?;
+        a.call(qword_ptr(r12 + J_SPAN))?;
+        a.pop(r9)?;
+        a.pop(rdx)?;
+        a.pop(rsi)?;
+        a.pop(rdi)?;
+        a.test(eax, eax)?;
+        a.jz(slow)?;
+        a.jmp(retry)?;
+        bind(a, &mut hit)
+    }
+
+    /// Consecutive dwords at host address r8 (AVX-512): masked moves, 16 lanes at a time.
+    fn contiguous1_512(&mut self, load: bool) -> R<()> {
+        let a = &mut self.a;
+        for c in 0..4 {
+            a.kmovw(k1, exec_word(c))?;
+            let reg = zmmword_ptr(rsi + 64 * c);
+            let host = zmmword_ptr(r8 + 64 * c);
+            if load {
+                a.vmovdqu32(zmm0.k1().z(), host)?;
+                a.vmovdqu32(reg.k1(), zmm0)?;
+            } else {
+                a.vmovdqu32(zmm0, reg)?;
+                a.vmovdqu32(host.k1(), zmm0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Consecutive dword pairs at host address r8 (AVX-512): 8 lanes' qwords at a time.
+    fn contiguous2_512(&mut self, load: bool) -> R<()> {
+        let a = &mut self.a;
+        for g in 0..8 {
+            a.kmovb(k1, exec_byte(g))?;
+            let host = zmmword_ptr(r8 + 64 * g);
+            let (lo, hi) = (ymmword_ptr(rsi + 32 * g), ymmword_ptr(rsi + (256 + 32 * g)));
+            if load {
+                a.vmovdqu64(zmm0.k1().z(), host)?;
+                a.vpmovqd(ymm1, zmm0)?;
+                a.vpsrlq(zmm0, zmm0, 32)?;
+                a.vpmovqd(ymm2, zmm0)?;
+                a.vmovdqu32(lo.k1(), ymm1)?;
+                a.vmovdqu32(hi.k1(), ymm2)?;
+            } else {
+                a.vpmovzxdq(zmm0, lo)?;
+                a.vpmovzxdq(zmm1, hi)?;
+                a.vpsllq(zmm1, zmm1, 32)?;
+                a.vporq(zmm0, zmm0, zmm1)?;
+                a.vmovdqu64(host.k1(), zmm0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Consecutive dwords at host address r8 (AVX2): 8 lanes at a time, plain moves when all
+    /// 8 are active, `vpmaskmovd` (which never touches inactive lanes' memory) otherwise.
+    fn contiguous1_avx2(&mut self, load: bool) -> R<()> {
+        let a = &mut self.a;
+        for c in 0..8 {
+            let reg = ymmword_ptr(rsi + 32 * c);
+            let host = ymmword_ptr(r8 + 32 * c);
+            let mut partial = a.create_label();
+            let mut next = a.create_label();
+            a.movzx(ecx, exec_byte(c))?;
+            a.cmp(ecx, 0xff)?;
+            a.jne(partial)?;
+            if load {
+                a.vmovdqu(ymm0, host)?;
+                a.vmovdqu(reg, ymm0)?;
+            } else {
+                a.vmovdqu(ymm0, reg)?;
+                a.vmovdqu(host, ymm0)?;
+            }
+            a.jmp(next)?;
+            bind(a, &mut partial)?;
+            a.test(ecx, ecx)?;
+            a.jz(next)?;
+            a.shl(ecx, 5)?;
+            a.vmovdqu(ymm3, ymmword_ptr(r15 + rcx))?;
+            if load {
+                a.vpmaskmovd(ymm0, ymm3, host)?;
+                a.vpmaskmovd(reg, ymm3, ymm0)?;
+            } else {
+                a.vmovdqu(ymm0, reg)?;
+                a.vpmaskmovd(host, ymm3, ymm0)?;
+            }
+            bind(a, &mut next)?;
+        }
+        Ok(())
+    }
+
+    /// Scattered lanes (AVX-512): the addresses as qwords in zmm16..zmm23 (lanes 8g..8g+7 in
+    /// zmm16+g), their span from the minimum and maximum, then gathers or scatters.
+    fn scattered_512(&mut self, shape: VmemShape, retry: CodeLabel, slow: CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        a.vpbroadcastq(zmm1, rdx)?;
+        for g in 0..8 {
+            let d = zr(V(16 + g as u8));
+            a.vpmovzxdq(d, ymmword_ptr(rdi + 32 * g))?;
+            if shape.pair {
+                a.vpmovzxdq(zmm0, ymmword_ptr(rdi + (256 + 32 * g)))?;
+                a.vpsllq(zmm0, zmm0, 32)?;
+                a.vporq(d, d, zmm0)?;
+            }
+            a.vpaddq(d, d, zmm1)?;
+        }
+        a.vpternlogq(zmm2, zmm2, zmm2, 0xff)?; // min so far: all ones
+        a.vpxorq(zmm3, zmm3, zmm3)?; // max so far: 0
+        for g in 0..8 {
+            let s = zr(V(16 + g as u8));
+            a.kmovb(k1, exec_byte(g))?;
+            a.vpminuq(zmm2.k1(), zmm2, s)?;
+            a.vpmaxuq(zmm3.k1(), zmm3, s)?;
+        }
+        for (r, ymm, xmm, max) in [(zmm2, ymm2, xmm2, false), (zmm3, ymm3, xmm3, true)] {
+            a.vextracti64x4(ymm5, r, 1)?;
+            if max {
+                a.vpmaxuq(ymm, ymm, ymm5)?;
+            } else {
+                a.vpminuq(ymm, ymm, ymm5)?;
+            }
+            a.vextracti128(xmm5, ymm, 1)?;
+            if max {
+                a.vpmaxuq(xmm, xmm, xmm5)?;
+            } else {
+                a.vpminuq(xmm, xmm, xmm5)?;
+            }
+            a.vpshufd(xmm5, xmm, 0x4e)?;
+            if max {
+                a.vpmaxuq(xmm, xmm, xmm5)?;
+            } else {
+                a.vpminuq(xmm, xmm, xmm5)?;
+            }
+        }
+        a.vmovq(rax, xmm2)?;
+        a.vmovq(rcx, xmm3)?;
+        a.add(rcx, 4 * i32::from(shape.dwords))?;
+        self.stub_range_check(!shape.load, retry, slow)?;
+        let a = &mut self.a;
+        a.mov(r8, qword_ptr(r11 + 16))?;
+        if shape.dwords > 1 {
+            // Every active lane's address 8-byte aligned, else the interpreter.
+            a.mov(eax, 7)?;
+            a.vpbroadcastq(zmm4, rax)?;
+            for g in 0..8 {
+                a.kmovb(k1, exec_byte(g))?;
+                a.vptestmq(k2.k1(), zr(V(16 + g as u8)), zmm4)?;
+                a.kortestb(k2, k2)?;
+                a.jnz(slow)?;
+            }
+        }
+        if !shape.load {
+            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+        }
+        self.gather_scatter_512(shape, false)?;
+        Ok(())
+    }
+
+    /// Moves the data of every active lane by gathers/scatters at r8 + (qword index): the
+    /// lane offsets table at r9 (`table`), or the address vectors zmm16..zmm23. The data
+    /// registers are at rsi.
+    fn gather_scatter_512(&mut self, shape: VmemShape, table: bool) -> R<()> {
+        let a = &mut self.a;
+        let nd = i32::from(shape.dwords);
+        for g in 0..8 {
+            let idx = if table {
+                a.vmovdqu64(zmm6, zmmword_ptr(r9 + 64 * g))?;
+                zmm6
+            } else {
+                zr(V(16 + g as u8))
+            };
+            // Qword elements: (d0|d1) at +0 and (d2|d3) at +8; dwords for single-dword ops.
+            let parts = if nd == 1 { 1 } else { nd / 2 };
+            for p in 0..parts {
+                let d0 = ymmword_ptr(rsi + (512 * p + 32 * g));
+                let d1 = ymmword_ptr(rsi + (512 * p + 256 + 32 * g));
+                let at = |k: i32| ptr(r8 + idx + 8 * k);
+                a.kmovb(k2, exec_byte(g))?;
+                if shape.load {
+                    a.kmovb(k1, exec_byte(g))?;
+                    if nd == 1 {
+                        a.vpgatherqd(ymm0.k2(), at(p))?;
+                        a.vmovdqu32(d0.k1(), ymm0)?;
+                    } else {
+                        a.vpgatherqq(zmm0.k2(), at(p))?;
+                        a.vpmovqd(ymm1, zmm0)?;
+                        a.vpsrlq(zmm0, zmm0, 32)?;
+                        a.vpmovqd(ymm2, zmm0)?;
+                        a.vmovdqu32(d0.k1(), ymm1)?;
+                        a.vmovdqu32(d1.k1(), ymm2)?;
+                    }
+                } else if nd == 1 {
+                    a.vmovdqu32(ymm0, d0)?;
+                    a.vpscatterqd(at(p).k2(), ymm0)?;
+                } else {
+                    a.vpmovzxdq(zmm0, d0)?;
+                    a.vpmovzxdq(zmm1, d1)?;
+                    a.vpsllq(zmm1, zmm1, 32)?;
+                    a.vporq(zmm0, zmm0, zmm1)?;
+                    a.vpscatterqq(at(p).k2(), zmm0)?;
+                }
+            }
+        }
+        Ok(())
     }
 }

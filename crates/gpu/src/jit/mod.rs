@@ -24,23 +24,29 @@
 pub mod code;
 mod emit;
 mod lane_cmp;
+mod lane_conv;
 mod lane_float;
 mod lane_int;
 mod lane_wide;
+mod mem_lds;
 mod mem_scalar;
 mod mem_vector;
 mod plan;
 mod salu;
 mod segment;
 mod select;
+mod stubs;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_mem;
 mod vx;
 
 pub use vx::Isa;
 
 use crate::exec::{self, ExecCtx, ExecFault};
 use crate::fault::FaultKind;
+use crate::memory::Site;
 use crate::program::Program;
 use crate::wave::{Wave, WaveState};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -127,6 +133,8 @@ pub struct JitCode {
     /// Instructions of the whole program.
     pub slots: usize,
     pub isa: Isa,
+    /// Native memory instructions (each has a range cache of its own).
+    pub sites: usize,
 }
 
 impl JitCode {
@@ -141,8 +149,20 @@ impl JitCode {
         isa: Isa,
     ) -> Result<JitCode, String> {
         let start = Instant::now();
-        let plan = plan::Plan::new(prog, entry, gfx900, check);
+        let plan = plan::Plan::new(prog, entry, gfx900, check, isa);
+        if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "plan") {
+            eprint!("{}", plan.describe(prog));
+        }
         let out = emit::compile(prog, &plan, isa, check)?;
+        if std::env::var_os("SOFTHSA_JIT_PERFMAP").is_some() {
+            perf_map(prog, &out);
+        }
+        if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "code") {
+            // The code, for `objdump -D -b binary -mi386:x86-64 --adjust-vma=ADDR FILE`.
+            let path = format!("/tmp/softhsa-jit-{:x}.bin", out.code.addr());
+            let _ = std::fs::write(&path, out.code.bytes());
+            eprintln!("softhsa: JIT code at {:#x} in {path}", out.code.addr());
+        }
         Ok(JitCode {
             code: out.code,
             entries: out.entries,
@@ -152,7 +172,41 @@ impl JitCode {
             reachable: out.reachable,
             slots: prog.slots.len(),
             isa,
+            sites: out.sites,
         })
+    }
+}
+
+/// Appends the generated blocks to `/tmp/perf-<pid>.map` (`SOFTHSA_JIT_PERFMAP`), so `perf`
+/// names samples in generated code by the kernel address of their block.
+fn perf_map(prog: &Program, out: &emit::Output) {
+    use std::io::Write;
+    let mut starts: Vec<(u64, u32)> = out
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, &o)| o != u32::MAX)
+        .map(|(i, &o)| (u64::from(o), i as u32))
+        .collect();
+    starts.sort();
+    let base = out.code.addr();
+    let mut text = String::new();
+    for (k, &(off, i)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(off + 64, |n| n.0);
+        text += &format!(
+            "{:x} {:x} softhsa_jit_{:#x}\n",
+            base + off,
+            end - off,
+            prog.addr(i)
+        );
+    }
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = f.write_all(text.as_bytes());
     }
 }
 
@@ -213,18 +267,18 @@ pub(crate) struct JitCtx {
     pub callout: extern "C" fn(*mut Wave, *mut JitCtx, u32) -> u32,
     pub check_pre: extern "C" fn(*mut Wave, *mut JitCtx, u32),
     pub check_post: extern "C" fn(*mut Wave, *mut JitCtx, u32) -> u32,
-    /// Proves `[lo, end)` through the checker: 1 and the range below updated, or 0.
-    pub span: extern "C" fn(*mut JitCtx, u64, u64, u32) -> u32,
-    /// The last range the checker proved, and its translation (host = address + delta).
-    pub mem_lo: u64,
-    pub mem_hi: u64,
-    pub mem_delta: u64,
+    /// Proves `[lo, end)` through the checker for memory instruction `site`: 1 and the
+    /// site's range updated, or 0.
+    pub span: extern "C" fn(*mut JitCtx, u64, u64, u32, u32) -> u32,
+    /// Per memory instruction: the range its last check proved (the checker's site cache,
+    /// kept across the dispatch's waves and work-groups by the worker).
+    pub sites: *mut Site,
     /// The work-group's LDS and its size in bytes.
     pub lds: *mut u8,
     pub lds_size: u64,
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
     /// loop: lane masks the segment writes change the SGPRs between chunks.
-    pub snap: [u32; SNAP_SLOTS],
+    pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -262,6 +316,8 @@ pub(crate) const EXIT_STOPPED: u32 = 3;
 pub(crate) const EXIT_INTERP: u32 = 4;
 /// Go on at `w.pc` (a jump out of the compiled code).
 pub(crate) const EXIT_DISPATCH: u32 = 5;
+/// `s_endpgm`: the wave is done.
+pub(crate) const EXIT_END: u32 = 6;
 
 /// Runs `w` under `engine` until it ends, waits, sleeps or faults (as [`exec::run`]).
 pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFault> {
@@ -280,7 +336,7 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFau
 
 /// Runs `w` with `code` (compiled for `cx.prog`).
 pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result<(), ExecFault> {
-    let known = cx.mem.cache();
+    let sites = cx.mem.sites(code.sites).as_mut_ptr();
     let cxp: *mut ExecCtx = cx;
     // SAFETY: `cxp` is the unique borrow `cx`, used only through this pointer below.
     let (lds, lds_size) = unsafe { ((*cxp).lds.as_mut_ptr(), (*cxp).lds.size() as u64) };
@@ -297,12 +353,11 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         check_pre,
         check_post,
         span,
-        mem_lo: known.range.start,
-        mem_hi: known.range.end,
-        mem_delta: known.delta,
+        sites,
         lds,
         lds_size,
-        snap: [0; SNAP_SLOTS],
+        // Written by generated code before it is read: not worth zeroing per wave.
+        snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
         cx: cxp as *mut (),
         exit: None,
         shadow: None,
@@ -329,7 +384,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         };
         match rc {
             EXIT_STOP => return j.exit.take().unwrap_or(Ok(())),
-            EXIT_STOPPED => {
+            EXIT_STOPPED | EXIT_END => {
                 w.state = WaveState::Done;
                 return Ok(());
             }
@@ -361,9 +416,6 @@ extern "C" fn callout(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
     w.pc = idx;
     // A panic must not unwind through generated code (it has no unwind tables).
     let r = catch_unwind(AssertUnwindSafe(|| exec::step_at(w, cx)));
-    // The interpreter's checker may have proved another range: generated code uses it next.
-    let k = cx.mem.cache();
-    (j.mem_lo, j.mem_hi, j.mem_delta) = (k.range.start, k.range.end, k.delta);
     match r {
         Ok(None) if w.pc == idx.wrapping_add(1) => 0,
         Ok(None) => 1,
@@ -388,8 +440,9 @@ fn internal(p: Box<dyn std::any::Any + Send>) -> ExecFault {
 }
 
 /// Proves `[lo, end)` accessible through the wave's checker (the runtime's memory map, the
-/// scratch backing); on success the range it proved becomes generated code's fast path.
-extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32) -> u32 {
+/// scratch backing); on success the range it proved becomes memory instruction `site`'s fast
+/// path.
+extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32, site: u32) -> u32 {
     // SAFETY: as in `callout`.
     let j = unsafe { &mut *j };
     // SAFETY: as in `callout`.
@@ -398,9 +451,16 @@ extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32) -> u32 {
     match r {
         Ok(Ok(_)) => {
             let k = cx.mem.cache();
-            (j.mem_lo, j.mem_hi, j.mem_delta) = (k.range.start, k.range.end, k.delta);
+            let s = Site {
+                lo: k.range.start,
+                hi: k.range.end,
+                delta: k.delta,
+            };
+            // SAFETY: `sites` has an entry for every site of the code (`run_code` sized it),
+            // and `site` is one of them (compiled in).
+            unsafe { *j.sites.add(site as usize) = s };
             // The fast check must now pass, or the caller would retry forever.
-            u32::from(lo >= j.mem_lo && end <= j.mem_hi && end >= lo)
+            u32::from(lo >= s.lo && end <= s.hi && end >= lo)
         }
         _ => 0,
     }

@@ -12,7 +12,7 @@
 //! only meet through registers), so LLVM's interleaving of SALU and VALU keeps segments long.
 
 use super::select::{select, Kind, LaneInst};
-use crate::program::{Program, Slot, XInst, NO_INDEX};
+use crate::program::{Program, Slot, NO_INDEX};
 use crate::wave::EXEC_LO;
 use softhsa_isa::Op;
 
@@ -112,11 +112,6 @@ impl Regs {
         self.add(r);
         self.add(r.wrapping_add(1));
     }
-    fn range(&mut self, r: u8, n: u8) {
-        for k in 0..n {
-            self.add(r.wrapping_add(k));
-        }
-    }
     fn meets(self, o: Regs) -> bool {
         self.0 & o.0 != 0
     }
@@ -158,8 +153,8 @@ impl Open {
     }
 
     /// Whether scalar instruction `k` may run before the segment's lane ops.
-    fn hoists(&self, x: &XInst, k: &Kind) -> bool {
-        let (reads, writes) = scalar_regs(x, k);
+    fn hoists(&self, k: &Kind) -> bool {
+        let (reads, writes) = scalar_regs(k);
         let mut lane_state = self.values;
         lane_state.0 |= self.mread.0 | self.mwrite.0;
         let mut exec = Regs::default();
@@ -169,18 +164,10 @@ impl Open {
 }
 
 /// The scalar registers a scalar item reads and writes (SCC is not a lane-op operand).
-fn scalar_regs(x: &XInst, k: &Kind) -> (Regs, Regs) {
+fn scalar_regs(k: &Kind) -> (Regs, Regs) {
     let (mut r, mut w) = (Regs::default(), Regs::default());
-    match k {
-        Kind::Salu(s) => s.regs(x, |q| r.add(q), |q| w.add(q)),
-        Kind::Smem(m) => {
-            r.add_pair(m.base);
-            if let Some(crate::exec::operand::Src::S(s)) = m.soffset {
-                r.add(s);
-            }
-            w.range(m.dst, m.dwords);
-        }
-        _ => {}
+    if let Kind::Salu(s) = k {
+        s.regs(|q| r.add(q), |q| w.add(q));
     }
     (r, w)
 }
@@ -188,13 +175,13 @@ fn scalar_regs(x: &XInst, k: &Kind) -> (Regs, Regs) {
 impl Plan {
     /// Plans the code reachable from instruction `entry` (`check`: one instruction per segment,
     /// nothing moved, so the lockstep check sees program order).
-    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool) -> Plan {
+    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool, isa: super::vx::Isa) -> Plan {
         let n = prog.slots.len();
-        let kinds: Vec<Option<(Kind, &XInst)>> = prog
+        let kinds: Vec<Option<Kind>> = prog
             .slots
             .iter()
             .map(|s| match s {
-                Slot::Ok(x) => select(x, gfx900).map(|k| (k, x.as_ref())),
+                Slot::Ok(x) => select(x, gfx900, isa),
                 Slot::Illegal(_) => None,
             })
             .collect();
@@ -264,7 +251,7 @@ impl Plan {
     }
 }
 
-fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bool) -> Block {
+fn build_block(kinds: &[Option<Kind>], start: u32, end: u32, check: bool) -> Block {
     let mut b = Block {
         start,
         end,
@@ -284,7 +271,7 @@ fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bo
     };
     for i in start..end {
         match kinds[i as usize] {
-            Some((Kind::Lane(li), _)) => {
+            Some(Kind::Lane(li)) => {
                 b.native += 1;
                 b.lanes = true;
                 b.float |= li.float();
@@ -296,13 +283,11 @@ fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bo
                     close(&mut b, &mut open);
                 }
             }
-            Some((k, x))
-                if k.scalar() && !open.insts.is_empty() && open.hoists(x, &k) && !check =>
-            {
+            Some(k) if k.scalar() && !open.insts.is_empty() && open.hoists(&k) && !check => {
                 b.native += 1;
                 open.hoisted.push(Item::Op(i, k));
             }
-            Some((k, _)) => {
+            Some(k) => {
                 b.native += 1;
                 close(&mut b, &mut open);
                 b.items.push(Item::Op(i, k));
@@ -316,4 +301,43 @@ fn build_block(kinds: &[Option<(Kind, &XInst)>], start: u32, end: u32, check: bo
     }
     close(&mut b, &mut open);
     b
+}
+
+impl Plan {
+    /// The plan as text (`SOFTHSA_JIT_DEBUG=plan`): blocks, segments, native and interpreted
+    /// instructions.
+    pub fn describe(&self, prog: &Program) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for b in &self.blocks {
+            let _ = writeln!(
+                out,
+                "block {}..{} native {} callouts {}{}",
+                b.start,
+                b.end,
+                b.native,
+                b.callouts,
+                if b.float { " float" } else { "" }
+            );
+            for item in &b.items {
+                match item {
+                    Item::Seg(insts) => {
+                        let _ = writeln!(out, "  segment");
+                        for (i, _) in insts {
+                            let _ = writeln!(out, "    {i:5} {}", prog.text(*i));
+                        }
+                    }
+                    Item::Op(i, k) => {
+                        let kind = format!("{k:?}");
+                        let kind = kind.split(['(', ' ']).next().unwrap_or("");
+                        let _ = writeln!(out, "  {i:5} {} [{kind}]", prog.text(*i));
+                    }
+                    Item::Callout(i) => {
+                        let _ = writeln!(out, "  {i:5} {} [interpreter]", prog.text(*i));
+                    }
+                }
+            }
+        }
+        out
+    }
 }

@@ -8,6 +8,43 @@ use crate::program::XInst;
 use iced_x86::code_asm::*;
 use softhsa_isa::Op;
 
+/// A translated scalar instruction: the op and its operands (SOP1/SOP2/SOPC name them in the
+/// usual slots, SOPK in its destination and 16-bit immediate).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SaluInst {
+    pub op: Salu,
+    pub src: [Src; 2],
+    pub dst: u8,
+}
+
+impl SaluInst {
+    /// Calls `r` for every scalar register the instruction reads and `w` for every one it
+    /// writes (SCC aside).
+    pub(super) fn regs(&self, mut r: impl FnMut(u8), mut w: impl FnMut(u8)) {
+        let s = self.op;
+        for i in 0..s.nsrc() {
+            if let Src::S(x) = self.src[i] {
+                r(x);
+                if s.wide_src(i) {
+                    r(x.wrapping_add(1));
+                }
+            }
+        }
+        if let Some(wide) = s.dst_wide() {
+            w(self.dst);
+            if wide {
+                w(self.dst.wrapping_add(1));
+            }
+        }
+        if let Salu::SaveExec(_) = s {
+            for e in [EXEC, EXEC + 1] {
+                r(e);
+                w(e);
+            }
+        }
+    }
+}
+
 impl Salu {
     /// Whether source `i` is a 64-bit register pair.
     fn wide_src(self, i: usize) -> bool {
@@ -35,32 +72,6 @@ impl Salu {
             Cmp32(_) | Cmp64(_) => None,
             Mov64 | Not64 | Cselect64 | Bin64(_) | SaveExec(_) => Some(true),
             _ => Some(false),
-        }
-    }
-
-    /// Calls `r` for every scalar register `x` (this op) reads and `w` for every one it
-    /// writes (SCC aside).
-    pub(super) fn regs(self, x: &XInst, mut r: impl FnMut(u8), mut w: impl FnMut(u8)) {
-        for i in 0..self.nsrc() {
-            if let Src::S(s) = x.src[i] {
-                r(s);
-                if self.wide_src(i) {
-                    r(s.wrapping_add(1));
-                }
-            }
-        }
-        let d = (x.inst.dst.raw() & 127) as u8;
-        if let Some(wide) = self.dst_wide() {
-            w(d);
-            if wide {
-                w(d.wrapping_add(1));
-            }
-        }
-        if let Salu::SaveExec(_) = self {
-            for e in [EXEC, EXEC + 1] {
-                r(e);
-                w(e);
-            }
         }
     }
 }
@@ -120,7 +131,10 @@ pub(super) enum Cc {
     BelowEq,
 }
 
-pub(super) fn select(x: &XInst) -> Option<Salu> {
+pub(super) fn select(x: &XInst) -> Option<SaluInst> {
+    if x.inst.enc == softhsa_isa::Encoding::Sopk {
+        return sopk(x);
+    }
     use Op::*;
     use Salu::*;
     let s = match x.inst.op {
@@ -190,7 +204,53 @@ pub(super) fn select(x: &XInst) -> Option<Salu> {
         Some(true) => d < 127,
         Some(false) => true,
     };
-    (ok && dst_ok).then_some(s)
+    (ok && dst_ok).then_some(SaluInst {
+        op: s,
+        src: [x.src[0], x.src[1]],
+        dst: d as u8,
+    })
+}
+
+/// SOPK ops as the scalar ops they are with the 16-bit immediate as an operand (as
+/// `exec::sopk`: signed compares and arithmetic sign-extend it, unsigned compares zero-extend).
+fn sopk(x: &XInst) -> Option<SaluInst> {
+    use Op::*;
+    use Salu::*;
+    let simm = Src::Imm(u64::from(x.inst.imm as u32));
+    let zimm = Src::Imm(u64::from(x.inst.imm as u32 & 0xffff));
+    // s_cmpk_* name their SGPR in dst or src[0] depending on the decoder.
+    let reg = if x.inst.dst.is_none() {
+        match x.src[0] {
+            Src::S(r) => r,
+            _ => return None,
+        }
+    } else {
+        (x.inst.dst.raw() & 127) as u8
+    };
+    if usize::from(reg) >= 128 {
+        return None;
+    }
+    let r = Src::S(reg);
+    let (op, src) = match x.inst.op {
+        S_MOVK_I32 => (Mov32, [simm, Src::None]),
+        S_CMOVK_I32 => (Cselect32, [simm, r]),
+        S_ADDK_I32 => (AddI32, [r, simm]),
+        S_MULK_I32 => (MulI32, [r, simm]),
+        S_CMPK_EQ_I32 => (Cmp32(Cc::Eq), [r, simm]),
+        S_CMPK_LG_I32 => (Cmp32(Cc::Ne), [r, simm]),
+        S_CMPK_GT_I32 => (Cmp32(Cc::Gt), [r, simm]),
+        S_CMPK_GE_I32 => (Cmp32(Cc::Ge), [r, simm]),
+        S_CMPK_LT_I32 => (Cmp32(Cc::Lt), [r, simm]),
+        S_CMPK_LE_I32 => (Cmp32(Cc::Le), [r, simm]),
+        S_CMPK_EQ_U32 => (Cmp32(Cc::Eq), [r, zimm]),
+        S_CMPK_LG_U32 => (Cmp32(Cc::Ne), [r, zimm]),
+        S_CMPK_GT_U32 => (Cmp32(Cc::Above), [r, zimm]),
+        S_CMPK_GE_U32 => (Cmp32(Cc::AboveEq), [r, zimm]),
+        S_CMPK_LT_U32 => (Cmp32(Cc::Below), [r, zimm]),
+        S_CMPK_LE_U32 => (Cmp32(Cc::BelowEq), [r, zimm]),
+        _ => return None,
+    };
+    Some(SaluInst { op, src, dst: reg })
 }
 
 fn sreg(i: u8) -> AsmMemoryOperand {
@@ -287,8 +347,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    pub(super) fn salu(&mut self, x: &XInst, s: Salu) -> R<()> {
-        let d = (x.inst.dst.raw() & 127) as u8;
+    pub(super) fn salu(&mut self, ins: &SaluInst) -> R<()> {
+        let (s, d) = (ins.op, ins.dst);
+        let x = ins;
         use Salu::*;
         match s {
             Mov32 => {

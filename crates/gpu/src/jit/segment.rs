@@ -31,6 +31,9 @@ pub(super) struct Seg {
     homes: HashMap<Opd, Home>,
     /// Uniform operands without a home: their snapshot slot in `JitCtx::snap`.
     snaps: HashMap<u8, i32>,
+    /// Lane masks held in mask registers in this iteration (SGPR pair, register), most
+    /// recently written last; memory holds them too.
+    masks: Vec<(u8, M)>,
 }
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
@@ -110,7 +113,11 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
-        self.seg = Some(Seg { homes, snaps });
+        self.seg = Some(Seg {
+            homes,
+            snaps,
+            masks: Vec::new(),
+        });
         let exec = isa.exec_mask();
         let a = &mut self.a;
         let mut top = a.create_label();
@@ -139,12 +146,15 @@ impl Emitter<'_> {
         }
         for (i, li) in insts {
             self.free_all();
-            self.lane(*i, li)?;
+            self.lane(*i, li).map_err(|e| {
+                super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
+            })?;
         }
         self.free_all();
         // Written VGPRs to memory under EXEC; homes become invalid for the next chunk.
         let mut dirty: Vec<(u8, V)> = Vec::new();
         if let Some(seg) = self.seg.as_mut() {
+            seg.masks.clear();
             for (o, h) in seg.homes.iter_mut() {
                 if let (Opd::V(r), true) = (*o, h.dirty) {
                     dirty.push((r, h.reg));
@@ -158,7 +168,7 @@ impl Emitter<'_> {
         dirty.sort_by_key(|d| d.0);
         for (r, v) in dirty {
             let m = self.vgpr_mem(r);
-            self.v_store_masked_private(m, v, exec)?;
+            self.v_store_masked_blend(m, v, exec)?;
         }
         let cb = isa.chunk_bytes();
         let chunks = isa.chunks() as i32;
@@ -297,8 +307,16 @@ impl Emitter<'_> {
         }
     }
 
-    /// The chunk's bits of lane mask `s` (an SGPR pair) in a mask register.
+    /// The chunk's bits of lane mask `s` (an SGPR pair) in a mask register (read-only: it may
+    /// be the mask's home).
     pub(super) fn mask_in(&mut self, s: u8) -> R<M> {
+        if let Some(&(_, m)) = self
+            .seg
+            .as_ref()
+            .and_then(|g| g.masks.iter().find(|(r, _)| *r == s))
+        {
+            return Ok(m);
+        }
         let m = self.mtmp()?;
         let mem = self.mask_mem(s);
         match self.isa {
@@ -327,6 +345,21 @@ impl Emitter<'_> {
             match self.isa {
                 Isa::Avx512 => self.a.mov(e, ax)?,
                 Isa::Avx2 => self.a.mov(e, al)?,
+            }
+        }
+        // Keep it in a mask home for the rest of the iteration (the oldest home is reused).
+        let homes = self.isa.mask_homes();
+        if let (Some(seg), false) = (self.seg.as_mut(), homes.is_empty()) {
+            // (A pair overlapping `s` is stale now: only memory has its bits right.)
+            seg.masks.retain(|(r, _)| r.abs_diff(s) >= 2);
+            let h = homes
+                .iter()
+                .map(|&h| M(h))
+                .find(|h| seg.masks.iter().all(|(_, m)| m != h))
+                .unwrap_or_else(|| seg.masks.remove(0).1);
+            seg.masks.push((s, h));
+            if h != m {
+                self.a.kmovw(super::vx::kr(h), super::vx::kr(m))?;
             }
         }
         Ok(())

@@ -2,12 +2,13 @@
 //! lowering emits, with the registers it reads and writes (the plan's hazard analysis uses
 //! those), or `None` when the interpreter runs it.
 
-use super::salu::{self, Salu};
+use super::salu::{self, SaluInst};
+use super::vx::Isa;
 use crate::exec::int32::Int32;
 use crate::exec::operand::Src;
 use crate::exec::vmem::VmemKind;
 use crate::program::{XInst, NO_INDEX};
-use crate::valu::{CmpTy, Cond, FOp, FTy, ValuOp};
+use crate::valu::{CmpTy, Cond, CvtOp, FOp, FTy, I16Op, TrOp, ValuOp};
 use crate::wave::{EXEC_LO, M0, VCC_LO};
 use softhsa_isa::{Encoding, Ext, MemFlags, Op, OpFlags, VopMods};
 
@@ -58,6 +59,12 @@ pub(super) enum LaneOp {
     Mad64 {
         signed: bool,
     },
+    /// f32 conversions from/to 32-bit integers and bytes.
+    Cvt(CvtOp),
+    /// f32 rcp, sqrt, rsq.
+    Trans(TrOp),
+    /// 16-bit integer ops on the low halves (the result zero-extended).
+    Int16(I16Op),
 }
 
 /// One translated lane-wise instruction.
@@ -87,7 +94,8 @@ pub(super) struct LaneInst {
 impl LaneInst {
     /// Whether the op depends on MODE's f32 rounding and denormal fields (and IEEE bit).
     pub fn float(&self) -> bool {
-        matches!(self.op, LaneOp::F32(_)) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
+        matches!(self.op, LaneOp::F32(_) | LaneOp::Cvt(_) | LaneOp::Trans(_))
+            || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
     }
 
     /// SGPRs read as uniform values.
@@ -121,9 +129,6 @@ pub(super) struct SmemLoad {
     pub imm: i32,
 }
 
-// (The vector memory lowerings that read these are being written; until then the selector
-// does not choose them.)
-#[allow(dead_code)]
 /// A vector memory access the JIT runs natively: global/flat loads and stores of dwords.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct VmemInst {
@@ -134,14 +139,11 @@ pub(super) struct VmemInst {
     /// SGPR pair base (global `saddr` form).
     pub saddr: Option<u8>,
     pub offset: i32,
-    /// Data (stores) or destination (loads) VGPR.
+    /// Data (stores) or destination (loads) VGPR. (FLAT addresses in the LDS or scratch
+    /// apertures fail the range check, so the interpreter routes those.)
     pub data: u8,
-    /// FLAT: addresses may be LDS or scratch apertures (the range check sends those to the
-    /// interpreter).
-    pub flat: bool,
 }
 
-#[allow(dead_code)]
 /// An LDS access the JIT runs natively.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DsInst {
@@ -183,7 +185,7 @@ pub(super) enum Cond2 {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Kind {
     Lane(LaneInst),
-    Salu(Salu),
+    Salu(SaluInst),
     Smem(SmemLoad),
     Vmem(VmemInst),
     Ds(DsInst),
@@ -192,40 +194,39 @@ pub(super) enum Kind {
     /// `s_waitcnt` with this SIMM16.
     Waitcnt(u16),
     Nop,
+    /// `s_endpgm`.
+    End,
 }
 
 impl Kind {
-    /// Whether a wave-wide item may run before a segment's earlier lane ops (it neither reads
-    /// nor writes what lane ops touch, checked by the plan).
+    /// Whether a wave-wide item may run before a segment's earlier lane ops (if it neither
+    /// reads nor writes what lane ops touch, checked by the plan). Only what cannot fault: a
+    /// fault must find every earlier instruction done and no later one.
     pub fn scalar(&self) -> bool {
-        matches!(
-            self,
-            Kind::Salu(_) | Kind::Smem(_) | Kind::Waitcnt(_) | Kind::Nop
-        )
+        matches!(self, Kind::Salu(_) | Kind::Waitcnt(_) | Kind::Nop)
     }
 }
 
-/// Classifies `x` (`gfx900`: the device lacks gfx906-only ops, which the interpreter faults
-/// on). `None`: the interpreter runs it.
-pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
+/// Classifies `x` for `isa` (`gfx900`: the device lacks gfx906-only ops, which the
+/// interpreter faults on). `None`: the interpreter runs it.
+pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
     if x.gfx906_only && gfx900 {
         return None;
     }
     match x.inst.enc {
-        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc => salu::select(x).map(Kind::Salu),
+        Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk => {
+            salu::select(x).map(Kind::Salu)
+        }
         Encoding::Sopp => sopp(x),
         Encoding::Smem => smem(x).map(Kind::Smem),
-        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => {
-            lane(x).map(Kind::Lane).or_else(|| wave(x).map(Kind::Wave))
-        }
-        Encoding::Global | Encoding::Flat if VMEM_READY => vmem(x).map(Kind::Vmem),
-        Encoding::Ds if VMEM_READY => ds(x).map(Kind::Ds),
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => lane(x, isa)
+            .map(Kind::Lane)
+            .or_else(|| wave(x).map(Kind::Wave)),
+        Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
+        Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
     }
 }
-
-/// Vector memory lowerings are in place.
-const VMEM_READY: bool = false;
 
 fn sopp(x: &XInst) -> Option<Kind> {
     let k = match x.inst.op {
@@ -238,6 +239,7 @@ fn sopp(x: &XInst) -> Option<Kind> {
         Op::S_CBRANCH_EXECNZ => Kind::Branch(Cond2::ExecZ(false)),
         Op::S_NOP => Kind::Nop,
         Op::S_WAITCNT => Kind::Waitcnt(x.inst.imm as u16),
+        Op::S_ENDPGM => Kind::End,
         _ => return None,
     };
     // A branch to nowhere faults in the interpreter.
@@ -261,7 +263,7 @@ fn mask_reg(x: &XInst, named: softhsa_isa::Operand) -> Option<u8> {
     (!named.is_none() && usize::from(i) < EXEC_LO && usize::from(i) + 1 != M0).then_some(i)
 }
 
-fn lane(x: &XInst) -> Option<LaneInst> {
+fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
     if !plain(x) {
         return None;
     }
@@ -334,6 +336,55 @@ fn lane(x: &XInst) -> Option<LaneInst> {
             li.op = LaneOp::F32(op);
             li.abs = mods.abs & 7;
             li.neg = mods.neg & 7;
+            Some(li)
+        }
+        ValuOp::Int16(op) => {
+            use I16Op::*;
+            let ok = matches!(
+                op,
+                AddU16
+                    | SubU16
+                    | SubrevU16
+                    | MulLoU16
+                    | LshlrevB16
+                    | LshrrevB16
+                    | AshrrevI16
+                    | MaxU16
+                    | MinU16
+                    | MaxI16
+                    | MinI16
+            );
+            if !ok || !no_mods || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 2)?;
+            li.op = LaneOp::Int16(op);
+            Some(li)
+        }
+        ValuOp::Cvt(op) => {
+            let float_src = match op {
+                CvtOp::F32I32 | CvtOp::F32U32 | CvtOp::F32Ubyte(_) => false,
+                CvtOp::I32F32 => true,
+                CvtOp::U32F32 if isa == Isa::Avx512 => true,
+                _ => return None,
+            };
+            if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 1)?;
+            li.op = LaneOp::Cvt(op);
+            li.abs = mods.abs & 1;
+            li.neg = mods.neg & 1;
+            Some(li)
+        }
+        ValuOp::Trans(op @ (TrOp::Rcp | TrOp::Sqrt | TrOp::Rsq), FTy::F32) => {
+            if mods.clamp || mods.omod != 0 || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 1)?;
+            li.op = LaneOp::Trans(op);
+            li.abs = mods.abs & 1;
+            li.neg = mods.neg & 1;
             Some(li)
         }
         ValuOp::Cmp(c) => {
@@ -521,7 +572,6 @@ fn vmem(x: &XInst) -> Option<VmemInst> {
         saddr,
         offset: x.inst.imm,
         data,
-        flat: x.inst.enc == Encoding::Flat,
     })
 }
 

@@ -21,15 +21,15 @@ impl MemoryMap for NoMemory {
 struct NoEvents;
 impl DeviceEvents for NoEvents {}
 
-struct Rng(u64);
+pub(super) struct Rng(pub u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+    pub(super) fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.next() as usize % xs.len()]
     }
 }
@@ -63,10 +63,23 @@ fn sdst(r: &mut Rng) -> u32 {
 }
 
 /// One random SOP1/SOP2/SOPC/VOP1/VOP2/VOPC/VOP3 encoding (two dwords: a literal may follow).
-fn random_inst(r: &mut Rng) -> [u32; 2] {
+pub(super) fn random_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let lit = r.next() as u32;
-    match r.next() % 7 {
+    match r.next() % 9 {
+        // VOP1: 0x3f [31:25], vdst [24:17], op [16:9], src0 [8:0]
+        8 => [
+            0x3f << 25 | vdst << 17 | ((r.next() % 0x60) as u32) << 9 | src(r),
+            lit,
+        ],
+        // SOPK: 0b1011 [31:28], op [27:23], sdst [22:16], simm16
+        7 => {
+            let op = (r.next() % 16) as u32;
+            [
+                0xb << 28 | op << 23 | sdst(r) << 16 | (r.next() as u32 & 0xffff),
+                lit,
+            ]
+        }
         // SOP2: 0b10 [31:30], op [29:23], sdst [22:16], ssrc1 [15:8], ssrc0 [7:0]
         4 => {
             let op = (r.next() % 48) as u32;
@@ -110,15 +123,22 @@ fn random_inst(r: &mut Rng) -> [u32; 2] {
                 (r.next() % 8) as u32 * 2 // an SGPR pair for compares and carries
             };
             let sdst = ((r.next() % 4) as u32 * 2) << 8;
+            // Float source modifiers now and then (VOP3a abs [10:8], neg [31:29]).
+            let (abs, neg) = if r.next().is_multiple_of(4) {
+                ((r.next() % 8) as u32, (r.next() % 8) as u32)
+            } else {
+                (0, 0)
+            };
+            let sdst = if abs != 0 { abs << 8 } else { sdst };
             [
                 0x34 << 26 | op << 16 | sdst | dst,
-                src(r) | src(r) << 9 | src(r) << 18,
+                src(r) | src(r) << 9 | src(r) << 18 | neg << 29,
             ]
         }
     }
 }
 
-fn random_wave(r: &mut Rng) -> Wave {
+pub(super) fn random_wave(r: &mut Rng) -> Wave {
     let mut w = Wave::new();
     for s in w.s.iter_mut() {
         *s = r.next() as u32;
@@ -199,12 +219,51 @@ fn run_engine(
 }
 
 /// The ISAs this host runs: AVX-512 (where present) and AVX2.
-fn isas() -> Vec<Isa> {
+pub(super) fn isas() -> Vec<Isa> {
     match super::host_isa() {
         Some(Isa::Avx512) => vec![Isa::Avx512, Isa::Avx2],
         Some(Isa::Avx2) => vec![Isa::Avx2],
         None => vec![],
     }
+}
+
+/// The fuzzers' seed and case count: `JIT_FUZZ_SEED` and `JIT_FUZZ_CASES` override the
+/// defaults (a longer campaign than the test suite's).
+pub(super) fn fuzz_params(seed: u64, cases: usize) -> (u64, usize) {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok());
+    (
+        env("JIT_FUZZ_SEED").unwrap_or(seed) | 1,
+        env("JIT_FUZZ_CASES").map_or(cases, |c: u64| c as usize),
+    )
+}
+
+/// Whether the fuzzers use `x`: register-only ops (and memory ops, which the memory fuzzer
+/// sets up addresses for) that exist on gfx906, no control flow.
+pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
+    use softhsa_isa::Encoding::*;
+    let enc = x.inst.enc;
+    let name = x.inst.op.name();
+    let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc | Sopk)
+        && ![
+            "pc",
+            "setvskip",
+            "movrel",
+            "gpr_idx",
+            "setreg",
+            "getreg",
+            "rfe",
+            "wqm",
+            "quadmask",
+            "call",
+            "s_cbranch",
+        ]
+        .iter()
+        .any(|s| name.contains(s));
+    let memory = matches!(enc, Ds | Global | Flat | Smem);
+    (scalar_ok || memory || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
+        && !["readlane", "writelane", "readfirstlane", "movrel", "swap"]
+            .iter()
+            .any(|s| name.contains(s))
 }
 
 #[test]
@@ -213,9 +272,10 @@ fn random_sequences_match_the_interpreter() {
         return; // the interpreter is the only engine here
     }
     let isas = isas();
-    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let (seed, cases) = fuzz_params(0x2545_f491_4f6c_dd1d, 3000);
+    let mut r = Rng(seed);
     let (mut translated, mut total, mut scalars) = (0usize, 0usize, 0usize);
-    for _case in 0..3000 {
+    for _case in 0..cases {
         // A sequence of valid instructions (those the decoder and interpreter accept).
         let mut code: Vec<u8> = Vec::new();
         let mut n = 0;
@@ -226,25 +286,15 @@ fn random_sequences_match_the_interpreter() {
             let Some(Slot::Ok(x)) = probe.slots.first() else {
                 continue;
             };
-            // Only what runs without memory or control flow, and exists on gfx906.
-            let enc = x.inst.enc;
-            use softhsa_isa::Encoding::*;
-            let name = x.inst.op.name();
-            let scalar_ok = matches!(enc, Sop1 | Sop2 | Sopc)
-                && ![
-                    "pc", "movrel", "gpr_idx", "setreg", "getreg", "rfe", "wqm", "quadmask",
-                ]
-                .iter()
-                .any(|s| name.contains(s));
-            if !(scalar_ok || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
-                || x.inst.op.name().contains("readlane")
-                || x.inst.op.name().contains("writelane")
-                || x.inst.op.name().contains("readfirstlane")
-                || x.inst.op.name().contains("movrel")
-                || x.inst.op.name().contains("swap")
-            {
+            if !fuzzable(x) {
                 continue;
             }
+            let scalar_ok = matches!(
+                x.inst.enc,
+                softhsa_isa::Encoding::Sop1
+                    | softhsa_isa::Encoding::Sop2
+                    | softhsa_isa::Encoding::Sopc
+            );
             scalars += usize::from(scalar_ok);
             code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
             n += 1;
@@ -284,9 +334,11 @@ fn random_sequences_match_the_interpreter() {
             let diff = first_difference(&b, &a, 0..256);
             assert!(
                 diff.is_none(),
-                "case {_case} {isa:?}: {}\n{}",
+                "case {_case} {isa:?} (mode {:#x}): {}\n{}\n{}",
+                w0.mode,
                 diff.unwrap_or_default(),
-                listing()
+                listing(),
+                super::plan::Plan::new(&prog, 0, false, false, isa).describe(&prog)
             );
             assert_eq!(a.executed, b.executed, "instruction counts");
             assert_eq!(a.exec(), b.exec());

@@ -96,7 +96,16 @@ impl Isa {
     pub(super) fn mask_temps(self) -> &'static [u8] {
         match self {
             Isa::Avx2 => &[12, 13, 14],
-            Isa::Avx512 => &[2, 3, 4, 5, 6, 7],
+            Isa::Avx512 => &[2, 3, 4, 5],
+        }
+    }
+
+    /// Mask registers that keep lane masks (VCC, carries) between the instructions of one
+    /// chunk iteration (none on AVX2, whose masks are scarce vector registers).
+    pub(super) fn mask_homes(self) -> &'static [u8] {
+        match self {
+            Isa::Avx2 => &[],
+            Isa::Avx512 => &[6, 7],
         }
     }
 
@@ -353,19 +362,29 @@ impl Emitter<'_> {
     }
 
     /// Stores the lanes of `s` selected by `mask` to `m`; other lanes of `m` keep their value.
-    /// `m` must be the wave's own memory (AVX2 reads and rewrites the other lanes).
     pub(super) fn v_store_masked_private(&mut self, m: AsmMemoryOperand, s: V, mask: M) -> R<()> {
         match self.isa {
             Isa::Avx512 => self.a.vmovdqu32(mk(zmmword_ptr(m), mask), zr(s))?,
+            Isa::Avx2 => self.a.vpmaskmovd(ymmword_ptr(m), yr(V(mask.0)), yr(s))?,
+        }
+        Ok(())
+    }
+
+    /// Like [`Emitter::v_store_masked_private`], for when a temporary is free: AVX2 blends
+    /// with the old value (faster than `vpmaskmovd` on many hosts). `m` must be the wave's
+    /// own memory, since the other lanes are rewritten.
+    pub(super) fn v_store_masked_blend(&mut self, m: AsmMemoryOperand, s: V, mask: M) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.v_store_masked_private(m, s, mask),
             Isa::Avx2 => {
                 let t = self.tmp()?;
                 self.a.vmovdqu(yr(t), ymmword_ptr(m))?;
                 self.a.vpblendvb(yr(t), yr(t), yr(s), yr(V(mask.0)))?;
                 self.a.vmovdqu(ymmword_ptr(m), yr(t))?;
                 self.free(t);
+                Ok(())
             }
         }
-        Ok(())
     }
 
     /// `d = mask ? b : a` per lane.

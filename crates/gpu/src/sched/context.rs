@@ -22,8 +22,6 @@ pub(crate) struct WgContext {
     pub lds: Lds,
     /// Scratch backing of all its waves (8-byte words).
     pub scratch: Vec<u64>,
-    /// The memory range of the last successful check (valid within one dispatch).
-    pub mem_cache: crate::memory::Known,
     /// Wave instructions executed since the last preemption check.
     pub slice_insts: u64,
     /// When the current time slice's first clock check happened (`None`: not yet).
@@ -38,7 +36,6 @@ impl WgContext {
             nw: 0,
             lds: Lds::new(),
             scratch: Vec::new(),
-            mem_cache: Default::default(),
             slice_insts: 0,
             slice_start: None,
         })
@@ -61,9 +58,9 @@ pub(crate) struct Runner {
     pub tracer: Option<Tracer>,
     /// The job (slot, generation) the tracer and memory cache were set up for.
     pub job: Option<(u32, u32)>,
-    /// The memory range of the last successful check, carried across the work-groups of one
-    /// job (never across jobs).
-    pub mem_cache: crate::memory::Known,
+    /// The memory ranges checks proved, carried across the work-groups of one job (never
+    /// across jobs), fresh or resumed: per runner, not per work-group.
+    pub mem_cache: crate::memory::MemCache,
     #[allow(clippy::vec_box)] // contexts move between runners and parked lists as pointers
     spare: Vec<Box<WgContext>>,
 }

@@ -272,7 +272,7 @@ impl Job {
     pub fn close(&'static self) {
         let d = self.data();
         let old = self.next.0.swap(d.total, Ordering::AcqRel);
-        d.shared.gws.release_job(self);
+        d.shared.gws_waiters.release_job(self);
         if old < d.total {
             self.add_finished(d.total - old);
         }

@@ -57,6 +57,8 @@ impl Tally {
 pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     job.runners.fetch_add(1, Ordering::Relaxed);
     let prio = job.data().priority;
+    // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
+    let _gws = crate::exec::gws::enter(&job.data().shared.gws);
     with_runner(|r| {
         prepare(r, job);
         let mut seen = s.epoch.load(Ordering::Relaxed);
@@ -74,7 +76,6 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
             };
             match run_context(s, job, ctx, r, mode == Mode::Inline) {
                 Outcome::Done { ctx, waves, insts } => {
-                    r.mem_cache = ctx.mem_cache.clone();
                     r.give_back(ctx);
                     tally.waves += waves;
                     tally.insts += insts;
@@ -86,16 +87,10 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                     job.close();
                     tally.done += 1;
                 }
-                Outcome::Park(
-                    ctx,
-                    Park::Gws {
-                        resource,
-                        generation,
-                    },
-                ) => {
+                Outcome::Park(ctx, Park::Gws { epoch }) => {
                     tally.flush(job);
-                    let gws = &job.data().shared.gws;
-                    if let Some(c) = gws.block(resource, generation, job, ctx) {
+                    let shared = &job.data().shared;
+                    if let Some(c) = shared.gws_waiters.block(&shared.gws, epoch, job, ctx) {
                         pending = Some(c); // released meanwhile: go on with it
                         continue;
                     }

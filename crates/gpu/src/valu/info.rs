@@ -46,6 +46,7 @@ fn int_info(op: IntOp) -> OpInfo {
         },
         LshlrevB64 | LshrrevB64 | AshrrevI64 => OpInfo::new(2, [U32, U64, U64], U64),
         QsadPk | MqsadPk => OpInfo::new(3, [U64, U32, U64], U64),
+        ScreenPartition4se => OpInfo::uniform(1, U32),
         MadU24 | MadI24 | MadU32U16 | MadI32I16 | Add3 | Xad | LshlAdd | AddLshl | Min3U32
         | Max3U32 | Min3I32 | Max3I32 | Med3U32 | Med3I32 | SadU8 | SadHiU8 | SadU16 | SadU32
         | MsadU8 | LerpU8 => OpInfo::uniform(3, U32),

@@ -66,6 +66,8 @@ pub enum IntOp {
     LshlrevB64,
     LshrrevB64,
     AshrrevI64,
+    /// `v_screen_partition_4se_b32`: a table lookup (the `screen` module).
+    ScreenPartition4se,
 }
 
 #[inline(always)]
@@ -214,6 +216,7 @@ pub fn exec(op: IntOp, inp: &VopInputs, out: &mut VopOutputs) -> bool {
             w(lo + hi + u(c))
         }),
         SadU32 => map3(d, s, |a, b, c| w(u(a).abs_diff(u(b)) + u(c))),
+        ScreenPartition4se => super::lanes::map1(d, &s[0], super::screen::screen_partition_4se),
         QsadPk | MqsadPk => map3(d, s, |a, b, c| {
             (0..4).fold(0u64, |acc, k| {
                 let sad = sad_bytes(a >> (8 * k), b, op == MqsadPk) + ((c >> (16 * k)) & 0xffff);

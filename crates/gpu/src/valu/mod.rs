@@ -47,6 +47,7 @@ mod lanes;
 mod names;
 mod packed;
 mod round;
+mod screen;
 mod transcendental;
 mod trig_preop;
 

@@ -168,6 +168,7 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_lerp_u8", Int(I::LerpU8)),
         ("v_qsad_pk_u16_u8", Int(I::QsadPk)),
         ("v_mqsad_pk_u16_u8", Int(I::MqsadPk)),
+        ("v_screen_partition_4se_b32", Int(I::ScreenPartition4se)),
         ("v_mbcnt_lo_u32_b32", Int(I::MbcntLo)),
         ("v_mbcnt_hi_u32_b32", Int(I::MbcntHi)),
         ("v_bcnt_u32_b32", Int(I::Bcnt)),
@@ -259,6 +260,8 @@ const TABLE: &[(&str, ValuOp)] = &{
         ("v_cvt_pk_u16_u32", Cvt(C::PkU16U32)),
         ("v_cvt_pk_i16_i32", Cvt(C::PkI16I32)),
         ("v_cvt_pk_u8_f32", Cvt(C::PkU8F32)),
+        // The accumulating form: the destination is the third source (see exec::vector).
+        ("v_cvt_pkaccum_u8_f32", Cvt(C::PkU8F32)),
         ("v_pack_b32_f16", Cvt(C::PackB32F16)),
         ("v_sat_pk_u8_i16", Cvt(C::SatPkU8I16)),
         ("v_pk_add_f16", Pk(P::AddF16)),

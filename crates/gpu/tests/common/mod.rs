@@ -161,3 +161,26 @@ pub fn run_with(
     };
     dev.dispatch(&d)
 }
+
+/// Runs `body` after loading the kernel arguments (the addresses of `a` and `b`) into s[20:23],
+/// on `grid` work-items in work-groups of `wg`, with `lds` bytes of LDS; waits for the wave's
+/// memory accesses and ends.
+pub fn run_two_buffers(
+    body: &str,
+    lds: u32,
+    grid: u32,
+    wg: u16,
+    a: &mut [u32],
+    b: &mut [u32],
+) -> Result<DispatchStats, Fault> {
+    let asm = format!(
+        "s_load_dwordx4 s[20:23], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n{body}\n\
+         s_waitcnt vmcnt(0) lgkmcnt(0)\ns_endpgm\n"
+    );
+    let mut kd = descriptor();
+    kd.group_segment_fixed_size = lds;
+    let k = kernel(&asm, kd);
+    let map = Map::default();
+    let args = [map.add(a), map.add(b)];
+    run(&device(), &k, &map, &args, [grid, 1, 1], [wg, 1, 1])
+}

@@ -17,7 +17,7 @@ pub mod registry;
 
 pub use pointer::{DeallocCallback, PointerInfo};
 pub use pool::{Pool, PoolKind};
-pub use registry::{Range, RangeKind, Registry};
+pub use registry::{Range, RangeKind, Registry, Shared};
 
 use crate::config::{Config, Profile};
 use crate::topology::handle::{self, Kind};
@@ -208,6 +208,7 @@ impl Memory {
         // SAFETY: the registry held exactly this mapping (made by allocate_in) and no longer
         // does, so it is unmapped once.
         unsafe { host::unmap(ptr as *mut u8, range.len) };
+        crate::ipc::memory::release(&range);
         if let Some(p) = range.pool.and_then(|i| self.pools.get(i)) {
             p.used.fetch_sub(range.len, Ordering::AcqRel);
         }
@@ -291,6 +292,9 @@ impl Drop for Memory {
                 RangeKind::Allocation => unsafe { host::unmap(r.start as *mut u8, r.len) },
                 RangeKind::Alias => alias::release(&r),
                 _ => {}
+            }
+            if matches!(r.kind, RangeKind::Allocation | RangeKind::Ipc) {
+                crate::ipc::memory::release(&r);
             }
         }
     }

@@ -39,6 +39,9 @@ impl Memory {
             RangeKind::Locked | RangeKind::Registered | RangeKind::Alias => {
                 HSA_EXT_POINTER_TYPE_LOCKED
             }
+            RangeKind::Ipc => HSA_EXT_POINTER_TYPE_IPC,
+            // SVM (HMM) memory is not an HSA allocation: ROCm reports it as unknown.
+            RangeKind::Svm => return None,
             _ => HSA_EXT_POINTER_TYPE_HSA,
         };
         // Host side of an alias; agent side of an aliased pin.

@@ -44,6 +44,19 @@ pub enum RangeKind {
     Runtime,
     /// An agent-side alias of locked host memory (translated by `delta`).
     Alias,
+    /// Memory of another process mapped by `hsa_amd_ipc_memory_attach` (see `crate::ipc`).
+    Ipc,
+    /// Host memory made GPU-accessible with SVM attributes (see `crate::svm`).
+    Svm,
+}
+
+/// An allocation exported for IPC: the shared-memory file now backing it (see `crate::ipc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shared {
+    /// The memfd (this process's descriptor; closed when the allocation is freed).
+    pub fd: i32,
+    /// The random tag in the file's name that IPC handles carry.
+    pub nonce: u64,
 }
 
 /// One registered range.
@@ -66,6 +79,10 @@ pub struct Range {
     pub delta: u64,
     /// Pins that have one: the start of their agent-side alias.
     pub alias: Option<u64>,
+    /// Allocations exported for IPC: their shared backing.
+    pub shared: Option<Shared>,
+    /// SVM ranges: their attributes (`crate::svm`).
+    pub svm: Option<crate::svm::Attributes>,
 }
 
 impl Range {
@@ -81,6 +98,8 @@ impl Range {
             refs: 1,
             delta: 0,
             alias: None,
+            shared: None,
+            svm: None,
         }
     }
 
@@ -131,6 +150,8 @@ impl Tables {
             .ranges
             .values()
             .chain(self.pins.values())
+            // SVM pages no GPU agent may access stay out of the GPU's view (bit 0 is the host).
+            .filter(|r| r.kind != RangeKind::Svm || r.access & !1 != 0)
             .map(|r| (r.start, r.end(), r.delta))
             .collect();
         all.sort_unstable();
@@ -154,6 +175,8 @@ pub struct Registry {
     tables: Mutex<Tables>,
     /// What lookups search (see the module documentation).
     spans: ArcSwap<Vec<Span>>,
+    /// Number of SVM ranges (`svm` submodule): dispatches skip the unmapped-range sweep at 0.
+    svm_count: std::sync::atomic::AtomicUsize,
 }
 
 /// Pin identity: kinds are distinct pins even on the same bytes.
@@ -192,6 +215,19 @@ impl Registry {
             return self.pin(range);
         }
         self.change(|t| {
+            // New memory where SVM pages were: the program unmapped them (stale records).
+            let end = range.start + range.len;
+            let stale: Vec<u64> = t
+                .ranges
+                .range(..end)
+                .rev()
+                .take_while(|(_, r)| r.end() > range.start)
+                .filter(|(_, r)| r.kind == RangeKind::Svm)
+                .map(|(&k, _)| k)
+                .collect();
+            for k in stale {
+                t.ranges.remove(&k);
+            }
             if let Some(r) = overlapping(&t.ranges, range.start, range.len) {
                 return Err(Error::with_message(
                     HSA_STATUS_ERROR_INVALID_ARGUMENT,
@@ -388,6 +424,9 @@ impl softhsa_gpu::MemoryMap for Registry {
         (end <= span_end).then_some((start..span_end, delta))
     }
 }
+
+mod svm;
+pub use svm::Piece as SvmPiece;
 
 #[cfg(test)]
 mod tests;

@@ -471,6 +471,8 @@ fn kernel_dispatch(
         priority: q.priority() as usize,
         inline,
     };
+    // SVM memory the program has unmapped must no longer be reachable.
+    crate::svm::prune_unmapped(&rt.memory);
     q.in_flight.fetch_add(1, Ordering::AcqRel);
     match dispatch::launch_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
         Ok(h) => {

@@ -42,6 +42,8 @@ pub const ATTR_IPC: u64 = 2;
 /// Every signal of the runtime, its groups and its async handlers.
 pub struct Signals {
     pool: Arc<pool::Pool>,
+    /// IPC signals (each in its own shared page).
+    pub shared: crate::ipc::signal::SharedSignals,
     pub groups: group::Groups,
     pub handlers: handler::AsyncHandlers,
 }
@@ -50,6 +52,7 @@ impl Signals {
     pub fn new(_config: &Config) -> Result<Signals> {
         Ok(Signals {
             pool: Arc::new(pool::Pool::new()?),
+            shared: Default::default(),
             groups: group::Groups::default(),
             handlers: handler::AsyncHandlers::default(),
         })
@@ -73,31 +76,39 @@ impl Signals {
         self.pool.alloc(initial).map(Signal)
     }
 
-    /// `hsa_amd_signal_create`: `attributes` is a mask of `ATTR_*`. IPC signals need shared
-    /// memory between processes, which softhsa does not offer.
-    pub fn create_with_attributes(&self, initial: i64, attributes: u64) -> Result<Signal> {
+    /// `hsa_amd_signal_create`: `attributes` is a mask of `ATTR_*`. An IPC signal lives in
+    /// shared memory (see `crate::ipc::signal`), registered with `memory` for device code.
+    pub fn create_with_attributes(
+        &self,
+        initial: i64,
+        attributes: u64,
+        memory: &crate::memory::Memory,
+    ) -> Result<Signal> {
         if attributes & !(ATTR_AMD_GPU_ONLY | ATTR_IPC) != 0 {
             return Err(Error::new(softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         if attributes & ATTR_IPC != 0 {
-            return Err(Error::with_message(
-                softhsa_abi::HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                "IPC signals are not supported",
-            ));
+            return self.shared.create(memory, initial).map(Signal);
         }
         self.create(initial)
     }
 
     /// `hsa_signal_destroy`. Async handlers still registered on it are dropped.
     pub fn destroy(&self, s: Signal) -> Result<()> {
-        self.pool.free(s.0)?;
+        if !self.shared.destroy(s.0) {
+            self.pool.free(s.0)?;
+        }
         self.handlers.forget_signal(s);
         Ok(())
     }
 
     /// Validates a handle: INVALID_SIGNAL unless it names a live signal.
     pub fn get(&self, s: Signal) -> Result<SignalRef<'_>> {
-        self.pool.check(s.0)?;
+        if let Err(e) = self.pool.check(s.0) {
+            if !self.shared.is_live(s.0) {
+                return Err(e);
+            }
+        }
         Ok(SignalRef::new(s, self.pool.value(s.0), &self.pool))
     }
 
@@ -111,7 +122,7 @@ impl Signals {
 
     /// `true` when `s` is a live signal.
     pub fn is_live(&self, s: Signal) -> bool {
-        self.pool.check(s.0).is_ok()
+        self.pool.check(s.0).is_ok() || self.shared.is_live(s.0)
     }
 
     /// Stops the async handler thread.

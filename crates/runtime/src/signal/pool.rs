@@ -146,8 +146,9 @@ impl Pool {
 
     /// The value of the signal at `addr`, which [`Pool::check`] accepted.
     pub fn value(&self, addr: u64) -> &AtomicI64 {
-        // SAFETY: `addr` lies inside the mapping owned by `self` (checked by the caller through
-        // `check`), is 8-byte aligned, and the value is only ever accessed atomically.
+        // SAFETY: `addr` is a live signal (checked by the caller): inside the mapping owned by
+        // `self`, or an IPC signal's shared page, which stays mapped until the runtime drops
+        // (`crate::ipc::signal`). It is 8-byte aligned; the value is only accessed atomically.
         unsafe { AtomicI64::from_ptr((addr + off::VALUE) as *mut i64) }
     }
 

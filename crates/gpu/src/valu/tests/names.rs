@@ -5,7 +5,7 @@ use crate::valu::{resolve, resolve_op};
 use softhsa_isa::{Class, Op};
 
 /// VALU-class ops that are not arithmetic (gpu-core moves lanes itself) or that this module
-/// does not implement yet.
+/// does not hold.
 const NOT_HERE: &[&str] = &[
     "v_nop",
     "v_clrexcp",
@@ -16,8 +16,7 @@ const NOT_HERE: &[&str] = &[
     "v_movrels_b32",
     "v_movreld_b32",
     "v_movrelsd_b32",
-    "v_screen_partition_4se_b32",
-    "v_cvt_pkaccum_u8_f32",
+    // 128-bit operands: exec::wide_sad.
     "v_mqsad_u32_u8",
 ];
 

@@ -1,0 +1,260 @@
+//! LDS reads and writes of 1 or 2 dwords per address (`ds_read/write_b32/b64`, the
+//! `read2`/`write2` forms), wave-wide with gathers and scatters over the work-group's LDS, as
+//! calls to a stub per access shape (see `mem_vector.rs`).
+//!
+//! Every active lane's access must lie inside the LDS (`address + bytes <= size`); otherwise
+//! the interpreter runs the instruction (out-of-range reads return 0 and writes are dropped,
+//! lane by lane, as on GFX9). Scatters write in lane order, so where lanes collide the
+//! highest lane wins, as in the interpreter. A `write2` whose two addresses are not one
+//! contiguous pair (offset1 = offset0 + 1 element) goes to the interpreter too: its lane
+//! order (both writes of lane 0, then of lane 1, ...) is not a pair of scatters'. AVX2 runs
+//! reads natively (dword gathers) and leaves writes to the interpreter.
+//!
+//! Stub interface: rdi = the address VGPR, rsi = the data (writes) or destination (reads)
+//! VGPR of the first access, rdx = that of the second (a `write2` pair's second data VGPR,
+//! or the second read's destination), ecx / r8d = the byte offsets of the two accesses.
+//! Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
+
+use super::emit::{bind, Emitter, EXEC, R, W_S};
+use super::mem_vector::{exec_byte, exec_word};
+use super::select::DsInst;
+use super::stubs::Stub;
+use super::vx::{zr, Isa, V};
+use super::JitCtx;
+use iced_x86::code_asm::*;
+use std::mem::offset_of;
+
+const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
+const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
+
+/// The shape of an LDS access a stub serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct DsShape {
+    pub load: bool,
+    /// Bytes per access: 4 or 8 (a `write2_b32` pair is one 8-byte access).
+    pub bytes: u8,
+    /// Two accesses per lane (read2).
+    pub two: bool,
+}
+
+impl Emitter<'_> {
+    /// An LDS load or store.
+    pub(super) fn ds(&mut self, i: u32, d: &DsInst) -> R<()> {
+        let mut done = self.a.create_label();
+        let slow = self.slow_callout(i, done)?;
+        let elem = 4 * d.dwords;
+        let pair_write = !d.load && d.two && d.dwords == 1 && d.offset1 == d.offset0 + 4;
+        let n_dst = u32::from(d.dwords) * if d.two { 2 } else { 1 };
+        let overlap = d.load && (0..n_dst).any(|k| d.dst.wrapping_add(k as u8) == d.addr);
+        let native = match self.isa {
+            Isa::Avx512 => d.load || !d.two || pair_write,
+            // AVX2 gathers read; the destination must not be the address register, which
+            // it reads chunk by chunk.
+            Isa::Avx2 => d.load && !overlap,
+        };
+        if !native {
+            self.a.jmp(slow)?;
+            return bind(&mut self.a, &mut done);
+        }
+        let shape = DsShape {
+            load: d.load,
+            bytes: if pair_write { 8 } else { elem },
+            two: d.two && !pair_write,
+        };
+        let (first, second) = if d.load {
+            (d.dst, d.dst.wrapping_add(d.dwords))
+        } else if pair_write {
+            (d.data0, d.data1)
+        } else {
+            (d.data0, d.data0.wrapping_add(1))
+        };
+        let stub = self.stub(Stub::Ds(shape));
+        let a = &mut self.a;
+        a.lea(rdi, qword_ptr(r13 + 256 * i32::from(d.addr)))?;
+        a.lea(rsi, qword_ptr(r13 + 256 * i32::from(first)))?;
+        a.lea(rdx, qword_ptr(r13 + 256 * i32::from(second)))?;
+        a.mov(ecx, d.offset0)?;
+        a.mov(r8d, d.offset1)?;
+        a.call(stub)?;
+        a.test(eax, eax)?;
+        a.jnz(slow)?;
+        bind(a, &mut done)
+    }
+
+    /// Emits the stub for LDS accesses of `shape` (see the module documentation).
+    pub(super) fn ds_stub(&mut self, shape: DsShape) -> R<()> {
+        let a = &mut self.a;
+        let mut ok = a.create_label();
+        let mut slow = a.create_label();
+        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), 0)?;
+        a.je(ok)?;
+        a.mov(r9, qword_ptr(r12 + J_LDS))?;
+        // r10 = size - bytes (no lane fits when negative).
+        a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
+        a.sub(r10, i32::from(shape.bytes))?;
+        a.jb(slow)?;
+        let parts = if shape.two { 2 } else { 1 };
+        match self.isa {
+            Isa::Avx512 => {
+                // Addresses of every part and chunk in zmm16.., then the range, then the data.
+                a.vpbroadcastd(zmm1, r10d)?;
+                for p in 0..parts {
+                    a.vpbroadcastd(zmm2, if p == 0 { ecx } else { r8d })?;
+                    for c in 0..4 {
+                        let r = zr(V(16 + 4 * p as u8 + c as u8));
+                        a.vpaddd(r, zmm2, zmmword_ptr(rdi + 64 * c))?;
+                    }
+                }
+                for c in 0..4 {
+                    a.kmovw(k1, exec_word(c))?;
+                    for p in 0..parts {
+                        let r = zr(V(16 + 4 * p as u8 + c as u8));
+                        a.vpcmpud(k2.k1(), r, zmm1, 6)?; // NLE: above the limit
+                        a.kortestw(k2, k2)?;
+                        a.jnz(slow)?;
+                    }
+                }
+                for p in 0..parts {
+                    let first = 16 + 4 * p as u8;
+                    // Part 0 moves through rsi (and rdx for a pair's second dword).
+                    let (lo, hi) = if p == 0 { (rsi, rdx) } else { (rdx, rdx) };
+                    if shape.bytes == 4 {
+                        self.lds_dwords_512(shape.load, first, lo)?;
+                    } else if shape.load {
+                        self.lds_qwords_512(true, first, lo, 256)?;
+                    } else {
+                        // A b64 write: rsi, rsi + 1; a write2 pair: rsi, rdx.
+                        let second = if shape.two || lo == hi { 256 } else { 0 };
+                        self.lds_qwords_512(false, first, lo, second)?;
+                    }
+                }
+            }
+            Isa::Avx2 => {
+                a.vmovd(xmm1, r10d)?;
+                a.vpbroadcastd(ymm1, xmm1)?;
+                for p in 0..parts {
+                    let off = if p == 0 { ecx } else { r8d };
+                    self.lds_range_avx2(off, slow)?;
+                }
+                for p in 0..parts {
+                    let (off, dst) = if p == 0 { (ecx, rsi) } else { (r8d, rdx) };
+                    self.lds_read_avx2(off, dst, shape.bytes == 8)?;
+                }
+            }
+        }
+        let a = &mut self.a;
+        bind(a, &mut ok)?;
+        a.xor(eax, eax)?;
+        a.ret()?;
+        bind(a, &mut slow)?;
+        a.mov(eax, 1)?;
+        a.ret()?;
+        Ok(())
+    }
+
+    /// Jumps to `slow` if an active lane's `addr + off` (32-bit) passes the limit in ymm1
+    /// (AVX2).
+    fn lds_range_avx2(&mut self, off: AsmRegister32, slow: CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        // x >u lim: maxu(x, lim) != lim.
+        a.vmovd(xmm2, off)?;
+        a.vpbroadcastd(ymm2, xmm2)?;
+        for c in 0..8 {
+            a.movzx(eax, exec_byte(c))?;
+            a.shl(eax, 5)?;
+            a.vmovdqu(ymm3, ymmword_ptr(r15 + rax))?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            a.vpmaxud(ymm0, ymm0, ymm1)?;
+            a.vpcmpeqd(ymm0, ymm0, ymm1)?;
+            // CF = every active lane within the limit.
+            a.vptest(ymm0, ymm3)?;
+            a.jae(slow)?;
+        }
+        Ok(())
+    }
+
+    /// One dword per lane at the addresses in zmm`first`.. (AVX-512, 16 lanes per gather or
+    /// scatter); the data register's lanes at `reg`.
+    fn lds_dwords_512(&mut self, load: bool, first: u8, reg: AsmRegister64) -> R<()> {
+        let a = &mut self.a;
+        for c in 0..4 {
+            let idx = zr(V(first + c as u8));
+            a.kmovw(k2, exec_word(c))?;
+            if load {
+                a.kmovw(k1, exec_word(c))?;
+                a.vpgatherdd(zmm3.k2(), ptr(r9 + idx))?;
+                a.vmovdqu32(zmmword_ptr(reg + 64 * c).k1(), zmm3)?;
+            } else {
+                a.vmovdqu32(zmm3, zmmword_ptr(reg + 64 * c))?;
+                a.vpscatterdd(ptr(r9 + idx).k2(), zmm3)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One qword per lane at the addresses in zmm`first`.. (AVX-512, 8 lanes per gather or
+    /// scatter): reads split into the registers at `reg` and `reg + 256`; writes join the
+    /// registers at `reg` and `reg + second` (256: the next VGPR; 0: the one at rdx).
+    fn lds_qwords_512(&mut self, load: bool, first: u8, reg: AsmRegister64, second: i32) -> R<()> {
+        let a = &mut self.a;
+        for g in 0..8 {
+            // Lanes 8g..8g+7: half of chunk g / 2.
+            let z = zr(V(first + (g / 2) as u8));
+            if g % 2 == 0 {
+                a.vmovdqa64(zmm0, z)?;
+            } else {
+                a.vextracti64x4(ymm0, z, 1)?;
+            }
+            a.kmovb(k2, exec_byte(g))?;
+            if load {
+                a.kmovb(k1, exec_byte(g))?;
+                a.vpgatherdq(zmm3.k2(), ptr(r9 + ymm0))?;
+                a.vpmovqd(ymm4, zmm3)?;
+                a.vpsrlq(zmm3, zmm3, 32)?;
+                a.vpmovqd(ymm5, zmm3)?;
+                a.vmovdqu32(ymmword_ptr(reg + 32 * g).k1(), ymm4)?;
+                a.vmovdqu32(ymmword_ptr(reg + (256 + 32 * g)).k1(), ymm5)?;
+            } else {
+                let hi = if second == 0 {
+                    ymmword_ptr(rdx + 32 * g)
+                } else {
+                    ymmword_ptr(reg + (second + 32 * g))
+                };
+                a.vpmovzxdq(zmm3, ymmword_ptr(reg + 32 * g))?;
+                a.vpmovzxdq(zmm4, hi)?;
+                a.vpsllq(zmm4, zmm4, 32)?;
+                a.vporq(zmm3, zmm3, zmm4)?;
+                a.vpscatterdq(ptr(r9 + ymm0).k2(), zmm3)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// LDS reads on AVX2: dword gathers, 8 lanes at a time (two per lane for qwords), merged
+    /// into the destination (at `dst`) under EXEC.
+    fn lds_read_avx2(&mut self, off: AsmRegister32, dst: AsmRegister64, qwords: bool) -> R<()> {
+        let a = &mut self.a;
+        a.vmovd(xmm2, off)?;
+        a.vpbroadcastd(ymm2, xmm2)?;
+        for c in 0..8 {
+            a.movzx(eax, exec_byte(c))?;
+            a.shl(eax, 5)?;
+            a.vmovdqu(ymm3, ymmword_ptr(r15 + rax))?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            let parts: &[(i32, i32)] = if qwords {
+                &[(0, 0), (256, 4)]
+            } else {
+                &[(0, 0)]
+            };
+            for &(reg_off, byte) in parts {
+                let r = ymmword_ptr(dst + (reg_off + 32 * c));
+                a.vmovdqu(ymm4, r)?;
+                a.vmovdqa(ymm5, ymm3)?;
+                // Inactive lanes keep the register's value (the gather leaves them).
+                a.vpgatherdd_3(ymm4, ptr(r9 + ymm0 + byte), ymm5)?;
+                a.vmovdqu(r, ymm4)?;
+            }
+        }
+        Ok(())
+    }
+}

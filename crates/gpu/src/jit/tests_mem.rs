@@ -1,0 +1,294 @@
+//! The JIT against the interpreter on memory instructions: random sequences of global, flat,
+//! scalar and LDS loads and stores (with address patterns that are consecutive, strided,
+//! scattered, uniform, misaligned and partly out of range) mixed with VALU address arithmetic,
+//! run by both engines on the same memory; registers, memory, LDS and the fault (kind, pc,
+//! lane, address) must be bit-identical.
+
+use super::tests::{isas, random_wave, Rng};
+use super::{first_difference, run_code, JitCode};
+use crate::exec::{ExecCtx, ExecFault};
+use crate::lds::Lds;
+use crate::memory::Checker;
+use crate::program::{Program, Slot};
+use crate::valu::{VopInputs, VopOutputs};
+use crate::wave::Wave;
+use crate::{DeviceEvents, MemoryMap};
+use std::ops::Range;
+use std::sync::atomic::AtomicBool;
+
+/// Bytes of the test buffer.
+const BUF: usize = 1 << 16;
+
+struct OneBuffer(Range<u64>);
+impl MemoryMap for OneBuffer {
+    fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>> {
+        let end = addr.checked_add(len)?;
+        (addr >= self.0.start && end <= self.0.end).then(|| self.0.clone())
+    }
+}
+struct NoEvents;
+impl DeviceEvents for NoEvents {}
+
+/// What a run left: how it stopped, the wave, the buffer and the LDS.
+struct Outcome {
+    r: Result<(), ExecFault>,
+    w: Wave,
+    mem: Vec<u8>,
+    lds: Vec<u8>,
+}
+
+fn run(
+    prog: &Program,
+    w0: &Wave,
+    buf: &mut [u8],
+    init: &[u8],
+    lds_size: usize,
+    lds_init: &[u8],
+    code: Option<&JitCode>,
+) -> Outcome {
+    buf.copy_from_slice(init);
+    let base = buf.as_ptr() as u64;
+    let map = OneBuffer(base..base + buf.len() as u64);
+    let mut lds = Lds::new();
+    lds.reset(lds_size);
+    // SAFETY: the LDS has `lds_size` bytes (plus slack); `lds_init` is as long.
+    unsafe { std::ptr::copy_nonoverlapping(lds_init.as_ptr(), lds.as_mut_ptr(), lds_size) };
+    let mut vin = Box::<VopInputs>::default();
+    let mut vout = Box::<VopOutputs>::default();
+    let stop = AtomicBool::new(false);
+    let mut w = w0.clone();
+    let r = {
+        let mut cx = ExecCtx {
+            prog,
+            lds: &mut lds,
+            mem: Checker::new(&map, 0..0),
+            events: &NoEvents,
+            vin: &mut vin,
+            vout: &mut vout,
+            private_size: 0,
+            budget: 0,
+            stop: &stop,
+            tracer: None,
+            gfx900: false,
+            jit: None,
+        };
+        match code {
+            Some(c) => run_code(&mut w, &mut cx, c),
+            None => crate::exec::run(&mut w, &mut cx),
+        }
+    };
+    let mut l = vec![0u8; lds_size];
+    // SAFETY: as above.
+    unsafe { std::ptr::copy_nonoverlapping(lds.as_mut_ptr(), l.as_mut_ptr(), lds_size) };
+    Outcome {
+        r,
+        w,
+        mem: buf.to_vec(),
+        lds: l,
+    }
+}
+
+fn ds(op: u32, addr: u32, d0: u32, d1: u32, vdst: u32, off0: u32, off1: u32) -> [u32; 2] {
+    [
+        0x36 << 26 | op << 17 | off1 << 8 | off0,
+        vdst << 24 | d1 << 16 | d0 << 8 | addr,
+    ]
+}
+
+/// A global (seg 2) or flat (seg 0) op; `saddr` 0x7f = off.
+fn flat(op: u32, seg: u32, addr: u32, data: u32, saddr: u32, vdst: u32, off: i32) -> [u32; 2] {
+    let off = (off as u32) & if seg == 2 { 0x1fff } else { 0xfff };
+    [
+        0x37 << 26 | op << 18 | seg << 14 | off,
+        vdst << 24 | saddr << 16 | data << 8 | addr,
+    ]
+}
+
+/// `s_load_dword*` (op 0..4 = x1..x16) with an immediate offset.
+fn smem(op: u32, sdata: u32, sbase: u32, off: u32) -> [u32; 2] {
+    [
+        0x30 << 26 | op << 18 | 1 << 17 | sdata << 6 | (sbase / 2),
+        off & 0xf_ffff,
+    ]
+}
+
+/// One random memory instruction over data VGPRs v0..v7, address registers v20..v23 and
+/// SGPR bases s[10:11] (buffer) for saddr and scalar loads.
+fn random_mem(r: &mut Rng) -> [u32; 2] {
+    // Data registers, now and then the address registers themselves (a load that overwrites
+    // its own address).
+    let d = if r.next().is_multiple_of(8) {
+        r.pick(&[20u32, 21, 22, 23])
+    } else {
+        (r.next() % 6) as u32
+    };
+    match r.next() % 10 {
+        0..=3 => {
+            // global/flat load or store of 1, 2 or 4 dwords
+            let (ld, st) = r.pick(&[(0x14, 0x1c), (0x15, 0x1d), (0x17, 0x1f)]);
+            let load = r.next().is_multiple_of(2);
+            let op = if load { ld } else { st };
+            let off = (r.next() % 64) as i32 * 4 - 64;
+            match r.next() % 3 {
+                0 => flat(op, 2, 22, d, 10, d, off), // saddr + 32-bit offset
+                1 => flat(op, 0, 20, d, 0x7f, d, off.max(0)),
+                _ => flat(op, 2, 20, d, 0x7f, d, off),
+            }
+        }
+        4..=7 => {
+            // LDS
+            let (op, two) = r.pick(&[
+                (0x36, false),
+                (0x76, false),
+                (0x37, true),
+                (0x38, true),
+                (0x77, true),
+                (0x0d, false),
+                (0x4d, false),
+                (0x0e, true),
+                (0x0f, true),
+            ]);
+            let (o0, o1) = if two {
+                let o0 = (r.next() % 8) as u32;
+                let any = (r.next() % 16) as u32;
+                (o0, r.pick(&[o0 + 1, o0 + 2, any]))
+            } else {
+                ((r.next() % 64) as u32 * 4, 0)
+            };
+            ds(op, 23, d, (d + 2) % 8, d, o0, o1)
+        }
+        _ => {
+            let op = (r.next() % 3) as u32;
+            let sdata = 20 + 4 * (r.next() % 4) as u32;
+            smem(op, sdata, 10, (r.next() % 1024) as u32 * 4)
+        }
+    }
+}
+
+/// Lane address offsets (bytes from a region's start, `limit` bytes long) in one of the
+/// patterns real kernels produce, some a little out of range.
+fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
+    let start = (r.next() % (limit / 2)) & !7;
+    let mut o = [0u64; 64];
+    let kind = r.next() % 7;
+    let stride = r.pick(&[4u64, 8, 12, 16, 32, 256]);
+    for (l, v) in o.iter_mut().enumerate() {
+        let l = l as u64;
+        *v = match kind {
+            0 | 1 => start + size * l,
+            2 => start + stride * l,
+            3 => start,
+            4 => (r.next() % (limit - 16)) & !3,
+            5 => start + size * l + 4, // consecutive but 4 mod 8
+            _ => start + size * ((l * 7) % 64),
+        };
+    }
+    if r.next().is_multiple_of(8) {
+        // One lane past the end (a fault, or an out-of-range LDS access).
+        let l = (r.next() % 64) as usize;
+        o[l] = limit - size / 2 + (r.next() % 64) * 4;
+    }
+    o
+}
+
+#[test]
+fn random_memory_sequences_match_the_interpreter() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let (seed, cases) = super::tests::fuzz_params(0x9e37_79b9_7f4a_7c15, 1500);
+    let mut r = Rng(seed);
+    let mut buf = vec![0u8; BUF];
+    let (mut native, mut total, mut faults) = (0, 0, 0);
+    for case in 0..cases {
+        let mut code: Vec<u8> = Vec::new();
+        let mut n = 0;
+        while n < 12 {
+            let inst = if r.next().is_multiple_of(3) {
+                super::tests::random_inst(&mut r)
+            } else {
+                random_mem(&mut r)
+            };
+            let bytes: Vec<u8> = inst.iter().flat_map(|d| d.to_le_bytes()).collect();
+            let probe = Program::new(&bytes, 0);
+            let Some(Slot::Ok(x)) = probe.slots.first() else {
+                continue;
+            };
+            if !super::tests::fuzzable(x) {
+                continue;
+            }
+            code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
+            n += 1;
+        }
+        code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
+        let prog = Program::new(&code, 0x1000);
+        // Wave: random registers, then addresses in the address registers.
+        let base = buf.as_ptr() as u64;
+        let mut w0 = random_wave(&mut r);
+        let size = r.pick(&[4u64, 8, 16]);
+        let lds_size = r.pick(&[0usize, 256, 4096]);
+        let g = pattern(&mut r, BUF as u64, size);
+        let lds = pattern(&mut r, lds_size.max(64) as u64, size);
+        for l in 0..64 {
+            let a = base + g[l];
+            w0.v[20][l] = a as u32;
+            w0.v[21][l] = (a >> 32) as u32;
+            w0.v[22][l] = g[l] as u32;
+            w0.v[23][l] = lds[l] as u32;
+        }
+        w0.set_s64(10, base);
+        let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+        let lds_init: Vec<u8> = (0..lds_size).map(|_| r.next() as u8).collect();
+        let a = run(&prog, &w0, &mut buf, &init, lds_size, &lds_init, None);
+        faults += usize::from(a.r.is_err());
+        for &isa in &isas {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            native += jit.native;
+            total += jit.reachable;
+            let b = run(&prog, &w0, &mut buf, &init, lds_size, &lds_init, Some(&jit));
+            let listing = || {
+                (0..prog.slots.len() as u32)
+                    .map(|i| prog.text(i))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            assert_eq!(
+                a.r,
+                b.r,
+                "case {case} {isa:?}: how the wave stopped\n{}",
+                listing()
+            );
+            assert_eq!(a.w.pc, b.w.pc, "case {case} {isa:?}: pc\n{}", listing());
+            let diff = first_difference(&b.w, &a.w, 0..256);
+            assert!(
+                diff.is_none(),
+                "case {case} {isa:?}: {}\n{}",
+                diff.unwrap_or_default(),
+                listing()
+            );
+            let mem_diff = a.mem.iter().zip(&b.mem).position(|(x, y)| x != y);
+            assert!(
+                mem_diff.is_none(),
+                "case {case} {isa:?}: memory byte {mem_diff:?}\n{}",
+                listing()
+            );
+            let lds_diff = a.lds.iter().zip(&b.lds).position(|(x, y)| x != y);
+            assert!(
+                lds_diff.is_none(),
+                "case {case} {isa:?}: LDS byte {lds_diff:?}\n{}",
+                listing()
+            );
+            assert_eq!(
+                a.w.executed, b.w.executed,
+                "case {case}: instruction counts"
+            );
+        }
+    }
+    eprintln!("{native} of {total} translated; {faults} runs faulted");
+    assert!(native * 2 > total, "{native} of {total} translated");
+    assert!(
+        faults * 100 > cases && faults * 100 < cases * 90,
+        "{faults} faults: the patterns should fault sometimes"
+    );
+}
