@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the test suite uses: the LLVM AMDGPU compilers and tools, the
-# ROCm device libraries, Debian's HSA headers (for C tests), rocminfo, HIP.
+# ROCm device libraries, Debian's HSA headers (for C tests), rocminfo, HIP, valgrind (memcheck
+# runs) and g++ (libfuzzer-sys builds libFuzzer).
 # Idempotent: skips apt when every package is already installed.
 set -euo pipefail
 pkgs=(
@@ -11,7 +12,7 @@ pkgs=(
   rocm-device-libs libhsa-runtime-dev rocminfo
   hipcc libamdhip64-dev libamd-comgr2 librocprim-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
-  gcc make
+  gcc g++ make valgrind
 )
 missing=()
 for p in "${pkgs[@]}"; do

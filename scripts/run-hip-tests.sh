@@ -35,10 +35,10 @@ bin=${SOFTHSA_BIN:-$top/target/release/softhsa}
 # (Not block_sync: at -O0, HIP 5.2's cooperative-groups header leaves a gfx10-only
 # llvm.amdgcn.permlanex16 call that clang-15 cannot select for gfx906.)
 O0_TESTS="vector_add launch_dims struct_byvalue templates reduction atomics grid3d_private
-  wave_intrinsics printf dynamic_shared math"
+  wave_intrinsics printf dynamic_shared math texture_object"
 # Programs also built with --offload-arch=gfx908 (-O3) and run on a gfx908 (MI100) agent.
 GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
-  dynamic_shared struct_byvalue grid3d_private"
+  dynamic_shared struct_byvalue grid3d_private texture_object"
 
 # Programs also run with a single worker thread (forward progress of grid-wide syncs).
 WORKERS1_TESTS="cooperative_groups cooperative_multi_device"

@@ -50,12 +50,21 @@ stage hip scripts/run-hip-tests.sh
 stage cargo-test cargo test --release --workspace
 stage c-api scripts/run-c-tests.sh
 stage corpus scripts/run-corpus.sh
+stage images scripts/run-image-tests.sh
 stage memory-model scripts/run-memory-model.sh
 # The other engines: the interpreter (the reference) and the JIT checked against it instruction by
 # instruction (the stages above run the default engine, the JIT).
 stage corpus-interpreter env SOFTHSA_JIT=off scripts/run-corpus.sh --quick
 stage gpu-interpreter env SOFTHSA_JIT=off cargo test --release -p softhsa-gpu
 stage jit-check bash -c "SOFTHSA_JIT=check scripts/run-corpus.sh --quick && SOFTHSA_JIT=check cargo test --release -p softhsa-gpu"
+stage images-engines bash -c "SOFTHSA_JIT=off scripts/run-image-tests.sh && SOFTHSA_JIT=check scripts/run-image-tests.sh"
+# The JIT's AVX2 code on this host too (AVX-512 hosts otherwise run only the AVX-512 code).
+stage jit-avx2 env SOFTHSA_JIT_ISA=avx2 scripts/run-corpus.sh --quick
+# Robustness (issue 11): a bounded run of every fuzz target, and the C tests most likely to find
+# memory errors under valgrind (scripts/run-c-tests.sh above ran the negative, stress and
+# isolation tests natively), with the image cases (texel accesses, descriptor slots).
+stage fuzz scripts/fuzz.sh --seconds 10
+stage valgrind scripts/run-valgrind.sh --images negative isolation init_shutdown signal image_
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
 stage bench-queues-smoke scripts/bench-queues.sh --quick --no-build

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #define MAX_ALLOCS 64
-#define MAX_KERNELS 16
+#define MAX_KERNELS 64
 
 struct kernel_info {
     char name[128];
@@ -133,6 +133,8 @@ int corpus_new_queue(corpus_t *c) {
 }
 
 unsigned corpus_code_object_version(corpus_t *c) { return c->cov; }
+
+uint64_t corpus_hsa_gpu_agent(corpus_t *c) { return c->gpu.handle; }
 
 /* The code object version from the ELF header: EI_ABIVERSION 0..3 under ELFOSABI_AMDGPU_HSA is
  * v2..v5 (amd_hsa_elf.h). The harness needs it for the symbol name and the hidden arguments. */

@@ -85,6 +85,10 @@ uint64_t corpus_ulps_f64(double a, double b);
  * Returns 0 on success. */
 int corpus_new_queue(corpus_t *c);
 
+/* HSA back end: the GPU agent's handle (for extension APIs such as images); 0 for the OpenCL
+ * back end. */
+uint64_t corpus_hsa_gpu_agent(corpus_t *c);
+
 /* The code object's version (2..5) from its ELF header; 0 for the OpenCL back end. */
 unsigned corpus_code_object_version(corpus_t *c);
 

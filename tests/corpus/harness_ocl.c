@@ -119,6 +119,11 @@ unsigned corpus_code_object_version(corpus_t *c) {
     return 0;
 }
 
+uint64_t corpus_hsa_gpu_agent(corpus_t *c) {
+    (void)c;
+    return 0;
+}
+
 int corpus_run(corpus_t *c, const char *kernel, unsigned dims, const size_t grid[3],
                const size_t wg[3], const corpus_arg *args, unsigned nargs) {
     cl_int err;

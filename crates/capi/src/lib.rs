@@ -7,8 +7,9 @@
 //! Files by domain: `system` (init, system info, extensions), `agent` (agents, ISAs, caches,
 //! wavefronts), `memory` (regions, pools, allocation, locking, pointer info), `signal`, `queue`
 //! (queues, AMD queue controls, profiling), `copy` (async copies), `executable` (code objects,
-//! readers, executables, symbols), `ipc` (memory and signals shared between processes),
-//! `svm` (SVM attributes, prefetch), `unsupported` (images, interop, finalizer).
+//! readers, executables, symbols), `image` (the images extension), `ipc` (memory and signals
+//! shared between processes), `svm` (SVM attributes, prefetch), `unsupported` (interop,
+//! finalizer).
 //! The shared library is linked by `scripts/build-lib.sh` with `hsa.map` (version ROCR_1).
 
 use softhsa_abi::*;
@@ -18,6 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 mod agent;
 mod copy;
 mod executable;
+mod image;
 mod ipc;
 mod memory;
 mod queue;

@@ -300,10 +300,11 @@ pub extern "C" fn hsa_amd_pointer_info(
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         let found = rt.memory.pointer_info(ptr as u64);
-        let mut out = hsa_amd_pointer_info_t {
-            size: size_of::<hsa_amd_pointer_info_t>() as u32,
-            ..Default::default()
-        };
+        // Zeroed, padding included: the bytes copied out below are all initialized (valgrind
+        // flagged the padding of a `Default` value reaching the caller).
+        // SAFETY: an all-zero hsa_amd_pointer_info_t is valid (integers and raw pointers).
+        let mut out: hsa_amd_pointer_info_t = unsafe { std::mem::zeroed() };
+        out.size = size_of::<hsa_amd_pointer_info_t>() as u32;
         let mut agents = Vec::new();
         match &found {
             Some(p) => {

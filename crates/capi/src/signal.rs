@@ -98,7 +98,17 @@ pub unsafe extern "C" fn hsa_amd_signal_create(
 
 #[no_mangle]
 pub extern "C" fn hsa_signal_destroy(signal: hsa_signal_t) -> hsa_status_t {
-    with_runtime("hsa_signal_destroy", |rt| rt.signals.destroy(sig(signal)))
+    with_runtime("hsa_signal_destroy", |rt| {
+        // A queue's own signals are the runtime's: a stale handle may name their slot (the
+        // capi fuzz target destroyed a doorbell so: fuzz/corpus/capi/regress-destroy-doorbell).
+        if rt.queues.owns_signal(sig(signal)) {
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_SIGNAL,
+                "the signal belongs to a queue (destroyed with it)",
+            ));
+        }
+        rt.signals.destroy(sig(signal))
+    })
 }
 
 macro_rules! loads {

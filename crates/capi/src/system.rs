@@ -164,6 +164,7 @@ fn copy_extension_table(
     }
     let bytes = match extension as u32 {
         HSA_EXTENSION_AMD_LOADER => softhsa_runtime::loader::extension_table_bytes(),
+        HSA_EXTENSION_IMAGES => crate::image::extension_table_bytes(),
         _ => return Err(unsupported()),
     };
     // SAFETY: `table` is non-NULL and the caller provides `len` bytes (hsa.h's contract).
@@ -181,11 +182,13 @@ pub extern "C" fn hsa_system_get_extension_table(
     table: *mut c_void,
 ) -> hsa_status_t {
     with_runtime("hsa_system_get_extension_table", |_| {
-        // The loader tables 1.00..1.03 are prefixes of each other: 3, 5, 6, 7 functions.
-        let functions = match version_minor {
-            0 => 3,
-            1 => 5,
-            2 => 6,
+        // The loader tables 1.00..1.03 are prefixes of each other: 3, 5, 6, 7 functions; the
+        // images 1.00 table is the first 10 functions of the major table.
+        let functions = match (extension as u32, version_minor) {
+            (HSA_EXTENSION_IMAGES, _) => 10,
+            (_, 0) => 3,
+            (_, 1) => 5,
+            (_, 2) => 6,
             _ => 7,
         };
         copy_extension_table(

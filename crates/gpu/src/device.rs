@@ -14,7 +14,7 @@
 
 pub use crate::config::{DeviceConfig, GfxVersion, MAX_PRIVATE_SIZE};
 use crate::exec::gws::Gws;
-use crate::fault::Fault;
+use crate::fault::{Fault, PacketField};
 use crate::grid::Grid;
 use crate::program::Kernel;
 use crate::sched::gws::GwsWaiters;
@@ -241,24 +241,27 @@ impl Device {
                 ),
             ));
         }
-        let grid = Grid::new(grid_size, workgroup_size).map_err(|e| Fault::dispatch(name, e))?;
+        let grid = Grid::new(grid_size, workgroup_size)
+            .map_err(|(field, why)| Fault::bad_packet(name, field, why))?;
         let lds = u64::from(kd.group_segment_fixed_size) + u64::from(dynamic_lds);
         if lds > 64 * 1024 {
-            return Err(Fault::dispatch(
+            return Err(Fault::bad_packet(
                 name,
+                PacketField::GroupSegment,
                 format!("{lds} bytes of LDS (at most 65536)"),
             ));
         }
-        let private = private_size
-            .max(kd.private_segment_fixed_size)
-            .next_multiple_of(4);
+        // Checked before rounding up: a size near 2^32 would wrap to 0 and pass.
+        let private = private_size.max(kd.private_segment_fixed_size);
         // Scratch backing is allocated per work-group: 1024 work-items x 256 KiB at most.
         if private > MAX_PRIVATE_SIZE {
-            return Err(Fault::dispatch(
+            return Err(Fault::bad_packet(
                 name,
+                PacketField::PrivateSegment,
                 format!("{private} bytes of scratch per work-item (at most {MAX_PRIVATE_SIZE})"),
             ));
         }
+        let private = private.next_multiple_of(4);
         Ok(Geometry {
             total: grid.workgroup_count(),
             grid,

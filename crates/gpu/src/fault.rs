@@ -18,10 +18,28 @@ pub enum FaultKind {
     Halted,
     /// The wave executed more instructions than the device's per-wave budget.
     InstructionBudget { limit: u64 },
-    /// The dispatch itself is malformed (zero-sized grid, too large a work-group...).
+    /// The dispatch cannot run on this device (e.g. a processor it does not execute yet).
     InvalidDispatch(Box<str>),
+    /// A field of the dispatch packet is out of range; checked before any wave runs.
+    BadPacket { field: PacketField, why: Box<str> },
     /// A bug in the device (a caught panic); the process keeps running.
     Internal(Box<str>),
+}
+
+/// The dispatch packet field a [`FaultKind::BadPacket`] refuses; each maps to the status ROCm's
+/// packet processor reports for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketField {
+    /// `setup`'s dimension count is 0.
+    Dimensions,
+    /// A work-group size of 0 or more than 1024 work-items.
+    WorkGroupSize,
+    /// A grid size of 0.
+    GridSize,
+    /// More group (LDS) memory than a work-group can have.
+    GroupSegment,
+    /// More private (scratch) memory per work-item than the device provides.
+    PrivateSegment,
 }
 
 /// A fault report: kind, where it happened, and who.
@@ -42,6 +60,8 @@ pub struct Fault {
     pub lane: Option<u32>,
     /// Faulting address, for memory faults.
     pub address: Option<u64>,
+    /// What the runtime knows about that address (see `MemoryMap::describe`).
+    pub note: Option<Box<str>>,
 }
 
 impl Fault {
@@ -56,11 +76,20 @@ impl Fault {
             wave: 0,
             lane: None,
             address: None,
+            note: None,
         }
     }
 }
 
 impl Fault {
+    /// A dispatch refused for one out-of-range packet field.
+    pub fn bad_packet(kernel: &str, field: PacketField, why: impl Into<String>) -> Fault {
+        Fault::dispatch(kernel, "").with_kind(FaultKind::BadPacket {
+            field,
+            why: why.into().into(),
+        })
+    }
+
     /// A caught panic of the device while running work-group `wg`.
     pub fn internal(kernel: &str, wg: [u32; 3], why: String) -> Fault {
         Fault {
@@ -91,7 +120,9 @@ impl fmt::Display for FaultKind {
             FaultKind::InstructionBudget { limit } => {
                 write!(f, "wave exceeded its budget of {limit} instructions")
             }
-            FaultKind::InvalidDispatch(why) => write!(f, "invalid dispatch: {why}"),
+            FaultKind::InvalidDispatch(why) | FaultKind::BadPacket { why, .. } => {
+                write!(f, "invalid dispatch: {why}")
+            }
             FaultKind::Internal(why) => write!(f, "internal device error: {why}"),
         }
     }
@@ -100,7 +131,10 @@ impl fmt::Display for FaultKind {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "GPU fault in kernel `{}`: {}", self.kernel, self.kind)?;
-        if matches!(self.kind, FaultKind::InvalidDispatch(_)) {
+        if matches!(
+            self.kind,
+            FaultKind::InvalidDispatch(_) | FaultKind::BadPacket { .. }
+        ) {
             return Ok(());
         }
         write!(f, "\n  pc {:#x}", self.pc)?;
@@ -114,6 +148,9 @@ impl fmt::Display for Fault {
         }
         if let Some(a) = self.address {
             write!(f, "\n  address {a:#x}")?;
+        }
+        if let Some(note) = &self.note {
+            write!(f, ": {note}")?;
         }
         Ok(())
     }

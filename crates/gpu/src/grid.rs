@@ -1,5 +1,7 @@
 //! Dispatch geometry: grid → work-groups (partial at the edges) → waves of 64 work-items.
 
+use crate::fault::PacketField;
+
 /// Lanes per wave on GFX9.
 pub const WAVE_SIZE: u32 = 64;
 
@@ -13,15 +15,26 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Validates sizes (1–3 dims, non-zero, work-group of at most 1024 work-items).
-    pub fn new(grid: [u32; 3], wg: [u16; 3]) -> Result<Grid, String> {
+    /// Validates sizes (1–3 dims, non-zero, work-group of at most 1024 work-items); an error
+    /// names the packet field at fault.
+    pub fn new(grid: [u32; 3], wg: [u16; 3]) -> Result<Grid, (PacketField, String)> {
         let wg = wg.map(u32::from);
-        if grid.contains(&0) || wg.contains(&0) {
-            return Err(format!("zero-sized grid {grid:?} or work-group {wg:?}"));
+        if wg.contains(&0) {
+            return Err((
+                PacketField::WorkGroupSize,
+                format!("zero-sized work-group {wg:?}"),
+            ));
         }
-        let items = wg[0] * wg[1] * wg[2];
+        if grid.contains(&0) {
+            return Err((PacketField::GridSize, format!("zero-sized grid {grid:?}")));
+        }
+        // In 64 bits: three 16-bit sizes overflow 32 (a wrapped product could pass the check).
+        let items = wg.iter().map(|&w| u64::from(w)).product::<u64>();
         if items > 1024 {
-            return Err(format!("work-group of {items} work-items (at most 1024)"));
+            return Err((
+                PacketField::WorkGroupSize,
+                format!("work-group {wg:?} of {items} work-items (at most 1024)"),
+            ));
         }
         let counts = [0, 1, 2].map(|d| grid[d].div_ceil(wg[d]));
         Ok(Grid { grid, wg, counts })
@@ -105,7 +118,18 @@ mod tests {
 
     #[test]
     fn rejects_bad_sizes() {
-        assert!(Grid::new([0, 1, 1], [1, 1, 1]).is_err());
-        assert!(Grid::new([1, 1, 1], [64, 32, 1]).is_err());
+        let field = |g, w| Grid::new(g, w).unwrap_err().0;
+        assert_eq!(field([0, 1, 1], [1, 1, 1]), PacketField::GridSize);
+        assert_eq!(field([1, 1, 1], [64, 32, 1]), PacketField::WorkGroupSize);
+        assert_eq!(field([1, 1, 1], [0, 1, 1]), PacketField::WorkGroupSize);
+        // 2^15 * 2^15 * 4 = 2^32 work-items: a 32-bit product wraps to 0 and would pass.
+        assert_eq!(
+            field([1, 1, 1], [32768, 32768, 4]),
+            PacketField::WorkGroupSize
+        );
+        assert_eq!(
+            field([1, 1, 1], [65535, 65535, 65535]),
+            PacketField::WorkGroupSize
+        );
     }
 }

@@ -68,7 +68,7 @@ pub use device::{
     Device, DeviceConfig, Dispatch, DispatchClient, DispatchStats, GfxVersion, JitStats, JobHandle,
     Launch,
 };
-pub use fault::{Fault, FaultKind};
+pub use fault::{Fault, FaultKind, PacketField};
 pub use jit::Engine;
 pub use program::{Kernel, Program};
 pub use trace::TraceConfig;
@@ -89,6 +89,12 @@ pub trait MemoryMap: Send + Sync {
     /// `addr.wrapping_add(delta)` (non-zero only for agent-side aliases of host memory).
     fn translate(&self, addr: u64, len: u64) -> Option<(Range<u64>, u64)> {
         self.lookup(addr, len).map(|r| (r, 0))
+    }
+
+    /// What the runtime knows about an address a memory fault touched (the allocation it lies
+    /// just past, a freed allocation...), for the fault report; `None` when nothing.
+    fn describe(&self, _addr: u64) -> Option<String> {
+        None
     }
 }
 

@@ -283,5 +283,6 @@ fn report(d: &JobData, w: &Wave, e: ExecFault) -> Fault {
         wave: w.index,
         lane: e.lane,
         address: e.address,
+        note: None,
     }
 }

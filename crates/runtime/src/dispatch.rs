@@ -9,11 +9,15 @@
 use crate::loader::LoadedKernel;
 use softhsa_abi::{
     hsa_kernel_dispatch_packet_t, hsa_status_t, HSA_STATUS_ERROR, HSA_STATUS_ERROR_EXCEPTION,
-    HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
-    HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION,
-    HSA_STATUS_ERROR_MEMORY_FAULT,
+    HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+    HSA_STATUS_ERROR_INVALID_ALLOCATION, HSA_STATUS_ERROR_INVALID_ARGUMENT,
+    HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+    HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, HSA_STATUS_ERROR_MEMORY_FAULT,
+    HSA_STATUS_ERROR_OUT_OF_RESOURCES,
 };
-use softhsa_gpu::{Device, DispatchClient, Fault, FaultKind, JobHandle, Kernel, Launch, Program};
+use softhsa_gpu::{
+    Device, DispatchClient, Fault, FaultKind, JobHandle, Kernel, Launch, PacketField, Program,
+};
 use std::sync::Arc;
 
 /// Lowest address outside the x86-64 user address space: accesses there are aperture faults.
@@ -60,6 +64,14 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
             HSA_STATUS_ERROR_EXCEPTION
         }
         FaultKind::InvalidDispatch(_) => HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+        // ROCm 5.2's queue error mapping (amd_aql_queue.cpp, from the packet processor's error
+        // bits: invalid dimensions, group memory, work-group size; scratch exhaustion).
+        FaultKind::BadPacket { field, .. } => match field {
+            PacketField::Dimensions => HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+            PacketField::WorkGroupSize | PacketField::GridSize => HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            PacketField::GroupSegment => HSA_STATUS_ERROR_INVALID_ALLOCATION,
+            PacketField::PrivateSegment => HSA_STATUS_ERROR_OUT_OF_RESOURCES,
+        },
         FaultKind::Internal(_) => HSA_STATUS_ERROR,
     }
 }
@@ -68,6 +80,8 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
 /// where it sits in the ring (the kernel's dispatch ptr), `dispatch_id` the packet's index,
 /// which is also the tag `env.client.finished` gets back. A packet the device cannot run is
 /// refused here with the HSA status of the queue error (and `finished` is not called).
+// A fault report is large, and rare: the error path is cold, so it is not boxed.
+#[allow(clippy::result_large_err)]
 pub fn launch_kernel_dispatch(
     env: &DispatchEnv,
     packet: &hsa_kernel_dispatch_packet_t,
@@ -86,8 +100,12 @@ pub fn launch_kernel_dispatch(
     };
     let dims = packet.setup & 3;
     if dims == 0 {
-        let f = Fault::dispatch(&kernel.name, "the packet's setup field has 0 dimensions");
-        return Err((HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, f));
+        let f = Fault::bad_packet(
+            &kernel.name,
+            PacketField::Dimensions,
+            "the packet's setup field has 0 dimensions",
+        );
+        return Err((fault_status(&f.kind), f));
     }
     // Dimensions beyond `dims` must be 1 (HSA); treat them so whatever the packet says.
     let pick = |d: u16, v: u32| if d < dims { v } else { 1 };

@@ -1,6 +1,6 @@
 //! The process-wide runtime: `hsa_init`/`hsa_shut_down` reference counting.
 
-use crate::{config, copy, loader, memory, queue, signal, topology, Result};
+use crate::{config, copy, image, loader, memory, queue, signal, topology, Result};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Everything `hsa_init` creates. Each part is owned by its module.
@@ -12,6 +12,7 @@ pub struct Runtime {
     pub queues: queue::Queues,
     pub copies: copy::Copies,
     pub loader: loader::Loader,
+    pub images: image::Images,
 }
 
 struct State {
@@ -76,6 +77,7 @@ impl Runtime {
             queues,
             copies,
             loader,
+            images: image::Images::default(),
         })
     }
 

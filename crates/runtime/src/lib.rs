@@ -9,6 +9,7 @@
 //! - [`queue`]: AQL queues and their packet processors.
 //! - [`dispatch`]: kernel dispatch packets handed to the software GPU.
 //! - [`loader`]: code object readers and executables.
+//! - [`image`]: the images extension (image and sampler objects, formats, transfers).
 //! - [`ipc`]: memory and signals shared with other processes.
 //! - [`svm`]: SVM attributes of host memory (managed memory).
 
@@ -16,6 +17,7 @@ pub mod config;
 pub mod copy;
 pub mod dispatch;
 pub mod error;
+pub mod image;
 pub mod ipc;
 pub mod loader;
 pub mod memory;

@@ -78,7 +78,11 @@ pub fn extensions(amd_loader_available: bool) -> [Extension; 7] {
             c"HSA_EXTENSION_FINALIZER",
             None,
         ),
-        ext(HSA_EXTENSION_IMAGES as u16, c"HSA_EXTENSION_IMAGES", None),
+        ext(
+            HSA_EXTENSION_IMAGES as u16,
+            c"HSA_EXTENSION_IMAGES",
+            Some((1, 0)),
+        ),
         ext(
             HSA_EXTENSION_PERFORMANCE_COUNTERS as u16,
             c"HSA_EXTENSION_PERFORMANCE_COUNTERS",
@@ -156,9 +160,13 @@ mod tests {
 
     #[test]
     fn extension_mask_sets_the_loader_bit_only_when_available() {
-        assert_eq!(extension_mask(false), [0u8; 128]);
+        // Images (id 1) always; the AMD loader (0x201) when available.
+        let mut images = [0u8; 128];
+        images[0] = 1 << HSA_EXTENSION_IMAGES;
+        assert_eq!(extension_mask(false), images);
         let m = extension_mask(true);
         assert_eq!(m[0x201 / 8], 1 << (0x201 % 8));
-        assert_eq!(m.iter().map(|b| b.count_ones()).sum::<u32>(), 1);
+        assert_eq!(m[0], 1 << HSA_EXTENSION_IMAGES);
+        assert_eq!(m.iter().map(|b| b.count_ones()).sum::<u32>(), 2);
     }
 }

@@ -6,9 +6,11 @@
 //! nothing; out-of-range loads return 0 in every component (1 where a V# DST_SEL says SEL_1).
 //! An element whose format is INVALID or reserved is an unbound resource: loads return 0,
 //! stores write nothing. Stores write the whole element: channels the instruction does not
-//! supply are stored as 0.
+//! supply are stored as 0, and the V#'s DST_SEL is undone (a component takes the channel that
+//! selects it; one no channel selects is 0).
 
 use super::format;
+use super::mimg::view::unswizzle;
 use super::mubuf::BufAccess;
 use super::{ExecCtx, Flow};
 use crate::memory;
@@ -94,7 +96,9 @@ pub fn exec(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Option<Flow> {
         let data = usize::from(x.inst.src[1].vgpr_index().unwrap_or(0));
         w.unfenced_stores |= crate::wave::UNFENCED_VECTOR;
         for l in (0..64).filter(|l| live >> l & 1 != 0) {
-            let vals = store_values(w, &s, data, l, num);
+            // A store undoes the V#'s destination selects (identity for MTBUF), as image stores
+            // do: OpenCL's writes to A, RA, BGRA or ARGB buffer images need it.
+            let vals = unswizzle(sel.map(|s| s as u8), store_values(w, &s, data, l, num));
             let (b, _) = format::pack(dfmt, num, vals);
             write_element(&addr, l, &b[..bytes as usize]);
         }

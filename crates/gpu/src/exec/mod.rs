@@ -14,6 +14,7 @@ pub mod format;
 pub mod gws;
 pub mod int32;
 pub mod lanes;
+pub mod mimg;
 pub mod mubuf;
 pub mod operand;
 pub mod salu;
@@ -148,7 +149,7 @@ fn step(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Flow {
         Encoding::Mubuf => mubuf::exec(w, x, cx),
         Encoding::Flat | Encoding::Global | Encoding::Scratch => flat::exec(w, x, cx),
         Encoding::Mtbuf => mubuf::exec(w, x, cx),
-        Encoding::Mimg => fault(FaultKind::Unimplemented),
+        Encoding::Mimg => mimg::exec(w, x, cx),
         // Graphics only: a compute wave has no interpolation parameters and no export targets.
         Encoding::Vintrp | Encoding::Exp => fault(FaultKind::IllegalInstruction),
     }

@@ -55,6 +55,27 @@ pub enum VmemKind {
     Fence,
 }
 
+/// The operation of an atomic mnemonic's suffix (`add` of `buffer_atomic_add`; also the image
+/// atomics).
+pub fn atomic_op(name: &str) -> Option<AtomicOp> {
+    Some(match name {
+        "swap" => AtomicOp::Swap,
+        "cmpswap" => AtomicOp::CmpSwap,
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "smin" => AtomicOp::Smin,
+        "umin" => AtomicOp::Umin,
+        "smax" => AtomicOp::Smax,
+        "umax" => AtomicOp::Umax,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        _ => return None,
+    })
+}
+
 /// Classifies `buffer_*`, `flat_*`, `global_*`, `scratch_*` mnemonics, and the scalar
 /// atomics `s_atomic_*` / `s_buffer_atomic_*`.
 pub fn classify(name: &str) -> Option<VmemKind> {
@@ -69,23 +90,10 @@ pub fn classify(name: &str) -> Option<VmemKind> {
             Some(a) => (a, true),
             None => (a, false),
         };
-        let op = match a {
-            "swap" => AtomicOp::Swap,
-            "cmpswap" => AtomicOp::CmpSwap,
-            "add" => AtomicOp::Add,
-            "sub" => AtomicOp::Sub,
-            "smin" => AtomicOp::Smin,
-            "umin" => AtomicOp::Umin,
-            "smax" => AtomicOp::Smax,
-            "umax" => AtomicOp::Umax,
-            "and" => AtomicOp::And,
-            "or" => AtomicOp::Or,
-            "xor" => AtomicOp::Xor,
-            "inc" => AtomicOp::Inc,
-            "dec" => AtomicOp::Dec,
-            _ => return None,
-        };
-        return Some(VmemKind::Atomic { op, wide });
+        return Some(VmemKind::Atomic {
+            op: atomic_op(a)?,
+            wide,
+        });
     }
     let dwords = |s: &str| match s {
         "dword" => Some(1),

@@ -32,6 +32,8 @@ pub(super) struct Output {
     pub reachable: usize,
     /// Native memory instructions (site caches).
     pub sites: usize,
+    /// Code offset of each shared stub, for the perf map.
+    pub stubs: Vec<(u32, super::stubs::Stub)>,
 }
 
 // Offsets the generated code uses.
@@ -113,6 +115,8 @@ pub(super) struct Emitter<'p> {
     pub(super) sites: u32,
     /// Shared subroutines requested so far.
     pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
+    /// Classified LDS address registers at the current point of the block.
+    pub(super) lds_cls: super::lds_class::ClassState,
     /// `SOFTHSA_JIT_DEBUG=size`: x86 instructions and GPU instructions per item kind.
     stats: Option<std::collections::BTreeMap<&'static str, (usize, usize)>>,
 }
@@ -283,6 +287,7 @@ impl<'p> Emitter<'p> {
             e.exit_with(EXIT_INTERP, Some(start))
         });
         self.natives_left = b.native;
+        self.lds_cls.clear();
         for item in &b.items {
             self.free_all();
             let before = self.a.instructions().len();
@@ -318,6 +323,13 @@ impl<'p> Emitter<'p> {
                     self.natives_left -= 1;
                     self.op(*i, k, b)?;
                 }
+            }
+            match item {
+                Item::Seg(insts) => insts
+                    .iter()
+                    .for_each(|(_, li)| self.lds_cls.after(&Kind::Lane(*li))),
+                Item::Op(_, k) => self.lds_cls.after(k),
+                Item::Callout(_) => self.lds_cls.clear(),
             }
             if let Some(st) = self.stats.as_mut() {
                 let e = st.entry(kind).or_insert((0, 0));
@@ -513,6 +525,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         seg: None,
         sites: 0,
         stubs: Default::default(),
+        lds_cls: Default::default(),
         stats: std::env::var("SOFTHSA_JIT_DEBUG")
             .is_ok_and(|v| v == "size")
             .then(Default::default),
@@ -582,6 +595,10 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         }
     }
     let entry = res.label_ip(&entry)? - base;
+    let mut stubs = Vec::with_capacity(e.stubs.len());
+    for (&s, l) in &e.stubs {
+        stubs.push(((res.label_ip(l)? - base) as u32, s));
+    }
     let code = Code::seal(reserved, bytes).map_err(EmitError)?;
     if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
         eprintln!(
@@ -602,5 +619,6 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         native: plan.native,
         reachable: plan.reachable,
         sites: e.sites as usize,
+        stubs,
     })
 }

@@ -14,6 +14,9 @@ impl Emitter<'_> {
     /// At most six temporaries live at once (AVX2 has six).
     pub(super) fn shift64(&mut self, li: &LaneInst, kind: u8) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
+        if let Opd::K(n) = li.src[0][0] {
+            return self.shift64_const(li, d, kind, n & 63);
+        }
         let n = self.opd_scratch(li.src[0][0])?;
         let k = self.opd(Opd::K(63))?;
         self.v_and(n, n, k)?;
@@ -80,6 +83,50 @@ impl Emitter<'_> {
         }
         self.v_or(ro, ro, Vs::R(c))?;
         self.v_or(ro, ro, Vs::R(e))?;
+        self.put(d, rl)?;
+        self.put(d.wrapping_add(1), rh)
+    }
+
+    /// [`Emitter::shift64`] by a constant count `n` (< 64): immediate shifts of the halves.
+    fn shift64_const(&mut self, li: &LaneInst, d: u8, kind: u8, n: u32) -> R<()> {
+        let (lo, hi) = (self.opd_reg(li.src[1][0])?, self.opd_reg(li.src[1][1])?);
+        let (rl, rh) = (self.tmp()?, self.tmp()?);
+        match (kind, n) {
+            (_, 0) => {
+                self.v_mov(rl, Vs::R(lo))?;
+                self.v_mov(rh, Vs::R(hi))?;
+            }
+            (0, 1..=31) => {
+                self.v_slli(rh, hi, n)?;
+                self.v_srli(rl, lo, 32 - n)?;
+                self.v_or(rh, rh, Vs::R(rl))?;
+                self.v_slli(rl, lo, n)?;
+            }
+            (0, _) => {
+                self.v_slli(rh, lo, n - 32)?;
+                self.v_xor(rl, rl, Vs::R(rl))?;
+            }
+            (_, 1..=31) => {
+                self.v_srli(rl, lo, n)?;
+                self.v_slli(rh, hi, 32 - n)?;
+                self.v_or(rl, rl, Vs::R(rh))?;
+                if kind == 1 {
+                    self.v_srli(rh, hi, n)?;
+                } else {
+                    self.v_srai(rh, hi, n)?;
+                }
+            }
+            (1, _) => {
+                self.v_srli(rl, hi, n - 32)?;
+                self.v_xor(rh, rh, Vs::R(rh))?;
+            }
+            _ => {
+                self.v_srai(rl, hi, n - 32)?;
+                self.v_srai(rh, hi, 31)?;
+            }
+        }
+        self.free(lo);
+        self.free(hi);
         self.put(d, rl)?;
         self.put(d.wrapping_add(1), rh)
     }

@@ -24,6 +24,12 @@ use super::JitCtx;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
+/// Byte offsets 4 * lane and 8 * lane of 16 lanes (consecutive dwords and qwords).
+static LANE_OFFSETS4: [u32; 16] = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60];
+static LANE_OFFSETS8: [u32; 16] = [
+    0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120,
+];
+
 const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
 const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
 
@@ -68,7 +74,12 @@ impl Emitter<'_> {
         } else {
             (d.data0, d.data0.wrapping_add(1))
         };
-        let stub = self.stub(Stub::Ds(shape));
+        let stub = if self.ds_classified(d.load, d.dwords) {
+            self.ds_class_slot(d.addr)?;
+            self.stub(Stub::DsClassified(shape))
+        } else {
+            self.stub(Stub::Ds(shape))
+        };
         let a = &mut self.a;
         a.lea(rdi, qword_ptr(r13 + 256 * i32::from(d.addr)))?;
         a.lea(rsi, qword_ptr(r13 + 256 * i32::from(first)))?;
@@ -173,31 +184,72 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// One dword per lane at the addresses in zmm`first`.. (AVX-512, 16 lanes per gather or
-    /// scatter); the data register's lanes at `reg`.
+    /// One dword per lane at the addresses in zmm`first`.. (AVX-512): per chunk of 16 lanes,
+    /// one masked vector move when the active lanes are consecutive, a broadcast when a read's
+    /// active lanes share one address, a gather or scatter otherwise. The data register's
+    /// lanes at `reg`.
     fn lds_dwords_512(&mut self, load: bool, first: u8, reg: AsmRegister64) -> R<()> {
         let a = &mut self.a;
+        a.mov(r10, LANE_OFFSETS4.as_ptr() as u64)?;
         for c in 0..4 {
             let idx = zr(V(first + c as u8));
+            let data = zmmword_ptr(reg + 64 * c);
+            let (mut next, mut gather) = (a.create_label(), a.create_label());
+            a.kmovw(k1, exec_word(c))?;
+            a.kortestw(k1, k1)?;
+            a.jz(next)?;
+            // eax = lane 16c's address (an active lane's, wherever a test below passes).
+            a.vmovdqa64(zmm7, idx)?;
+            a.vmovd(eax, xmm7)?;
+            a.vpbroadcastd(zmm7, eax)?;
+            if load {
+                let mut spread = a.create_label();
+                a.vpcmpd(k2.k1(), zmm7, idx, 4)?;
+                a.kortestw(k2, k2)?;
+                a.jnz(spread)?;
+                a.vpbroadcastd(zmm3, dword_ptr(r9 + rax))?;
+                a.vmovdqu32(data.k1(), zmm3)?;
+                a.jmp(next)?;
+                bind(a, &mut spread)?;
+            }
+            // Consecutive in 32 bits, and without wrapping (then eax + 4l are the addresses).
+            a.cmp(eax, -64)?;
+            a.ja(gather)?;
+            a.vpaddd(zmm7, zmm7, zmmword_ptr(r10))?;
+            a.vpcmpd(k2.k1(), zmm7, idx, 4)?;
+            a.kortestw(k2, k2)?;
+            a.jnz(gather)?;
+            if load {
+                a.vmovdqu32(zmm3.k1().z(), zmmword_ptr(r9 + rax))?;
+                a.vmovdqu32(data.k1(), zmm3)?;
+            } else {
+                a.vmovdqu32(zmm3, data)?;
+                a.vmovdqu32(zmmword_ptr(r9 + rax).k1(), zmm3)?;
+            }
+            a.jmp(next)?;
+            bind(a, &mut gather)?;
             a.kmovw(k2, exec_word(c))?;
             if load {
-                a.kmovw(k1, exec_word(c))?;
                 a.vpgatherdd(zmm3.k2(), ptr(r9 + idx))?;
-                a.vmovdqu32(zmmword_ptr(reg + 64 * c).k1(), zmm3)?;
+                a.vmovdqu32(data.k1(), zmm3)?;
             } else {
-                a.vmovdqu32(zmm3, zmmword_ptr(reg + 64 * c))?;
+                a.vmovdqu32(zmm3, data)?;
                 a.vpscatterdd(ptr(r9 + idx).k2(), zmm3)?;
             }
+            bind(a, &mut next)?;
         }
         Ok(())
     }
 
-    /// One qword per lane at the addresses in zmm`first`.. (AVX-512, 8 lanes per gather or
-    /// scatter): reads split into the registers at `reg` and `reg + 256`; writes join the
-    /// registers at `reg` and `reg + second` (256: the next VGPR; 0: the one at rdx).
+    /// One qword per lane at the addresses in zmm`first`.. (AVX-512, 8 lanes per move,
+    /// gather or scatter, with the fast paths of [`Emitter::lds_dwords_512`]): reads split
+    /// into the registers at `reg` and `reg + 256`; writes join the registers at `reg` and
+    /// `reg + second` (256: the next VGPR; 0: the one at rdx).
     fn lds_qwords_512(&mut self, load: bool, first: u8, reg: AsmRegister64, second: i32) -> R<()> {
         let a = &mut self.a;
+        a.mov(r10, LANE_OFFSETS8.as_ptr() as u64)?;
         for g in 0..8 {
+            let (mut next, mut gather) = (a.create_label(), a.create_label());
             // Lanes 8g..8g+7: half of chunk g / 2.
             let z = zr(V(first + (g / 2) as u8));
             if g % 2 == 0 {
@@ -205,27 +257,67 @@ impl Emitter<'_> {
             } else {
                 a.vextracti64x4(ymm0, z, 1)?;
             }
-            a.kmovb(k2, exec_byte(g))?;
-            if load {
-                a.kmovb(k1, exec_byte(g))?;
-                a.vpgatherdq(zmm3.k2(), ptr(r9 + ymm0))?;
+            a.kmovb(k1, exec_byte(g))?;
+            a.kortestb(k1, k1)?;
+            a.jz(next)?;
+            let (lo, hi) = (ymmword_ptr(reg + 32 * g), ymmword_ptr(reg + (256 + 32 * g)));
+            let hi_src = if second == 0 {
+                ymmword_ptr(rdx + 32 * g)
+            } else {
+                ymmword_ptr(reg + (second + 32 * g))
+            };
+            // Split 8 qwords (zmm3) into the two registers, or join them.
+            let split = |a: &mut CodeAssembler| -> R<()> {
                 a.vpmovqd(ymm4, zmm3)?;
                 a.vpsrlq(zmm3, zmm3, 32)?;
                 a.vpmovqd(ymm5, zmm3)?;
-                a.vmovdqu32(ymmword_ptr(reg + 32 * g).k1(), ymm4)?;
-                a.vmovdqu32(ymmword_ptr(reg + (256 + 32 * g)).k1(), ymm5)?;
-            } else {
-                let hi = if second == 0 {
-                    ymmword_ptr(rdx + 32 * g)
-                } else {
-                    ymmword_ptr(reg + (second + 32 * g))
-                };
-                a.vpmovzxdq(zmm3, ymmword_ptr(reg + 32 * g))?;
-                a.vpmovzxdq(zmm4, hi)?;
+                a.vmovdqu32(lo.k1(), ymm4)?;
+                a.vmovdqu32(hi.k1(), ymm5)?;
+                Ok(())
+            };
+            let join = |a: &mut CodeAssembler| -> R<()> {
+                a.vpmovzxdq(zmm3, lo)?;
+                a.vpmovzxdq(zmm4, hi_src)?;
                 a.vpsllq(zmm4, zmm4, 32)?;
                 a.vporq(zmm3, zmm3, zmm4)?;
+                Ok(())
+            };
+            a.vmovd(eax, xmm0)?;
+            a.vpbroadcastd(ymm7, eax)?;
+            if load {
+                let mut spread = a.create_label();
+                a.vpcmpd(k2.k1(), ymm7, ymm0, 4)?;
+                a.kortestb(k2, k2)?;
+                a.jnz(spread)?;
+                a.vpbroadcastq(zmm3, qword_ptr(r9 + rax))?;
+                split(a)?;
+                a.jmp(next)?;
+                bind(a, &mut spread)?;
+            }
+            a.cmp(eax, -64)?;
+            a.ja(gather)?;
+            a.vpaddd(ymm7, ymm7, ymmword_ptr(r10))?;
+            a.vpcmpd(k2.k1(), ymm7, ymm0, 4)?;
+            a.kortestb(k2, k2)?;
+            a.jnz(gather)?;
+            if load {
+                a.vmovdqu64(zmm3.k1().z(), zmmword_ptr(r9 + rax))?;
+                split(a)?;
+            } else {
+                join(a)?;
+                a.vmovdqu64(zmmword_ptr(r9 + rax).k1(), zmm3)?;
+            }
+            a.jmp(next)?;
+            bind(a, &mut gather)?;
+            a.kmovb(k2, exec_byte(g))?;
+            if load {
+                a.vpgatherdq(zmm3.k2(), ptr(r9 + ymm0))?;
+                split(a)?;
+            } else {
+                join(a)?;
                 a.vpscatterdq(ptr(r9 + ymm0).k2(), zmm3)?;
             }
+            bind(a, &mut next)?;
         }
         Ok(())
     }

@@ -61,6 +61,19 @@ const fn lane_offsets64() -> [[u64; 64]; 3] {
     t
 }
 
+/// For [`Emitter::rows_512`]: the byte offsets 4i of lanes within a group of 8 (twice), then
+/// the `vpermd` indices that spread each group's first lane over the group.
+static ROW_OFFSETS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 4 * (i as u32 % 8);
+        t[16 + i] = if i < 8 { 0 } else { 8 };
+        i += 1;
+    }
+    t
+};
+
 fn size_index(dwords: u8) -> usize {
     match dwords {
         1 => 0,
@@ -240,6 +253,12 @@ impl Emitter<'_> {
         let a = &mut self.a;
         a.jmp(ok)?;
         bind(a, &mut scattered)?;
+        if isa == Isa::Avx512 && shape.dwords == 1 {
+            let mut general = self.a.create_label();
+            self.rows_512(shape, top, slow, general)?;
+            self.a.jmp(ok)?;
+            bind(&mut self.a, &mut general)?;
+        }
         if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
             self.scattered_512(shape, top, slow)?;
             self.a.jmp(ok)?;
@@ -373,6 +392,105 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Rows (AVX-512, one dword per lane): each group of 8 lanes is consecutive on its own
+    /// (lane 8g+i at `base_g + 4i` in the low dwords, without a carry out of them) and the
+    /// high dwords are uniform: a 2-D work-group's rows of 8, 16 or 32 work-items, or a
+    /// 1-D access with gaps between groups. One span check over the active lanes' minimum
+    /// and maximum, then a masked vector move per group (in lane order, so that overlapping
+    /// stores leave the highest lane's value). Otherwise `general`. r10 = the first active
+    /// lane (from the stub's top).
+    fn rows_512(
+        &mut self,
+        shape: VmemShape,
+        retry: CodeLabel,
+        slow: CodeLabel,
+        general: CodeLabel,
+    ) -> R<()> {
+        let a = &mut self.a;
+        if shape.pair {
+            a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+            a.vpbroadcastd(zmm1, r8d)?;
+        }
+        a.mov(rcx, ROW_OFFSETS.as_ptr() as u64)?;
+        a.vmovdqu32(zmm5, zmmword_ptr(rcx))?;
+        a.vmovdqu32(zmm4, zmmword_ptr(rcx + 64))?;
+        a.kxorw(k4, k4, k4)?;
+        a.vpternlogd(zmm2, zmm2, zmm2, 0xff)?; // minimum so far: all ones
+        a.vpxord(zmm3, zmm3, zmm3)?; // maximum so far: 0
+        for c in 0..4 {
+            a.kmovw(k1, exec_word(c))?;
+            a.vmovdqu32(zmm6, zmmword_ptr(rdi + 64 * c))?;
+            // zmm7 = each half's first low dword; lanes must be that + 4i, and not below it
+            // (which would be a carry out of the low dword).
+            a.vpermd(zmm7, zmm4, zmm6)?;
+            a.vpaddd(zmm0, zmm7, zmm5)?;
+            a.vpcmpd(k2.k1(), zmm0, zmm6, 4)?;
+            a.vpcmpud(k3.k1(), zmm6, zmm7, 1)?;
+            a.korw(k2, k2, k3)?;
+            if shape.pair {
+                a.vpcmpd(k3.k1(), zmm1, zmmword_ptr(rdi + (256 + 64 * c)), 4)?;
+                a.korw(k2, k2, k3)?;
+            }
+            a.korw(k4, k4, k2)?;
+            a.vpminud(zmm2.k1(), zmm2, zmm6)?;
+            a.vpmaxud(zmm3.k1(), zmm3, zmm6)?;
+        }
+        a.kortestw(k4, k4)?;
+        a.jnz(general)?;
+        for (ymm, xmm, max) in [(ymm2, xmm2, false), (ymm3, xmm3, true)] {
+            let z = if max { zmm3 } else { zmm2 };
+            a.vextracti64x4(ymm5, z, 1)?;
+            if max {
+                a.vpmaxud(ymm, ymm, ymm5)?;
+            } else {
+                a.vpminud(ymm, ymm, ymm5)?;
+            }
+            a.vextracti128(xmm5, ymm, 1)?;
+            for step in [None, Some(0x4e), Some(0xb1)] {
+                if let Some(imm) = step {
+                    a.vpshufd(xmm5, xmm, imm)?;
+                }
+                if max {
+                    a.vpmaxud(xmm, xmm, xmm5)?;
+                } else {
+                    a.vpminud(xmm, xmm, xmm5)?;
+                }
+            }
+        }
+        // r8 = the address of low dword 0: (high dword or nothing) + the uniform part.
+        if shape.pair {
+            a.shl(r8, 32)?;
+        } else {
+            a.xor(r8d, r8d)?;
+        }
+        a.add(r8, rdx)?;
+        a.vmovd(eax, xmm2)?;
+        a.vmovd(ecx, xmm3)?;
+        a.add(rax, r8)?;
+        a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
+        self.stub_range_check(!shape.load, retry, slow)?;
+        let a = &mut self.a;
+        a.add(r8, qword_ptr(r11 + 16))?;
+        if !shape.load {
+            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+        }
+        for g in 0..8 {
+            // An empty group's mask keeps the move from touching memory.
+            a.kmovb(k1, exec_byte(g))?;
+            a.mov(eax, dword_ptr(rdi + 32 * g))?;
+            a.add(rax, r8)?;
+            let reg = ymmword_ptr(rsi + 32 * g);
+            if shape.load {
+                a.vmovdqu32(ymm0.k1().z(), ymmword_ptr(rax))?;
+                a.vmovdqu32(reg.k1(), ymm0)?;
+            } else {
+                a.vmovdqu32(ymm0, reg)?;
+                a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Scattered lanes (AVX-512): the addresses as qwords in zmm16..zmm23 (lanes 8g..8g+7 in
     /// zmm16+g), their span from the minimum and maximum, then gathers or scatters.
     fn scattered_512(&mut self, shape: VmemShape, retry: CodeLabel, slow: CodeLabel) -> R<()> {
@@ -442,16 +560,96 @@ impl Emitter<'_> {
 
     /// Moves the data of every active lane by gathers/scatters at r8 + (qword index): the
     /// lane offsets table at r9 (`table`), or the address vectors zmm16..zmm23. The data
-    /// registers are at rsi.
+    /// registers are at rsi. With address vectors, a group of 8 lanes whose active lanes are
+    /// consecutive (a row of a 2-D work-group) moves with one masked vector access, and a
+    /// load whose active lanes all read one address broadcasts it.
     fn gather_scatter_512(&mut self, shape: VmemShape, table: bool) -> R<()> {
-        let a = &mut self.a;
         let nd = i32::from(shape.dwords);
+        if !table {
+            self.a.mov(
+                r10,
+                LANE_OFFSETS64[size_index(shape.dwords)].as_ptr() as u64,
+            )?;
+        }
         for g in 0..8 {
+            let a = &mut self.a;
+            let mut next = a.create_label();
             let idx = if table {
                 a.vmovdqu64(zmm6, zmmword_ptr(r9 + 64 * g))?;
                 zmm6
             } else {
-                zr(V(16 + g as u8))
+                let v = zr(V(16 + g as u8));
+                let mut gather = a.create_label();
+                a.kmovb(k1, exec_byte(g))?;
+                a.kortestb(k1, k1)?;
+                a.jz(next)?;
+                // rax = lane 8g's address; consecutive if lane i is at rax + size*i. (vmovq
+                // has no form for xmm16 and up.)
+                a.vmovdqa64(zmm7, v)?;
+                a.vmovq(rax, xmm7)?;
+                a.vpbroadcastq(zmm7, rax)?;
+                if shape.load {
+                    let mut spread = a.create_label();
+                    a.vpcmpq(k2.k1(), zmm7, v, 4)?;
+                    a.kortestb(k2, k2)?;
+                    a.jnz(spread)?;
+                    // Every active lane reads lane 8g's address (checked: it equals an active
+                    // lane's): one read, broadcast (8-byte pieces read whole).
+                    a.add(rax, r8)?;
+                    if nd == 1 {
+                        a.vpbroadcastd(ymm0, dword_ptr(rax))?;
+                        a.vmovdqu32(ymmword_ptr(rsi + 32 * g).k1(), ymm0)?;
+                    }
+                    for p in 0..nd / 2 {
+                        let d0 = ymmword_ptr(rsi + (512 * p + 32 * g));
+                        let d1 = ymmword_ptr(rsi + (512 * p + 256 + 32 * g));
+                        a.vpbroadcastq(zmm0, qword_ptr(rax + 8 * p))?;
+                        a.vpmovqd(ymm1, zmm0)?;
+                        a.vpsrlq(zmm0, zmm0, 32)?;
+                        a.vpmovqd(ymm2, zmm0)?;
+                        a.vmovdqu32(d0.k1(), ymm1)?;
+                        a.vmovdqu32(d1.k1(), ymm2)?;
+                    }
+                    a.jmp(next)?;
+                    bind(a, &mut spread)?;
+                }
+                a.vpaddq(zmm7, zmm7, zmmword_ptr(r10))?;
+                a.vpcmpq(k2.k1(), zmm7, v, 4)?;
+                a.kortestb(k2, k2)?;
+                a.jnz(gather)?;
+                if nd <= 2 {
+                    // Consecutive: masked moves (inactive lanes' memory untouched).
+                    a.add(rax, r8)?;
+                    let (d0, d1) = (ymmword_ptr(rsi + 32 * g), ymmword_ptr(rsi + (256 + 32 * g)));
+                    match (shape.load, nd) {
+                        (true, 1) => {
+                            a.vmovdqu32(ymm0.k1().z(), ymmword_ptr(rax))?;
+                            a.vmovdqu32(d0.k1(), ymm0)?;
+                        }
+                        (true, _) => {
+                            a.vmovdqu64(zmm0.k1().z(), zmmword_ptr(rax))?;
+                            a.vpmovqd(ymm1, zmm0)?;
+                            a.vpsrlq(zmm0, zmm0, 32)?;
+                            a.vpmovqd(ymm2, zmm0)?;
+                            a.vmovdqu32(d0.k1(), ymm1)?;
+                            a.vmovdqu32(d1.k1(), ymm2)?;
+                        }
+                        (false, 1) => {
+                            a.vmovdqu32(ymm0, d0)?;
+                            a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;
+                        }
+                        (false, _) => {
+                            a.vpmovzxdq(zmm0, d0)?;
+                            a.vpmovzxdq(zmm1, d1)?;
+                            a.vpsllq(zmm1, zmm1, 32)?;
+                            a.vporq(zmm0, zmm0, zmm1)?;
+                            a.vmovdqu64(zmmword_ptr(rax).k1(), zmm0)?;
+                        }
+                    }
+                    a.jmp(next)?;
+                }
+                bind(a, &mut gather)?;
+                v
             };
             // Qword elements: (d0|d1) at +0 and (d2|d3) at +8; dwords for single-dword ops.
             let parts = if nd == 1 { 1 } else { nd / 2 };
@@ -484,6 +682,7 @@ impl Emitter<'_> {
                     a.vpscatterqq(at(p).k2(), zmm0)?;
                 }
             }
+            bind(a, &mut next)?;
         }
         Ok(())
     }

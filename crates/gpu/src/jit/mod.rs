@@ -28,6 +28,7 @@ mod lane_conv;
 mod lane_float;
 mod lane_int;
 mod lane_wide;
+mod lds_class;
 mod mem_lds;
 mod mem_scalar;
 mod mem_vector;
@@ -181,24 +182,29 @@ impl JitCode {
 /// names samples in generated code by the kernel address of their block.
 fn perf_map(prog: &Program, out: &emit::Output) {
     use std::io::Write;
-    let mut starts: Vec<(u64, u32)> = out
+    let mut starts: Vec<(u64, String)> = out
         .entries
         .iter()
         .enumerate()
         .filter(|(_, &o)| o != u32::MAX)
-        .map(|(i, &o)| (u64::from(o), i as u32))
+        .map(|(i, &o)| {
+            (
+                u64::from(o),
+                format!("softhsa_jit_{:#x}", prog.addr(i as u32)),
+            )
+        })
+        .chain(
+            out.stubs
+                .iter()
+                .map(|(o, s)| (u64::from(*o), format!("softhsa_jit_stub_{s:?}"))),
+        )
         .collect();
     starts.sort();
     let base = out.code.addr();
     let mut text = String::new();
-    for (k, &(off, i)) in starts.iter().enumerate() {
+    for (k, (off, name)) in starts.iter().enumerate() {
         let end = starts.get(k + 1).map_or(off + 64, |n| n.0);
-        text += &format!(
-            "{:x} {:x} softhsa_jit_{:#x}\n",
-            base + off,
-            end - off,
-            prog.addr(i)
-        );
+        text += &format!("{:x} {:x} {name}\n", base + off, end - off);
     }
     let path = format!("/tmp/perf-{}.map", std::process::id());
     if let Ok(mut f) = std::fs::OpenOptions::new()
@@ -279,6 +285,8 @@ pub(crate) struct JitCtx {
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
     /// loop: lane masks the segment writes change the SGPRs between chunks.
     pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
+    /// Classified LDS address registers of the block being run (`lds_class.rs`).
+    pub lds_cls: [lds_class::LdsClass; lds_class::LDS_CLASS_SLOTS],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -358,6 +366,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         lds_size,
         // Written by generated code before it is read: not worth zeroing per wave.
         snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
+        lds_cls: Default::default(),
         cx: cxp as *mut (),
         exit: None,
         shadow: None,

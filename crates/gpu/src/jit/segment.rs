@@ -34,6 +34,9 @@ pub(super) struct Seg {
     /// Lane masks held in mask registers in this iteration (SGPR pair, register), most
     /// recently written last; memory holds them too.
     masks: Vec<(u8, M)>,
+    /// The instruction being emitted writes a lane mask that a later one of the segment
+    /// overwrites unread: only its mask register is set, memory waits for the later one.
+    mask_store_dead: bool,
 }
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
@@ -113,10 +116,16 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
+        let dead = if self.check {
+            vec![false; insts.len()]
+        } else {
+            dead_mask_stores(insts)
+        };
         self.seg = Some(Seg {
             homes,
             snaps,
             masks: Vec::new(),
+            mask_store_dead: false,
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -144,8 +153,11 @@ impl Emitter<'_> {
                 a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
             }
         }
-        for (i, li) in insts {
+        for ((i, li), &dead) in insts.iter().zip(&dead) {
             self.free_all();
+            if let Some(seg) = self.seg.as_mut() {
+                seg.mask_store_dead = dead;
+            }
             self.lane(*i, li).map_err(|e| {
                 super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
             })?;
@@ -334,11 +346,14 @@ impl Emitter<'_> {
     pub(super) fn mask_out(&mut self, s: u8, m: M, exec_too: bool) -> R<()> {
         let exec = self.isa.exec_mask();
         self.m_and(m, m, exec)?;
-        self.m_to_gpr(eax, m)?;
-        let mem = self.mask_mem(s);
-        match self.isa {
-            Isa::Avx512 => self.a.mov(mem, ax)?,
-            Isa::Avx2 => self.a.mov(mem, al)?,
+        let dead = !exec_too && self.seg.as_ref().is_some_and(|g| g.mask_store_dead);
+        if !dead {
+            self.m_to_gpr(eax, m)?;
+            let mem = self.mask_mem(s);
+            match self.isa {
+                Isa::Avx512 => self.a.mov(mem, ax)?,
+                Isa::Avx2 => self.a.mov(mem, al)?,
+            }
         }
         if exec_too {
             let e = self.mask_mem(EXEC_LO as u8);
@@ -364,6 +379,35 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// Per instruction of a segment: whether the lane mask it writes is written again by a later
+/// instruction of the segment with no read of the pair in between (that one's store makes
+/// memory right; the chunk loop has no exit between them).
+fn dead_mask_stores(insts: &[(u32, LaneInst)]) -> Vec<bool> {
+    let touches = |li: &LaneInst, s: u8| {
+        li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
+            || li.sgpr_values().any(|r| r == s || r == s.wrapping_add(1))
+    };
+    (0..insts.len())
+        .map(|k| {
+            let li = &insts[k].1;
+            let Some(s) = li.mask_out.filter(|_| !li.writes_exec) else {
+                return false;
+            };
+            for (_, later) in &insts[k + 1..] {
+                if touches(later, s) {
+                    return false;
+                }
+                match later.mask_out {
+                    Some(t) if t == s => return true,
+                    Some(t) if t.abs_diff(s) < 2 => return false,
+                    _ => {}
+                }
+            }
+            false
+        })
+        .collect()
 }
 
 /// A total order on operands for stable home assignment.

@@ -13,6 +13,10 @@ pub(super) enum Stub {
     Ds(DsShape),
     /// The body of every call-out to the interpreter.
     Callout,
+    /// Classifies an LDS address register (`lds_class.rs`).
+    LdsClassify,
+    /// LDS reads through a classified address register.
+    DsClassified(DsShape),
 }
 
 impl Emitter<'_> {
@@ -26,11 +30,15 @@ impl Emitter<'_> {
         let mut at = l;
         self.cold(move |e| {
             bind(&mut e.a, &mut at)?;
+            // The bound copy (its instruction index names its address after assembly).
+            e.stubs.insert(stub, at);
             e.free_all();
             match stub {
                 Stub::Vmem(s) => e.vmem_stub(s),
                 Stub::Ds(s) => e.ds_stub(s),
                 Stub::Callout => e.callout_stub(),
+                Stub::LdsClassify => e.lds_classify_stub(),
+                Stub::DsClassified(s) => e.lds_classified_stub(s),
             }
         });
         l

@@ -122,7 +122,12 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
     } else {
         (r.next() % 6) as u32
     };
-    match r.next() % 10 {
+    match r.next() % 16 {
+        // v_add_u32 v23, k, v23: the LDS address register moves (classifications go stale).
+        15 => [
+            0x34 << 25 | 23 << 17 | 23 << 9 | r.pick(&[128u32, 132, 136, 192]),
+            0,
+        ],
         0..=3 => {
             // global/flat load or store of 1, 2 or 4 dwords
             let (ld, st) = r.pick(&[(0x14, 0x1c), (0x15, 0x1d), (0x17, 0x1f)]);
@@ -155,7 +160,14 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             } else {
                 ((r.next() % 64) as u32 * 4, 0)
             };
-            ds(op, 23, d, (d + 2) % 8, d, o0, o1)
+            // (A read's data fields and a write's vdst are zero in valid encodings.)
+            if matches!(op, 0x36..=0x38 | 0x76 | 0x77) {
+                ds(op, 23, 0, 0, d, o0, o1)
+            } else if two {
+                ds(op, 23, d, (d + 2) % 8, 0, o0, o1)
+            } else {
+                ds(op, 23, d, 0, 0, o0, o1)
+            }
         }
         _ => {
             let op = (r.next() % 3) as u32;
@@ -170,7 +182,7 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
 fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
     let start = (r.next() % (limit / 2)) & !7;
     let mut o = [0u64; 64];
-    let kind = r.next() % 7;
+    let kind = r.next() % 10;
     let stride = r.pick(&[4u64, 8, 12, 16, 32, 256]);
     for (l, v) in o.iter_mut().enumerate() {
         let l = l as u64;
@@ -180,7 +192,12 @@ fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
             3 => start,
             4 => (r.next() % (limit - 16)) & !3,
             5 => start + size * l + 4, // consecutive but 4 mod 8
-            _ => start + size * ((l * 7) % 64),
+            6 => start + size * ((l * 7) % 64),
+            // Rows of a 2-D work-group: consecutive within 16 (or 8) lanes.
+            7 => start + size * (l % 16) + (limit / 8) * (l / 16),
+            // Groups of 8 over the same 8 slots (stores: the highest lane wins).
+            8 => start + size * (l % 8),
+            _ => start + size * (l % 8) + 64 * size * (l / 8),
         };
     }
     if r.next().is_multiple_of(8) {
@@ -237,6 +254,29 @@ fn random_memory_sequences_match_the_interpreter() {
             w0.v[22][l] = g[l] as u32;
             w0.v[23][l] = lds[l] as u32;
         }
+        match r.next() % 6 {
+            0 | 1 => {
+                // Inactive lanes' addresses are anything at all.
+                let exec = w0.exec();
+                for l in (0..64).filter(|l| exec >> l & 1 == 0) {
+                    for v in 20..24 {
+                        w0.v[v][l] = r.next() as u32;
+                    }
+                }
+            }
+            2 => {
+                // Consecutive 32-bit offsets from below zero (`lid * 4 - 4`): the lanes
+                // that wrap are inactive, the others start at 0.
+                let k = 1 + r.next() % 15;
+                for l in 0..64u64 {
+                    for v in [22, 23] {
+                        w0.v[v][l as usize] = (size * l).wrapping_sub(size * k) as u32;
+                    }
+                }
+                w0.set_exec(w0.exec() & !((1u64 << k) - 1));
+            }
+            _ => {}
+        }
         w0.set_s64(10, base);
         let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
         let lds_init: Vec<u8> = (0..lds_size).map(|_| r.next() as u8).collect();
@@ -291,4 +331,36 @@ fn random_memory_sequences_match_the_interpreter() {
         faults * 100 > cases && faults * 100 < cases * 90,
         "{faults} faults: the patterns should fault sometimes"
     );
+}
+
+/// LDS offsets computed as `lid * 4 - 4` with lane 0 inactive (its offset wraps to
+/// 0xfffffffc): the active lanes are consecutive only modulo 2^32, so the vector fast path
+/// must not take lane 0's offset as its base (a host access 4 GiB past the LDS).
+#[test]
+fn lds_reads_next_to_a_wrapping_inactive_lane() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    for (op, dwords) in [(0x36u32, 1usize), (0x76, 2)] {
+        let words = [ds(op, 23, 0, 0, 0, 0, 0), [0xbf81_0000, 0]];
+        let code: Vec<u8> = words
+            .iter()
+            .flatten()
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        let prog = Program::new(&code[..12], 0x1000);
+        let mut w0 = random_wave(&mut Rng(5));
+        for l in 0..64u32 {
+            w0.v[23][l as usize] = (4 * dwords as u32 * l).wrapping_sub(4 * dwords as u32);
+        }
+        w0.set_exec(!1);
+        let lds_init: Vec<u8> = (0..1024).map(|i| i as u8).collect();
+        let a = run(&prog, &w0, &mut buf, &init, 1024, &lds_init, None);
+        for &isa in &isas {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            let b = run(&prog, &w0, &mut buf, &init, 1024, &lds_init, Some(&jit));
+            assert_eq!(a.r, b.r);
+            assert!(first_difference(&b.w, &a.w, 0..256).is_none(), "{isa:?}");
+        }
+    }
 }

@@ -12,7 +12,7 @@
 use super::context::{Runner, WgContext};
 use super::Scheduler;
 use crate::device::{DeviceShared, DispatchClient, DispatchStats};
-use crate::fault::Fault;
+use crate::fault::{Fault, FaultKind};
 use crate::grid::Grid;
 use crate::program::Kernel;
 use std::cell::UnsafeCell;
@@ -305,7 +305,13 @@ impl Job {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .take()
-                .map(|(_, f)| f)
+                .map(|(_, mut f)| {
+                    // What the runtime knows of the address (an allocation it lies past...).
+                    if let FaultKind::MemoryViolation { address, .. } = f.kind {
+                        f.note = d.client.memory().describe(address).map(Into::into);
+                    }
+                    f
+                })
         } else {
             None
         };

@@ -6,9 +6,15 @@
 use crate::{Error, Result};
 use softhsa_abi::HSA_STATUS_ERROR_OUT_OF_RESOURCES;
 
-/// Maps `len` bytes (a multiple of the page size) read-write.
+/// The inaccessible page after every mapping: nothing the GPU (or the host) may touch ever
+/// follows an allocation directly, so an access just past its end is a fault that names it,
+/// never a silent access to a neighbour.
+pub const GUARD: u64 = 4096;
+
+/// Maps `len` bytes (a multiple of the page size) read-write, followed by a [`GUARD`] page.
 pub fn map(len: u64) -> Result<*mut u8> {
-    let len = usize::try_from(len).map_err(|_| Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))?;
+    let len = usize::try_from(len.saturating_add(GUARD))
+        .map_err(|_| Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))?;
     // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches no
     // existing memory; the result is checked for MAP_FAILED.
     let p = unsafe {
@@ -30,6 +36,14 @@ pub fn map(len: u64) -> Result<*mut u8> {
             ),
         ));
     }
+    // SAFETY: the last page of the mapping just made; nothing refers to it.
+    unsafe {
+        libc::mprotect(
+            p.cast::<u8>().add(len - GUARD as usize).cast(),
+            GUARD as usize,
+            libc::PROT_NONE,
+        )
+    };
     Ok(p.cast())
 }
 
@@ -39,8 +53,8 @@ pub fn map(len: u64) -> Result<*mut u8> {
 /// `ptr` and `len` must be exactly those of one earlier [`map`] call not yet unmapped, and no
 /// reference into the memory may be used afterwards.
 pub unsafe fn unmap(ptr: *mut u8, len: u64) {
-    // SAFETY: the caller guarantees this is a live mapping of exactly this size.
-    unsafe { libc::munmap(ptr.cast(), len as usize) };
+    // SAFETY: the caller guarantees this is a live mapping of exactly this size (and its guard).
+    unsafe { libc::munmap(ptr.cast(), (len + GUARD) as usize) };
 }
 
 #[cfg(test)]

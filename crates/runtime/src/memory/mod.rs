@@ -9,6 +9,7 @@
 //! - [`Memory::pool`], [`Memory::agent_pools`], [`Memory::kernarg_pool`]: pool lookup.
 
 mod alias;
+mod describe;
 mod host;
 mod pinning;
 mod pointer;
@@ -43,6 +44,8 @@ pub struct Memory {
     coherency: Vec<AtomicU32>,
     /// `SOFTHSA_LOCK_ALIAS`: locked memory gets an agent-side alias (see `alias.rs`).
     lock_alias: bool,
+    /// Recently freed allocations, named in fault reports.
+    freed: describe::Freed,
 }
 
 impl Memory {
@@ -79,6 +82,7 @@ impl Memory {
             dealloc_callbacks: Mutex::new(HashMap::new()),
             coherency,
             lock_alias: config.lock_alias,
+            freed: Default::default(),
         })
     }
 
@@ -209,6 +213,7 @@ impl Memory {
         // does, so it is unmapped once.
         unsafe { host::unmap(ptr as *mut u8, range.len) };
         crate::ipc::memory::release(&range);
+        self.freed.push(range.start, range.len);
         if let Some(p) = range.pool.and_then(|i| self.pools.get(i)) {
             p.used.fetch_sub(range.len, Ordering::AcqRel);
         }
@@ -279,6 +284,10 @@ impl softhsa_gpu::MemoryMap for Memory {
 
     fn translate(&self, addr: u64, len: u64) -> Option<(std::ops::Range<u64>, u64)> {
         self.registry.translate(addr, len)
+    }
+
+    fn describe(&self, addr: u64) -> Option<String> {
+        self.describe_address(addr)
     }
 }
 

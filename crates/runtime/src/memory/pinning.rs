@@ -26,9 +26,9 @@ impl Memory {
 
     /// `hsa_amd_memory_unlock`: `ptr` is the host address (or, leniently, its alias).
     pub fn unlock(&self, ptr: u64) -> Result<()> {
-        let host = match self.registry.find_range(ptr) {
-            Some(a) if a.kind == RangeKind::Alias => ptr.wrapping_add(a.delta),
-            _ => ptr,
+        let host = match self.registry.alias_delta(ptr) {
+            Some(delta) => ptr.wrapping_add(delta),
+            None => ptr,
         };
         self.unpin(host, RangeKind::Locked)
     }

@@ -100,12 +100,31 @@ impl Memory {
         let bytes = count
             .checked_mul(4)
             .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT))?;
-        let host = self.registry.resolve(ptr, bytes).ok_or_else(|| {
-            Error::with_message(
-                HSA_STATUS_ERROR_INVALID_ARGUMENT,
-                format!("[{ptr:#x}, +{bytes:#x}) is not inside known memory"),
-            )
-        })?;
+        // Only memory the program owns: its allocations (and those it attached from another
+        // process), the host memory it locked, registered or gave SVM attributes (ROCm: "not
+        // allocated by the HSA runtime" is INVALID_ARGUMENT). The runtime's own ranges
+        // (signals, queues, loaded code) are not the program's to fill.
+        let range = self
+            .registry
+            .find_span(ptr, bytes)
+            .filter(|r| {
+                matches!(
+                    r.kind,
+                    RangeKind::Allocation
+                        | RangeKind::Locked
+                        | RangeKind::Registered
+                        | RangeKind::Alias
+                        | RangeKind::Ipc
+                        | RangeKind::Svm
+                )
+            })
+            .ok_or_else(|| {
+                Error::with_message(
+                    HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    format!("[{ptr:#x}, +{bytes:#x}) is not inside memory the program allocated"),
+                )
+            })?;
+        let host = ptr.wrapping_add(range.delta);
         // SAFETY: `host` is the span's host address inside one registered range (an alias
         // translated to its locked memory, which keeps the page offset, hence the alignment):
         // allocations are live mappings, locked/registered ranges are host memory the program

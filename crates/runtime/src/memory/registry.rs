@@ -349,6 +349,16 @@ impl Registry {
         self.lock().find(addr, 1).cloned()
     }
 
+    /// The runtime ranges nearest to `addr` that do not contain it: the last one ending at or
+    /// before it and the first one starting after it (for fault reports).
+    pub fn neighbours(&self, addr: u64) -> (Option<Range>, Option<Range>) {
+        let t = self.lock();
+        let below = t.ranges.range(..=addr).next_back().map(|(_, r)| r);
+        let below = below.filter(|r| r.end() <= addr).cloned();
+        let above = t.ranges.range(addr + 1..).next().map(|(_, r)| r.clone());
+        (below, above)
+    }
+
     /// The record containing all of `[addr, addr + len)`, if any.
     pub fn find_span(&self, addr: u64, len: u64) -> Option<Range> {
         self.lock().find(addr, len.max(1)).cloned()
@@ -357,6 +367,13 @@ impl Registry {
     /// The runtime range (not pin) containing `addr`.
     pub fn find_range(&self, addr: u64) -> Option<Range> {
         containing(&self.lock().ranges, addr, 1).cloned()
+    }
+
+    /// The translation of the alias range containing `addr`, if `addr` is in one.
+    pub fn alias_delta(&self, addr: u64) -> Option<u64> {
+        let t = self.lock();
+        let r = containing(&t.ranges, addr, 1)?;
+        (r.kind == RangeKind::Alias).then_some(r.delta)
     }
 
     /// Applies `f` to the record containing `addr`; INVALID_ARGUMENT if none.

@@ -308,6 +308,19 @@ fn lock_register_and_pointer_info() {
     mem.deregister(p).unwrap();
     assert!(mem.fill(p, 1, 1).is_err(), "no longer known");
 
+    // The runtime's own memory (signals, queues, loaded code) is not the program's to fill
+    // (the capi fuzz target overwrote a live signal this way: fuzz/corpus/capi/regress-*).
+    for kind in [RangeKind::Signal, RangeKind::Queue, RangeKind::CodeObject] {
+        mem.register_range(p, 4096, kind, 0).unwrap();
+        assert_eq!(
+            mem.fill(p, 0xdead, 4).unwrap_err().status,
+            HSA_STATUS_ERROR_INVALID_ARGUMENT,
+            "{kind:?}"
+        );
+        assert_eq!(host[0], 0, "{kind:?} range left untouched");
+        mem.unregister_range(p).unwrap();
+    }
+
     let dev = device_pool(&mem);
     let a = mem.allocate(dev, 8192, 0).unwrap() as u64;
     mem.lock(a + 4096, 100, &[], None).unwrap();

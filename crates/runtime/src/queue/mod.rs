@@ -194,6 +194,20 @@ impl Queues {
             .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_QUEUE))
     }
 
+    /// `true` when `s` is a signal a live queue created and owns (its doorbell, its
+    /// `queue_inactive_signal`): the program may use it but not destroy it (a stale handle of
+    /// the program's can name the same slot).
+    pub fn owns_signal(&self, s: Signal) -> bool {
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        table.values().any(|q| {
+            (q.owns_doorbell && q.doorbell == s)
+                || q.mem
+                    .u64_at(ring::off::QUEUE_INACTIVE_SIGNAL)
+                    .load(Ordering::Relaxed)
+                    == s.0
+        })
+    }
+
     /// `hsa_queue_create`. `size` is raised to the agent's minimum; see hsa.h for the errors.
     #[allow(clippy::too_many_arguments)]
     pub fn create(

@@ -93,7 +93,11 @@ impl Packet {
             TYPE_KERNEL_DISPATCH => {
                 let dims = self.setup() & 3;
                 if dims == 0 {
-                    return Err(bad("kernel dispatch with 0 dimensions"));
+                    // ROCm reports invalid dimensions as INCOMPATIBLE_ARGUMENTS.
+                    return Err(Error::with_message(
+                        abi::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS,
+                        "kernel dispatch with 0 dimensions",
+                    ));
                 }
                 Ok(Kind::KernelDispatch)
             }
@@ -208,7 +212,6 @@ mod tests {
         for w0 in [
             hdr(9, 0),
             hdr(TYPE_INVALID, 0),
-            hdr(TYPE_KERNEL_DISPATCH, 0),
             hdr(TYPE_VENDOR_SPECIFIC, 7),
             hdr(TYPE_BARRIER_AND, 0) | 3 << HEADER_RELEASE_SCOPE,
             (AMD_FORMAT_BARRIER_VALUE as u64) << 16,
@@ -219,5 +222,10 @@ mod tests {
             let e = Packet(w).decode().unwrap_err();
             assert_eq!(e.status, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT, "{w0:#x}");
         }
+        // Invalid dimensions are INCOMPATIBLE_ARGUMENTS, as ROCm reports them.
+        let e = Packet([hdr(TYPE_KERNEL_DISPATCH, 0), 0, 0, 0, 0, 0, 0, 0])
+            .decode()
+            .unwrap_err();
+        assert_eq!(e.status, abi::HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
     }
 }

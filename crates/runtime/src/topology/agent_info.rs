@@ -13,33 +13,10 @@ const NAME_SIZE: usize = 64;
 /// HSA_AMD_AGENT_INFO_UUID: "GPU-" + 16 hex digits + NUL.
 const UUID_SIZE: usize = 21;
 
-/// Image extension attributes (hsa_ext_image.h, 0x3000..=0x300C) of a GFX9 GPU agent, as ROCm's
-/// image runtime answers them: u32 words (ROCr writes u32 although the header says size_t).
-///
-/// Why a GPU agent reports the images extension before image objects work: ROCclr (HIP 5.2)
-/// fills its image limits only when the agent's EXTENSIONS has the images bit, and
-/// `hipMallocPitch`/`hipMalloc3D` refuse any width above `image2DMaxWidth_` (0 without it).
-/// Image creation itself still returns an error status (capi `unsupported.rs`).
+/// Image extension attributes (hsa_ext_image.h, 0x3000..=0x300C) of a GPU agent: the image
+/// module's limits (as ROCm's image runtime answers them); a CPU agent answers zeros.
 fn gpu_image_attribute(attribute: u32) -> Option<Vec<u32>> {
-    const MAX_1D: u32 = 16384;
-    const MAX_LAYERS: u32 = 2048;
-    Some(match attribute {
-        HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS => vec![MAX_1D],
-        HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS => vec![MAX_1D],
-        // Buffer images: 2^27 texels.
-        HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS => vec![1 << 27],
-        HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS
-        | HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS
-        | HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS
-        | HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS => vec![MAX_1D, MAX_1D],
-        HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS => vec![2048, 2048, 2048],
-        HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS => vec![MAX_LAYERS],
-        HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES => vec![128],
-        HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES => vec![64],
-        HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS => vec![16],
-        HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT => vec![256],
-        _ => return None,
-    })
+    crate::image::formats::agent_attribute(attribute)
 }
 
 /// Whether `attribute` is an image extension attribute (a CPU agent answers them with zeros).
@@ -47,7 +24,7 @@ fn is_image_attribute(attribute: u32) -> bool {
     gpu_image_attribute(attribute).is_some()
 }
 
-/// HSA_AGENT_INFO_EXTENSIONS of a GPU agent: the images bit (see [`gpu_image_attribute`]).
+/// HSA_AGENT_INFO_EXTENSIONS of a GPU agent: the images bit.
 fn gpu_extensions() -> Vec<u8> {
     let mut bits = vec![0u8; 128];
     let id = HSA_EXTENSION_IMAGES as usize;
