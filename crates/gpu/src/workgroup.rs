@@ -137,7 +137,10 @@ pub(crate) fn run_context(
                 .unwrap_or_default();
             let wg = d.grid.workgroup_id(ctx.index);
             // The context's state is unknown after a panic: start from a fresh one.
+            // (Its claimed work-groups stay claimed: they still must be counted.)
+            let batch = std::mem::replace(&mut r.batch, 0..0);
             *r = Runner::new();
+            r.batch = batch;
             let f = Fault::internal(&d.kernel().name, wg, msg);
             Outcome::Fault(WgContext::new(), f)
         }
@@ -246,7 +249,10 @@ fn run_waves(
         let submitter_busy = || inline && d.client.yield_inline(d.tag);
         if sleeping
             && !progressed
-            && (job.has_work() || s.work_elsewhere(job.slot) || submitter_busy())
+            && (job.has_work()
+                || !r.batch.is_empty()
+                || s.work_elsewhere(job.slot)
+                || submitter_busy())
         {
             break Ok(Some(Park::Sleep));
         }
@@ -256,7 +262,7 @@ fn run_waves(
             let ran = ctx.slice_start.get_or_insert_with(Instant::now).elapsed();
             if ran >= PREEMPT_AFTER
                 && (job.has_ready()
-                    || (ran >= START_OTHERS_AFTER && job.startable())
+                    || (ran >= START_OTHERS_AFTER && (job.startable() || !r.batch.is_empty()))
                     || s.better_elsewhere(job.slot, d.priority)
                     || submitter_busy())
             {

@@ -61,6 +61,10 @@ pub(crate) struct Runner {
     /// The memory ranges checks proved, carried across the work-groups of one job (never
     /// across jobs), fresh or resumed: per runner, not per work-group.
     pub mem_cache: crate::memory::MemCache,
+    /// Claimed, unstarted work-group indices of the job it runs (`sched::job::batch`).
+    pub batch: std::ops::Range<u64>,
+    /// Wave instructions per work-group of that job, a running average (0: none ended yet).
+    pub wg_insts: u64,
     #[allow(clippy::vec_box)] // contexts move between runners and parked lists as pointers
     spare: Vec<Box<WgContext>>,
 }
@@ -73,6 +77,8 @@ impl Runner {
             tracer: None,
             job: None,
             mem_cache: Default::default(),
+            batch: 0..0,
+            wg_insts: 0,
             spare: Vec::new(),
         }
     }

@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+mod batch;
+
 const REFS: u64 = (1 << 24) - 1;
 const STATE_SHIFT: u32 = 24;
 const GEN_SHIFT: u32 = 32;
@@ -89,6 +91,9 @@ pub(crate) struct Job {
     /// A fault or cancellation: no more work-groups start; running ones stop soon.
     pub stop: AtomicBool,
     next: Hot,
+    /// Claimed indices runners handed back ([`batch`]), and how many.
+    spill: Mutex<batch::Spill>,
+    spilled: AtomicU64,
     finished_wgs: AtomicU64,
     ready: Mutex<VecDeque<Box<WgContext>>>,
     ready_count: AtomicU32,
@@ -115,6 +120,8 @@ impl Job {
             data: UnsafeCell::new(None),
             stop: AtomicBool::new(false),
             next: Hot(AtomicU64::new(0)),
+            spill: Mutex::default(),
+            spilled: AtomicU64::new(0),
             finished_wgs: AtomicU64::new(0),
             ready: Mutex::new(VecDeque::new()),
             ready_count: AtomicU32::new(0),
@@ -145,6 +152,7 @@ impl Job {
         self.stop.store(false, Ordering::Relaxed);
         self.faulted.store(false, Ordering::Relaxed);
         self.next.0.store(0, Ordering::Relaxed);
+        self.reset_spill();
         self.finished_wgs.store(0, Ordering::Relaxed);
         self.ready_count.store(0, Ordering::Relaxed);
         self.parked_waves.store(0, Ordering::Relaxed);
@@ -202,13 +210,14 @@ impl Job {
 
     /// Whether a runner could take something now.
     pub fn has_work(&self) -> bool {
-        self.ready_count.load(Ordering::SeqCst) > 0
-            || self.next.0.load(Ordering::Relaxed) < self.data().total
+        self.ready_count.load(Ordering::SeqCst) > 0 || self.startable()
     }
 
-    /// Whether work-groups not started yet remain.
+    /// Whether work-groups nobody claimed remain (unclaimed or handed back; a runner also
+    /// looks at its own batch).
     pub fn startable(&self) -> bool {
         self.next.0.load(Ordering::Relaxed) < self.data().total
+            || self.spilled.load(Ordering::SeqCst) > 0
     }
 
     /// Whether started work-groups wait in the ready list.
@@ -222,9 +231,8 @@ impl Job {
         let d = self.data();
         let ready = self.ready_count.load(Ordering::Acquire) > 0;
         let fresh_allowed = !ready || self.parked_waves.load(Ordering::Relaxed) < d.parked_cap;
-        if fresh_allowed && self.next.0.load(Ordering::Relaxed) < d.total {
-            let i = self.next.0.fetch_add(1, Ordering::Relaxed);
-            if i < d.total {
+        if fresh_allowed {
+            if let Some(i) = self.fresh(runner) {
                 let mut c = runner.take_context();
                 c.index = i;
                 c.nw = 0;
@@ -273,8 +281,11 @@ impl Job {
         let d = self.data();
         let old = self.next.0.swap(d.total, Ordering::AcqRel);
         d.shared.gws_waiters.release_job(self);
-        if old < d.total {
-            self.add_finished(d.total - old);
+        // Unclaimed and handed-back indices never start (those in runners' batches are
+        // counted by their runners).
+        let n = d.total.saturating_sub(old) + self.close_spill();
+        if n > 0 {
+            self.add_finished(n);
         }
     }
 

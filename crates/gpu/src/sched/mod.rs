@@ -108,6 +108,11 @@ impl Scheduler {
         }
     }
 
+    /// Runners that may execute work-groups at once.
+    pub(crate) fn workers(&self) -> u32 {
+        self.workers
+    }
+
     /// Whether worker threads exist (else submitters run their jobs to the end themselves).
     pub(crate) fn has_workers(&self) -> bool {
         self.threads.load(Ordering::Relaxed) > 0

@@ -26,6 +26,7 @@ fn prepare(r: &mut Runner, job: &Job) {
     }
     r.job = Some(id);
     r.mem_cache = Default::default();
+    r.wg_insts = 0;
     let d = job.data();
     r.tracer = d
         .shared
@@ -70,12 +71,22 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
         loop {
             if job.stop.load(Ordering::Acquire) {
                 job.close();
+                // Its claimed, unstarted work-groups never start: they count as finished.
+                let left = std::mem::replace(&mut r.batch, 0..0);
+                tally.done += left.end - left.start;
             }
             let Some(ctx) = pending.take().or_else(|| job.take(r)) else {
                 break;
             };
             match run_context(s, job, ctx, r, mode == Mode::Inline) {
                 Outcome::Done { ctx, waves, insts } => {
+                    // The work-group length the batch size follows (`job::batch`).
+                    let per_wg = insts.max(1);
+                    r.wg_insts = if r.wg_insts == 0 {
+                        per_wg
+                    } else {
+                        (3 * r.wg_insts + per_wg) / 4
+                    };
                     r.give_back(ctx);
                     tally.waves += waves;
                     tally.insts += insts;
@@ -107,7 +118,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                 }
             }
             if mode == Mode::Inline
-                && job.startable()
+                && (job.startable() || !r.batch.is_empty())
                 && job.data().client.yield_inline(job.data().tag)
             {
                 break; // the submitter has its own work: the workers take the rest
@@ -120,6 +131,8 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                 }
             }
         }
+        // Claimed work-groups it did not start go to the job's other runners.
+        tally.done += job.spill(std::mem::replace(&mut r.batch, 0..0));
         tally.flush(job);
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
