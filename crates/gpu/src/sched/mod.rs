@@ -7,7 +7,8 @@
 //!   running the work-group of a small dispatch itself: no hand-off, no wake-up). At most
 //!   `workers` runners execute work-groups at once (they hold a token), so inline runners never
 //!   oversubscribe the host.
-//! - A runner takes work-groups from its job until the job has none left or another job
+//! - A runner claims fresh work-groups of its job in batches ([`job`]'s `batch`: one atomic per
+//!   batch, sized to tens of microseconds of work) and takes them until the job has none left or another job
 //!   deserves the runner more: one of higher priority, or one of the same priority that no
 //!   runner serves. It checks this only when the table changed (one relaxed load of an epoch
 //!   per work-group) and at time-slice ends.
