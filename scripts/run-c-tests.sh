@@ -70,9 +70,10 @@ run_one() { # name command...
 }
 
 mkdir -p "$work/bin"
-# Areas with their own driver (a run.sh: e.g. tests/c/dispatch, which needs corpus code objects) are
-# run by that driver (scripts/run-corpus.sh runs tests/c/dispatch/run.sh).
-for src in $(find tests/c -name '*.c' -not -path 'tests/c/common/*' -not -path 'tests/c/dispatch/*' | sort); do
+# Areas with their own driver are run by that driver: tests/c/dispatch (needs corpus code objects)
+# by scripts/run-corpus.sh, tests/c/concurrency by its run-concurrency.sh below.
+for src in $(find tests/c -name '*.c' -not -path 'tests/c/common/*' -not -path 'tests/c/dispatch/*' \
+    -not -path 'tests/c/concurrency/*' | sort); do
   [ -z "$filter" ] || [[ "$src" == *"$filter"* ]] || continue
   exe=$work/bin/$(echo "${src#tests/c/}" | tr '/' '_' | sed 's/\.c$//')
   if ! cc -std=gnu11 -O1 -g -Wall -Werror -Wno-unused-function -Wno-deprecated-declarations \

@@ -9,7 +9,9 @@
 # those in GFX908_TESTS/GFX90A_TESTS again for gfx908/gfx90a, on an agent of that processor;
 # CDNA_ONLY programs (matrix cores) are built for gfx908 and gfx90a only; XNACK_TESTS run once
 # more built for gfx90a:xnack+ on an MI210 with XNACK on (SOFTHSA_GPU=gfx90a:xnack+). Programs
-# in LIBS link a Debian ROCm library and run its kernels (rocRAND, rocSPARSE).
+# in LIBS link a Debian ROCm library and run its kernels (rocRAND, rocSPARSE). Those in
+# WORKERS1_TESTS run a second time (same binary) with SOFTHSA_WORKERS=1. ENVS gives a program's
+# environment.
 # tests/hip/*.genco.hip are code objects built with --genco, loaded by module_load at run time.
 #
 # Usage: scripts/run-hip-tests.sh [NAME-FILTER]
@@ -55,6 +57,13 @@ GFX90A_TESTS+=" rocrand_philox rocsparse_spmv"
 declare -A LIBS=(
   [rocrand_philox]="-lrocrand"
   [rocsparse_spmv]="-lrocsparse"
+)
+
+# Programs also run with a single worker thread (forward progress of grid-wide syncs).
+WORKERS1_TESTS="cooperative_groups cooperative_multi_device"
+# name -> environment it runs with.
+declare -A ENVS=(
+  [cooperative_multi_device]="SOFTHSA_GPUS=2"
 )
 
 # name -> text that must appear in the output of a program expected to abort. HIP's queue
@@ -133,16 +142,21 @@ done
 
 # run_one NAME BINARY: runs it and checks the expected outcome.
 run_one() {
-  local name=$1 exe=$2 base=${1%-O0} gpu
+  local name=$1 exe=$2 base=${1%-O0} gpu workers=
   base=${base%-xnack}
   base=${base%-gfx90[8a]}
+  base=${base%-w1}
   gpu=$(variant_gpu "$name" "")
+  [[ "$name" == *-w1 ]] && workers=1
   local log="$build/logs/$name.log"
   local args=${ARGS[$base]:-}
   # shellcheck disable=SC2086 # ARGS entries are word lists
   # The subshell (not exec'd: it has a second command) reports a killed child into the log.
   (
     [ -z "$gpu" ] || export SOFTHSA_GPU=$gpu
+    [ -z "$workers" ] || export SOFTHSA_WORKERS=$workers
+    # shellcheck disable=SC2086 # ENVS entries are VAR=value lists
+    [ -z "${ENVS[$base]:-}" ] || export ${ENVS[$base]}
     timeout -k 5 "$timeout_s" "$bin" run -- "$exe" $args
     exit $?
   ) >"$log" 2>&1
@@ -181,11 +195,17 @@ for src in "$src_dir"/*.hip; do
   case " $(echo $GFX908_TESTS) " in *" $name "*) variants+=("$name-gfx908") ;; esac
   case " $(echo $GFX90A_TESTS) " in *" $name "*) variants+=("$name-gfx90a") ;; esac
   case " $(echo $XNACK_TESTS) " in *" $name "*) variants+=("$name-gfx90a-xnack") ;; esac
+  case " $(echo $WORKERS1_TESTS) " in *" $name "*) variants+=("$name-w1") ;; esac
   for v in "${variants[@]}"; do
     [ -z "$filter" ] || [[ "$v" == *"$filter"* ]] || continue
     opt=-O3
     [[ "$v" == *-O0 ]] && opt=-O0
     link_libs=${LIBS[$name]:-}
+    if [[ "$v" == *-w1 ]]; then # the -O3 binary, another environment
+      build "$build/$name" "$src" -O3 && run_one "$v" "$build/$name" ||
+        fail "$v" "hipcc -O3 failed"
+      continue
+    fi
     if ! build "$build/$v" "$src" "$opt"; then
       fail "$v" "hipcc $opt failed: $(grep -m2 error "$build/$v.build.log" | tr '\n' ' ')"
       continue

@@ -67,6 +67,7 @@ stage fuzz scripts/fuzz.sh --seconds 10
 stage valgrind scripts/run-valgrind.sh --images negative isolation init_shutdown signal image_
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
+stage bench-queues-smoke scripts/bench-queues.sh --quick --no-build
 
 echo
 if [ ${#failed_stages[@]} -gt 0 ]; then

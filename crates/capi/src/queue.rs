@@ -37,9 +37,7 @@ pub unsafe extern "C" fn hsa_queue_create(
         let qtype = match type_ {
             HSA_QUEUE_TYPE_MULTI => QueueType::Multi,
             HSA_QUEUE_TYPE_SINGLE => QueueType::Single,
-            HSA_QUEUE_TYPE_COOPERATIVE => {
-                return Err(Error::new(HSA_STATUS_ERROR_INVALID_QUEUE_CREATION))
-            }
+            HSA_QUEUE_TYPE_COOPERATIVE => QueueType::Cooperative,
             _ => return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT)),
         };
         if queue.is_null() {

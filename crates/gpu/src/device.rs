@@ -1,125 +1,28 @@
-//! The device: configuration, dispatches, and the worker threads that run work-groups.
+//! The device: kernel dispatches onto the process-wide work-group scheduler ([`crate::sched`]).
 //!
-//! Work-groups run on a process-wide pool of worker threads (one pool per worker count, shared
-//! by every device and queue): a dispatch starts at most one task per worker (never more than
-//! it has work-groups), and each task takes work-group indices from a shared counter. A
-//! dispatch of one work-group runs on the calling thread. Several dispatches may run at once;
-//! their tasks interleave on the pool. Each worker thread keeps its [`Worker`] (waves, LDS,
-//! scratch) across dispatches.
+//! Two ways in:
+//! - [`Device::dispatch`] runs a dispatch to completion, blocking the caller; it borrows its
+//!   kernel and memory map (tests, tools, examples).
+//! - [`Device::launch`] starts a dispatch and returns; the packet processors use it. The
+//!   dispatch owns its kernel and reports its end through a [`DispatchClient`], on whichever
+//!   thread finished its last work-group. With `inline`, the caller runs the work-groups itself
+//!   while a worker slot is free (no hand-off for small grids); the workers take the rest.
+//!
+//! Each device (a queue's GPU) owns its global wave sync resources; every device shares the
+//! scheduler of its worker count, so the work-groups of all dispatches, of one queue or many,
+//! share the workers by priority.
 
-use crate::fault::{Fault, FaultKind, PacketField};
+pub use crate::config::{DeviceConfig, GfxVersion, MAX_PRIVATE_SIZE};
+use crate::exec::gws::Gws;
+use crate::fault::{Fault, PacketField};
 use crate::grid::Grid;
 use crate::program::Kernel;
-use crate::trace::TraceConfig;
-use crate::workgroup::{run_workgroup, Worker};
+use crate::sched::gws::GwsWaiters;
+use crate::sched::job::{Job, JobData};
+use crate::sched::{scheduler, Scheduler};
 use crate::{DeviceEvents, MemoryMap};
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Instant;
-
-thread_local! {
-    /// The reusable state of the work-groups run on this thread.
-    static WORKER: RefCell<Worker> = RefCell::new(Worker::new());
-}
-
-/// The shared pool with `threads` workers (created on first use).
-fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
-        return Some(p.clone());
-    }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("softhsa-gpu-{i}"))
-        .build()
-        .ok()
-        .map(Arc::new)?;
-    pools.insert(threads, p.clone());
-    Some(p)
-}
-
-/// Largest private segment per work-item a dispatch may ask for.
-pub const MAX_PRIVATE_SIZE: u32 = 256 * 1024;
-
-/// The GPU model this device reports and executes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum GfxVersion {
-    Gfx900,
-    #[default]
-    Gfx906,
-    /// MI100: gfx906's instructions plus the matrix cores (MFMA) and the AGPRs.
-    Gfx908,
-    /// MI200: AGPRs as memory operands, f64 MFMA, packed FP32, 64-bit DPP, f64 atomics.
-    Gfx90a,
-    /// MI300 (gfx940/941/942): as gfx90a, plus architected flat scratch, fp8/xf32 MFMA.
-    Gfx940,
-    Gfx941,
-    Gfx942,
-}
-
-impl GfxVersion {
-    /// The LLVM processor name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GfxVersion::Gfx900 => "gfx900",
-            GfxVersion::Gfx906 => "gfx906",
-            GfxVersion::Gfx908 => "gfx908",
-            GfxVersion::Gfx90a => "gfx90a",
-            GfxVersion::Gfx940 => "gfx940",
-            GfxVersion::Gfx941 => "gfx941",
-            GfxVersion::Gfx942 => "gfx942",
-        }
-    }
-
-    /// The instruction set its code is decoded as (gfx941/gfx942 share gfx940's).
-    pub fn isa(self) -> softhsa_isa::Gfx {
-        match self {
-            GfxVersion::Gfx900 => softhsa_isa::Gfx::Gfx900,
-            GfxVersion::Gfx906 => softhsa_isa::Gfx::Gfx906,
-            GfxVersion::Gfx908 => softhsa_isa::Gfx::Gfx908,
-            GfxVersion::Gfx90a => softhsa_isa::Gfx::Gfx90a,
-            GfxVersion::Gfx940 | GfxVersion::Gfx941 | GfxVersion::Gfx942 => {
-                softhsa_isa::Gfx::Gfx940
-            }
-        }
-    }
-}
-
-/// Device configuration.
-#[derive(Clone, Debug)]
-pub struct DeviceConfig {
-    pub gfx: GfxVersion,
-    /// Compute units reported to software (does not limit host parallelism).
-    pub compute_units: u32,
-    /// Worker threads per dispatch; 0 means all host cores.
-    pub worker_threads: usize,
-    /// Max instructions one wave may execute before it faults (0: unlimited).
-    pub wave_instruction_budget: u64,
-    /// `SOFTHSA_TRACE=isa`: trace one wave's instructions.
-    pub trace: Option<TraceConfig>,
-    /// The engine that runs waves (`SOFTHSA_JIT`).
-    pub engine: crate::jit::Engine,
-}
-
-impl Default for DeviceConfig {
-    fn default() -> Self {
-        DeviceConfig {
-            gfx: GfxVersion::Gfx906,
-            compute_units: 60,
-            worker_threads: 0,
-            wave_instruction_budget: 1 << 32,
-            trace: None,
-            engine: crate::jit::Engine::from_env(),
-        }
-    }
-}
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// One kernel dispatch, as the packet processor sees it.
 pub struct Dispatch<'a> {
@@ -138,6 +41,41 @@ pub struct Dispatch<'a> {
     pub dispatch_id: u64,
     pub memory: &'a dyn MemoryMap,
     pub events: &'a dyn DeviceEvents,
+}
+
+/// An asynchronous dispatch ([`Device::launch`]): what [`Dispatch`] says, owned.
+pub struct Launch {
+    pub kernel: Arc<Kernel>,
+    pub grid_size: [u32; 3],
+    pub workgroup_size: [u16; 3],
+    pub dynamic_group_segment_size: u32,
+    pub private_segment_size: u32,
+    pub kernarg_address: u64,
+    pub packet_address: u64,
+    pub queue_address: u64,
+    pub dispatch_id: u64,
+    /// Queue priority: 0 low, 1 normal, 2 high. Higher-priority work-groups get the workers
+    /// first.
+    pub priority: usize,
+    /// Handed back to [`DispatchClient::finished`].
+    pub tag: u64,
+}
+
+/// The submitter of asynchronous dispatches: the memory map and event sink of its work-groups,
+/// and where their end is reported.
+pub trait DispatchClient: Send + Sync {
+    fn memory(&self) -> &dyn MemoryMap;
+    fn events(&self) -> &dyn DeviceEvents;
+    /// The dispatch tagged `tag` ended: its statistics, its first fault, or a cancellation
+    /// (an `InvalidDispatch` fault). Called once, on the thread that ended it.
+    fn finished(&self, tag: u64, result: Result<DispatchStats, Fault>);
+
+    /// Asked while the submitter runs dispatch `tag` inline: whether it has other work (a
+    /// packet processor with packets to launch), in which case a work-group that waits or has
+    /// run a while is handed to the workers instead of keeping the submitter.
+    fn yield_inline(&self, _tag: u64) -> bool {
+        false
+    }
 }
 
 /// What a completed dispatch did.
@@ -163,58 +101,139 @@ pub struct JitStats {
     pub compile_ns: u64,
 }
 
-/// Shared state of one dispatch in flight.
-pub(crate) struct DispatchCtx<'a> {
-    pub d: &'a Dispatch<'a>,
-    pub grid: Grid,
-    pub config: &'a DeviceConfig,
-    pub lds_size: u32,
-    pub private_size: u32,
-    pub stop: AtomicBool,
-    /// The device's global wave sync resources.
-    pub gws: &'a Arc<crate::exec::gws::Gws>,
+impl DispatchStats {
+    pub(crate) fn of(d: &JobData, waves: u64, instructions: u64) -> DispatchStats {
+        let config = &d.shared.config;
+        let engine = config.engine.effective();
+        let gfx900 = config.gfx == GfxVersion::Gfx900;
+        let jit = (engine != crate::jit::Engine::Interpreter)
+            .then(|| {
+                let k = d.kernel();
+                k.jit
+                    .get(&k.program, engine == crate::jit::Engine::Check, gfx900)
+            })
+            .flatten()
+            .map(|c| JitStats {
+                native: c.native,
+                slots: c.reachable,
+                compile_ns: c.compile_ns,
+            });
+        DispatchStats {
+            engine: if jit.is_some() {
+                engine
+            } else {
+                crate::jit::Engine::Interpreter
+            },
+            jit,
+            workgroups: d.total,
+            waves,
+            instructions,
+            elapsed_ns: d.start.elapsed().as_nanos() as u64,
+        }
+    }
+}
+
+/// What every dispatch of a device shares.
+pub(crate) struct DeviceShared {
+    pub config: DeviceConfig,
+    /// The device's global wave sync resources (`ds_gws_*`), shared by all its dispatches.
+    pub gws: Arc<Gws>,
+    /// Work-groups parked at GWS operations that wait.
+    pub gws_waiters: GwsWaiters,
+    pub sched: &'static Scheduler,
+}
+
+/// A launched dispatch: to ask whether it is in flight, or to cancel it.
+#[derive(Clone, Copy)]
+pub struct JobHandle {
+    job: &'static Job,
+    gen: u32,
+}
+
+impl JobHandle {
+    /// The handle as a non-zero word (to keep in an atomic; [`Device::handle_from_bits`]).
+    pub fn to_bits(self) -> u64 {
+        (u64::from(self.gen) << 8 | u64::from(self.job.slot)) + 1
+    }
 }
 
 /// The software GFX9 GPU.
 pub struct Device {
-    config: DeviceConfig,
-    threads: usize,
-    /// `None` if the pool could not be created: dispatches then run on the calling thread.
-    pool: Option<Arc<rayon::ThreadPool>>,
-    /// GWS: shared by all dispatches of this device (`ds_gws_*`).
-    gws: Arc<crate::exec::gws::Gws>,
+    shared: Arc<DeviceShared>,
+}
+
+/// A validated dispatch shape.
+struct Geometry {
+    grid: Grid,
+    total: u64,
+    lds: u32,
+    private: u32,
+}
+
+/// The client of a blocking dispatch: borrowed memory map and events, the result slot.
+struct Blocking {
+    memory: *const (dyn MemoryMap + 'static),
+    events: *const (dyn DeviceEvents + 'static),
+    result: Mutex<Option<Result<DispatchStats, Fault>>>,
+    thread: std::thread::Thread,
+}
+
+// SAFETY: the raw pointers are shared references (`MemoryMap` and `DeviceEvents` are Sync)
+// that `Device::dispatch` keeps alive until the dispatch ended; they are not used afterwards.
+unsafe impl Send for Blocking {}
+// SAFETY: as above.
+unsafe impl Sync for Blocking {}
+
+impl DispatchClient for Blocking {
+    fn memory(&self) -> &dyn MemoryMap {
+        // SAFETY: see `unsafe impl Send for Blocking`: called only while the dispatch runs.
+        unsafe { &*self.memory }
+    }
+    fn events(&self) -> &dyn DeviceEvents {
+        // SAFETY: as in `memory`.
+        unsafe { &*self.events }
+    }
+    fn finished(&self, _tag: u64, result: Result<DispatchStats, Fault>) {
+        *self.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        self.thread.unpark();
+    }
 }
 
 impl Device {
     pub fn new(config: DeviceConfig) -> Device {
         let threads = if config.worker_threads == 0 {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
+            crate::sched::load::host_cores() as usize
         } else {
             config.worker_threads
         };
-        let pool = if threads > 1 { pool(threads) } else { None };
         Device {
-            config,
-            threads,
-            pool,
-            gws: Default::default(),
+            shared: Arc::new(DeviceShared {
+                config,
+                gws: Arc::default(),
+                gws_waiters: GwsWaiters::default(),
+                sched: scheduler(threads),
+            }),
         }
     }
 
     pub fn config(&self) -> &DeviceConfig {
-        &self.config
+        &self.shared.config
     }
 
-    /// Runs a dispatch to completion (or to its first fault), blocking the caller.
-    pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
-        let start = Instant::now();
-        let kd = &d.kernel.descriptor;
-        let name = &d.kernel.name;
-        let grid = Grid::new(d.grid_size, d.workgroup_size)
+    /// Checks a dispatch's shape against the device's limits.
+    fn check(
+        &self,
+        kernel: &Kernel,
+        grid_size: [u32; 3],
+        workgroup_size: [u16; 3],
+        dynamic_lds: u32,
+        private_size: u32,
+    ) -> Result<Geometry, Fault> {
+        let kd = &kernel.descriptor;
+        let name = &kernel.name;
+        let grid = Grid::new(grid_size, workgroup_size)
             .map_err(|(field, why)| Fault::bad_packet(name, field, why))?;
-        let lds = u64::from(kd.group_segment_fixed_size) + u64::from(d.dynamic_group_segment_size);
+        let lds = u64::from(kd.group_segment_fixed_size) + u64::from(dynamic_lds);
         if lds > 64 * 1024 {
             return Err(Fault::bad_packet(
                 name,
@@ -223,8 +242,8 @@ impl Device {
             ));
         }
         // Checked before rounding up: a size near 2^32 would wrap to 0 and pass.
-        let private = d.private_segment_size.max(kd.private_segment_fixed_size);
-        // Scratch backing is allocated per worker: 1024 work-items x 256 KiB = 256 MiB at most.
+        let private = private_size.max(kd.private_segment_fixed_size);
+        // Scratch backing is allocated per work-group: 1024 work-items x 256 KiB at most.
         if private > MAX_PRIVATE_SIZE {
             return Err(Fault::bad_packet(
                 name,
@@ -232,111 +251,156 @@ impl Device {
                 format!("{private} bytes of scratch per work-item (at most {MAX_PRIVATE_SIZE})"),
             ));
         }
-        let ctx = DispatchCtx {
-            d,
+        let private = private.next_multiple_of(4);
+        Ok(Geometry {
+            total: grid.workgroup_count(),
             grid,
-            config: &self.config,
-            lds_size: lds as u32,
-            private_size: private.next_multiple_of(4),
-            stop: AtomicBool::new(false),
-            gws: &self.gws,
-        };
-        let total = grid.workgroup_count();
-        let next = AtomicU64::new(0);
-        let waves = AtomicU64::new(0);
-        let insts = AtomicU64::new(0);
-        // Of the faults seen, the lowest work-group index's is reported.
-        let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
-        let work_loop = |worker: &mut Worker| loop {
-            if ctx.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= total {
-                break;
-            }
-            let r = catch_unwind(AssertUnwindSafe(|| run_workgroup(&ctx, worker, i)));
-            let r = r.unwrap_or_else(|p| {
-                let msg = p
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                *worker = Worker::new();
-                Err(Fault::internal(name, grid.workgroup_id(i), msg))
-            });
-            match r {
-                Ok((w, n)) => {
-                    waves.fetch_add(w, Ordering::Relaxed);
-                    insts.fetch_add(n, Ordering::Relaxed);
-                }
-                Err(f) => {
-                    ctx.stop.store(true, Ordering::Relaxed);
-                    let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
-                    if g.as_ref().is_none_or(|(j, _)| i < *j) {
-                        *g = Some((i, f));
-                    }
-                    break;
-                }
-            }
-        };
-        let work = || {
-            WORKER.with(|cell| match cell.try_borrow_mut() {
-                Ok(mut worker) => {
-                    worker.begin_dispatch(self.config.trace.as_ref(), name);
-                    work_loop(&mut worker);
-                }
-                // Tasks never nest on a thread; should one, it works with its own state.
-                Err(_) => {
-                    let mut worker = Worker::new();
-                    worker.begin_dispatch(self.config.trace.as_ref(), name);
-                    work_loop(&mut worker);
-                }
-            })
-        };
-        let workers = (self.threads as u64).min(total).max(1) as usize;
-        match (&self.pool, workers) {
-            (Some(pool), 2..) => pool.scope(|s| {
-                for _ in 0..workers {
-                    s.spawn(|_| work());
-                }
-            }),
-            _ => work(),
-        }
-        if let Some((_, mut f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            if let FaultKind::MemoryViolation { address, .. } = f.kind {
-                f.note = d.memory.describe(address).map(Into::into);
-            }
-            return Err(f);
-        }
-        let engine = self.config.engine.effective();
-        let gfx900 = self.config.gfx == GfxVersion::Gfx900;
-        let jit = (engine != crate::jit::Engine::Interpreter)
-            .then(|| {
-                d.kernel.jit.get(
-                    &d.kernel.program,
-                    engine == crate::jit::Engine::Check,
-                    gfx900,
-                )
-            })
-            .flatten()
-            .map(|c| JitStats {
-                native: c.native,
-                slots: c.reachable,
-                compile_ns: c.compile_ns,
-            });
-        let engine = if jit.is_some() {
-            engine
-        } else {
-            crate::jit::Engine::Interpreter
-        };
-        Ok(DispatchStats {
-            engine,
-            jit,
-            workgroups: total,
-            waves: waves.into_inner(),
-            instructions: insts.into_inner(),
-            elapsed_ns: start.elapsed().as_nanos() as u64,
+            lds: lds as u32,
+            private,
         })
+    }
+
+    /// Claims a job, fills it and publishes it.
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        &self,
+        g: Geometry,
+        kernel: (*const Kernel, Option<Arc<Kernel>>),
+        client: Arc<dyn DispatchClient>,
+        addrs: [u64; 4],
+        priority: usize,
+        tag: u64,
+        inline: bool,
+    ) -> JobHandle {
+        let s = self.shared.sched;
+        let c = &self.shared.config;
+        let (job, gen) = s.claim();
+        job.activate(
+            gen,
+            JobData {
+                kernel: kernel.0,
+                kernel_keep: kernel.1,
+                client,
+                shared: self.shared.clone(),
+                grid: g.grid,
+                total: g.total,
+                lds_size: g.lds,
+                private_size: g.private,
+                kernarg: addrs[0],
+                packet: addrs[1],
+                queue: addrs[2],
+                dispatch_id: addrs[3],
+                priority: priority.min(crate::sched::PRIORITY_LEVELS - 1),
+                tag,
+                start: Instant::now(),
+                parked_cap: c.compute_units.saturating_mul(c.waves_per_cu).max(1),
+            },
+        );
+        s.publish(job, gen, g.total, inline);
+        JobHandle { job, gen }
+    }
+
+    /// Runs a dispatch to completion (or to its first fault), blocking the caller (which runs
+    /// work-groups itself while a worker slot is free).
+    pub fn dispatch(&self, d: &Dispatch) -> Result<DispatchStats, Fault> {
+        let g = self.check(
+            d.kernel,
+            d.grid_size,
+            d.workgroup_size,
+            d.dynamic_group_segment_size,
+            d.private_segment_size,
+        )?;
+        let memory: *const (dyn MemoryMap + '_) = d.memory;
+        let events: *const (dyn DeviceEvents + '_) = d.events;
+        let client = Arc::new(Blocking {
+            // SAFETY: only the lifetime bound changes; `Blocking` uses the pointers while this
+            // function waits for the dispatch to end (see its Send impl).
+            memory: unsafe {
+                std::mem::transmute::<*const (dyn MemoryMap + '_), *const (dyn MemoryMap + 'static)>(
+                    memory,
+                )
+            },
+            // SAFETY: as above.
+            events: unsafe {
+                std::mem::transmute::<
+                    *const (dyn DeviceEvents + '_),
+                    *const (dyn DeviceEvents + 'static),
+                >(events)
+            },
+            result: Mutex::new(None),
+            thread: std::thread::current(),
+        });
+        let addrs = [
+            d.kernarg_address,
+            d.packet_address,
+            d.queue_address,
+            d.dispatch_id,
+        ];
+        self.start(g, (d.kernel, None), client.clone(), addrs, 1, 0, true);
+        loop {
+            if let Some(r) = client
+                .result
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                return r;
+            }
+            std::thread::park_timeout(Duration::from_millis(10));
+        }
+    }
+
+    /// Starts an asynchronous dispatch; `client.finished(l.tag, ..)` reports its end (possibly
+    /// before this returns, on this thread, when it ran inline). A shape the device cannot run
+    /// is refused here, without a call to `finished`.
+    pub fn launch(
+        &self,
+        l: Launch,
+        client: Arc<dyn DispatchClient>,
+        inline: bool,
+    ) -> Result<JobHandle, Fault> {
+        let g = self.check(
+            &l.kernel,
+            l.grid_size,
+            l.workgroup_size,
+            l.dynamic_group_segment_size,
+            l.private_segment_size,
+        )?;
+        let addrs = [
+            l.kernarg_address,
+            l.packet_address,
+            l.queue_address,
+            l.dispatch_id,
+        ];
+        let ptr: *const Kernel = &*l.kernel;
+        Ok(self.start(
+            g,
+            (ptr, Some(l.kernel)),
+            client,
+            addrs,
+            l.priority,
+            l.tag,
+            inline,
+        ))
+    }
+
+    /// The handle [`JobHandle::to_bits`] made (`None` for 0 or a word no handle makes).
+    pub fn handle_from_bits(&self, bits: u64) -> Option<JobHandle> {
+        let b = bits.checked_sub(1)?;
+        let job = self.shared.sched.job_at((b & 0xff) as usize)?;
+        Some(JobHandle {
+            job,
+            gen: (b >> 8) as u32,
+        })
+    }
+
+    /// Whether a launched dispatch has not finished yet.
+    pub fn in_flight(&self, h: JobHandle) -> bool {
+        self.shared.sched.in_flight(h.job, h.gen)
+    }
+
+    /// Stops a launched dispatch (if still in flight); its client hears of it as cancelled.
+    pub fn cancel(&self, h: JobHandle) {
+        self.shared.sched.cancel(h.job, h.gen)
     }
 }

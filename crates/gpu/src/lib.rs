@@ -3,13 +3,15 @@
 //!
 //! The contract with the runtime (the runtime only uses what is declared in this file):
 //! - the runtime builds a [`Kernel`] per loaded kernel (decoded once, cached with the executable),
-//! - a queue's packet processor calls [`Device::dispatch`] for each kernel dispatch packet and
-//!   blocks until it returns; work-groups run on the device's worker pool,
+//! - a queue's packet processor calls [`Device::launch`] for each kernel dispatch packet (or
+//!   [`Device::dispatch`], which blocks until the dispatch ends); work-groups run on the
+//!   scheduler's workers, and the [`DispatchClient`] hears when the dispatch ended,
 //! - every global/flat memory access is checked against the runtime's [`MemoryMap`],
 //! - device-side `s_sendmsg` interrupts are reported through [`DeviceEvents`].
 //!
-//! Inside: [`program`] decodes a kernel once; [`device`] splits a dispatch into work-groups on
-//! a shared pool of worker threads (rayon); [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
+//! Inside: [`program`] decodes a kernel once; [`device`] turns a dispatch into a job of the
+//! process-wide work-group scheduler ([`sched`]: workers, priorities, parking, global wave
+//! sync); [`workgroup`] interleaves a work-group's waves; [`exec`] is the interpreter
 //! (one module per instruction family); [`valu`] holds the per-lane VALU arithmetic; [`jit`]
 //! translates a program to x86-64 AVX2 code, calling the interpreter for what it does not
 //! translate (`SOFTHSA_JIT`).
@@ -47,6 +49,7 @@
 
 use std::ops::Range;
 
+pub mod config;
 pub mod device;
 pub mod exec;
 pub mod fault;
@@ -55,12 +58,16 @@ pub mod jit;
 pub mod lds;
 pub mod memory;
 pub mod program;
+pub mod sched;
 pub mod trace;
 pub mod valu;
 pub mod wave;
 pub mod workgroup;
 
-pub use device::{Device, DeviceConfig, Dispatch, DispatchStats, GfxVersion, JitStats};
+pub use device::{
+    Device, DeviceConfig, Dispatch, DispatchClient, DispatchStats, GfxVersion, JitStats, JobHandle,
+    Launch,
+};
 pub use fault::{Fault, FaultKind, PacketField};
 pub use jit::Engine;
 pub use program::{Kernel, Program};

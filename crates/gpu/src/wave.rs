@@ -22,6 +22,16 @@ pub enum WaveState {
     Barrier,
     /// Ended with `s_endpgm`.
     Done,
+    /// Stopped at `s_sleep` (pc past it): the scheduler may run other waves and work-groups
+    /// first, then resumes it.
+    Sleeping,
+    /// Stopped before the instruction at `pc` because its time slice ran out (see
+    /// [`Wave::time_slice`]); resumes there.
+    Sliced,
+    /// Stopped before a global wave sync instruction that must wait (a GWS barrier or
+    /// semaphore, `exec::gws`): it executes again when the scheduler resumes the wave, which
+    /// it does once the device's GWS changed after [`Wave::gws_epoch`].
+    Gws,
 }
 
 /// One wave of 64 lanes.
@@ -58,6 +68,12 @@ pub struct Wave {
     /// Kinds of store ([`UNFENCED_VECTOR`], [`UNFENCED_SCALAR`]) made since the wave's last full
     /// host fence: the `s_waitcnt` that waits for them issues one (see `exec::control`).
     pub unfenced_stores: u8,
+    /// The interpreter's `budget` ends a time slice, not the dispatch's instruction budget: at
+    /// the limit the wave stops ([`WaveState::Sliced`]) instead of faulting. Set by the
+    /// scheduler before each run.
+    pub time_slice: bool,
+    /// The device's GWS epoch when this wave's GWS operation had to wait ([`WaveState::Gws`]).
+    pub gws_epoch: u64,
     /// A GWS semaphore or barrier this wave waits in (`exec::gws`; 0: none).
     pub gws_pending: u16,
 }
@@ -105,6 +121,8 @@ impl Wave {
             gpr_idx_en: false,
             gpr_index: false,
             unfenced_stores: 0,
+            time_slice: false,
+            gws_epoch: 0,
             gws_pending: 0,
         }
     }
@@ -261,6 +279,7 @@ pub fn init_wave(
     w.gpr_idx_en = false;
     w.gpr_index = false;
     w.unfenced_stores = 0;
+    w.time_slice = false;
     w.gws_pending = 0;
     w.state = WaveState::Running;
     w.index = index;

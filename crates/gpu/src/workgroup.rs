@@ -1,79 +1,74 @@
-//! One work-group on one worker thread: its waves interleaved at s_barrier, s_sleep and wave
-//! end, sharing the work-group's LDS without locks.
+//! One work-group on one runner: its waves interleaved at `s_barrier`, `s_sleep`, global wave
+//! syncs and time-slice ends, sharing the work-group's LDS without locks; and the points where
+//! the whole work-group yields its runner (parks) so that others make progress.
+//!
+//! Time slices cost nothing in the common case: each wave runs with the interpreter's
+//! instruction limit set to the end of its slice (the same compare both engines already make
+//! for the instruction budget), and the work-group looks at the clock only every
+//! [`CHECK_INSTRUCTIONS`] instructions.
 
-use crate::device::DispatchCtx;
 use crate::exec::{ExecCtx, ExecFault};
 use crate::fault::Fault;
 use crate::grid::WorkGroupShape;
-use crate::lds::Lds;
 use crate::memory::Checker;
-use crate::trace::{TraceConfig, Tracer};
-use crate::valu::{VopInputs, VopOutputs};
+use crate::sched::context::{Runner, WgContext};
+use crate::sched::job::{Job, JobData};
+use crate::sched::Scheduler;
 use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveState};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
-/// A worker thread's reusable state: waves, LDS, scratch backing, VALU operand buffers.
-pub struct Worker {
-    waves: Vec<Wave>,
-    lds: Lds,
-    scratch: Vec<u64>,
-    vin: Box<VopInputs>,
-    vout: Box<VopOutputs>,
-    tracer: Option<Tracer>,
-    /// The memory range of the last successful check, carried across this dispatch's
-    /// work-groups (never across dispatches).
-    mem_cache: crate::memory::MemCache,
+/// Instructions a wave runs before the others of its work-group get a turn.
+pub const WAVE_SLICE: u64 = 1 << 16;
+/// Instructions of a work-group between two looks at the clock.
+pub const CHECK_INSTRUCTIONS: u64 = 1 << 18;
+/// Running time after which a work-group yields to a starved or higher-priority job, or to
+/// parked work-groups of its own dispatch.
+pub const PREEMPT_AFTER: Duration = Duration::from_millis(2);
+/// Running time after which a work-group also lets unstarted work-groups of its own dispatch
+/// run (a spin without `s_sleep` waiting for one of them).
+pub const START_OTHERS_AFTER: Duration = Duration::from_millis(20);
+
+/// Why a work-group gave its runner up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Park {
+    /// Every wave sleeps (`s_sleep`) while other work waits: ready again at once.
+    Sleep,
+    /// Its time slice ended while other work deserved the runner: ready again at once.
+    Slice,
+    /// Its waves wait at global wave sync operations (or barriers): ready when the device's
+    /// GWS epoch moves past this one.
+    Gws { epoch: u64 },
 }
 
-impl Worker {
-    pub fn new() -> Self {
-        Worker {
-            waves: Vec::new(),
-            lds: Lds::new(),
-            scratch: Vec::new(),
-            vin: Box::default(),
-            vout: Box::default(),
-            tracer: None,
-            mem_cache: Default::default(),
-        }
-    }
+pub(crate) enum Outcome {
+    Done {
+        ctx: Box<WgContext>,
+        waves: u64,
+        insts: u64,
+    },
+    Park(Box<WgContext>, Park),
+    Fault(Box<WgContext>, Fault),
 }
 
-impl Worker {
-    /// Prepares for a new dispatch: sets (or clears) the ISA trace, forgets cached ranges.
-    pub fn begin_dispatch(&mut self, trace: Option<&TraceConfig>, kernel: &str) {
-        self.tracer = trace.map(|c| Tracer::new(c.clone(), kernel));
-        self.mem_cache = Default::default();
-    }
-}
-
-impl Default for Worker {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Runs work-group `index` of the dispatch; returns (waves, wave instructions).
-pub(crate) fn run_workgroup(
-    ctx: &DispatchCtx,
-    wk: &mut Worker,
-    index: u64,
-) -> Result<(u64, u64), Fault> {
-    let d = ctx.d;
-    let kernel = d.kernel;
-    let wg_id = ctx.grid.workgroup_id(index);
-    let shape = WorkGroupShape::new(ctx.grid.workgroup_extent(wg_id));
+/// Sets up the waves, LDS and scratch of a fresh work-group. `Err`: host memory ran out.
+fn start(d: &JobData, ctx: &mut WgContext) -> Result<(), Fault> {
+    let kernel = d.kernel();
+    let wg_id = d.grid.workgroup_id(ctx.index);
+    let shape = WorkGroupShape::new(d.grid.workgroup_extent(wg_id));
     let nw = shape.waves as usize;
-    while wk.waves.len() < nw {
-        wk.waves.push(Wave::new());
+    while ctx.waves.len() < nw {
+        ctx.waves.push(Wave::new());
     }
-    wk.lds.reset(ctx.lds_size as usize);
-    let wave_bytes = ctx.private_size * 64;
+    ctx.lds.reset(d.lds_size as usize);
+    let wave_bytes = d.private_size * 64;
     let words = (wave_bytes as usize * nw).div_ceil(8).max(1);
-    if wk.scratch.len() < words {
+    if ctx.scratch.len() < words {
         // Host memory exhaustion is a fault of this dispatch, not an abort of the process.
-        if wk
+        if ctx
             .scratch
-            .try_reserve_exact(words - wk.scratch.len())
+            .try_reserve_exact(words - ctx.scratch.len())
             .is_err()
         {
             return Err(Fault::internal(
@@ -82,87 +77,213 @@ pub(crate) fn run_workgroup(
                 format!("cannot allocate {} bytes of scratch", words * 8),
             ));
         }
-        wk.scratch.resize(words, 0);
+        ctx.scratch.resize(words, 0);
     }
-    let scratch_base = wk.scratch.as_mut_ptr() as u64;
+    let scratch_base = ctx.scratch.as_mut_ptr() as u64;
     let lv = LaunchValues {
         entry: kernel.entry,
-        kernarg: d.kernarg_address,
-        packet: d.packet_address,
-        queue: d.queue_address,
+        kernarg: d.kernarg,
+        packet: d.packet,
+        queue: d.queue,
         dispatch_id: d.dispatch_id,
         scratch_base,
         scratch_wave_bytes: wave_bytes,
-        private_size: ctx.private_size,
+        private_size: d.private_size,
         private_vsharp: private_vsharp(scratch_base),
         packed_ids: kernel.program.gfx.unified_vgprs(),
     };
-    for (k, w) in wk.waves[..nw].iter_mut().enumerate() {
-        init_wave(
-            w,
-            &kernel.descriptor,
-            &ctx.grid,
-            &shape,
-            wg_id,
-            k as u32,
-            &lv,
-        );
+    for (k, w) in ctx.waves[..nw].iter_mut().enumerate() {
+        init_wave(w, &kernel.descriptor, &d.grid, &shape, wg_id, k as u32, &lv);
     }
+    ctx.nw = nw;
+    ctx.slice_insts = 0;
+    ctx.slice_start = None;
+    Ok(())
+}
+
+/// Runs (or resumes) the work-group in `ctx` until it ends, faults or parks.
+/// `inline`: the runner is the dispatch's submitter, which may want to get back to its own work
+/// ([`crate::DispatchClient::yield_inline`]).
+pub(crate) fn run_context(
+    s: &'static Scheduler,
+    job: &'static Job,
+    mut ctx: Box<WgContext>,
+    r: &mut Runner,
+    inline: bool,
+) -> Outcome {
+    let d = job.data();
+    if ctx.nw == 0 {
+        if let Err(f) = start(d, &mut ctx) {
+            return Outcome::Fault(ctx, f);
+        }
+    }
+    let res = catch_unwind(AssertUnwindSafe(|| run_waves(s, job, &mut ctx, r, inline)));
+    match res {
+        Ok(Ok(Some(park))) => Outcome::Park(ctx, park),
+        Ok(Ok(None)) => {
+            let waves = ctx.nw as u64;
+            let insts = ctx.waves[..ctx.nw].iter().map(|w| w.executed).sum();
+            ctx.nw = 0;
+            Outcome::Done { ctx, waves, insts }
+        }
+        Ok(Err(f)) => {
+            ctx.nw = 0;
+            Outcome::Fault(ctx, f)
+        }
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let wg = d.grid.workgroup_id(ctx.index);
+            // The context's state is unknown after a panic: start from a fresh one.
+            // (Its claimed work-groups stay claimed: they still must be counted.)
+            let batch = std::mem::replace(&mut r.batch, 0..0);
+            *r = Runner::new();
+            r.batch = batch;
+            let f = Fault::internal(&d.kernel().name, wg, msg);
+            Outcome::Fault(WgContext::new(), f)
+        }
+    }
+}
+
+/// The wave loop. `Ok(None)`: every wave ended; `Ok(Some)`: the work-group parks.
+fn run_waves(
+    s: &'static Scheduler,
+    job: &'static Job,
+    ctx: &mut WgContext,
+    r: &mut Runner,
+    inline: bool,
+) -> Result<Option<Park>, Fault> {
+    let d = job.data();
+    let kernel = d.kernel();
+    let config = &d.shared.config;
+    let nw = ctx.nw;
+    let scratch_base = ctx.scratch.as_mut_ptr() as u64;
+    let scratch_end = scratch_base + 8 * ctx.scratch.len() as u64;
     let mut cx = ExecCtx {
         prog: &kernel.program,
-        lds: &mut wk.lds,
-        mem: Checker::new(d.memory, scratch_base..scratch_base + 8 * words as u64)
-            .with_cache(std::mem::take(&mut wk.mem_cache)),
-        events: d.events,
-        vin: &mut wk.vin,
-        vout: &mut wk.vout,
-        private_size: ctx.private_size,
-        budget: ctx.config.wave_instruction_budget,
-        stop: &ctx.stop,
-        tracer: wk.tracer.as_mut(),
-        gfx900: ctx.config.gfx == crate::device::GfxVersion::Gfx900,
+        lds: &mut ctx.lds,
+        mem: Checker::new(d.client.memory(), scratch_base..scratch_end)
+            .with_cache(std::mem::take(&mut r.mem_cache)),
+        events: d.client.events(),
+        vin: &mut r.vin,
+        vout: &mut r.vout,
+        private_size: d.private_size,
+        budget: 0,
+        stop: &job.stop,
+        tracer: r.tracer.as_mut(),
+        gfx900: config.gfx == crate::device::GfxVersion::Gfx900,
         jit: Some(&kernel.jit),
     };
-    let _gws = crate::exec::gws::enter(ctx.gws);
-    let waves = &mut wk.waves[..nw];
+    let waves = &mut ctx.waves[..nw];
     // VSKIP must skip every vector instruction, which only the interpreter checks each time.
     let engine = if kernel.program.uses_vskip {
         crate::jit::Engine::Interpreter
     } else {
-        ctx.config.engine.effective()
+        config.engine.effective()
     };
-    loop {
-        let mut running = false;
+    let limit = config.wave_instruction_budget;
+    let gws = &d.shared.gws;
+    // A change of the device's GWS made here wakes the work-groups parked at GWS operations.
+    let mut gws_epoch = gws.epoch();
+    let result = loop {
+        if job.stop.load(Ordering::Relaxed) {
+            break Ok(None); // another work-group faulted or the dispatch was cancelled
+        }
+        let mut progressed = false;
+        let mut sleeping = false;
         for w in waves.iter_mut() {
-            if w.state == WaveState::Running {
-                running = true;
-                if let Err(e) = crate::jit::run(w, &mut cx, engine) {
-                    return Err(report(ctx, w, e));
-                }
+            match w.state {
+                WaveState::Running | WaveState::Sleeping | WaveState::Sliced => {}
+                // Its GWS operation executes again once the GWS changed.
+                WaveState::Gws if gws.epoch() != w.gws_epoch => {}
+                _ => continue,
+            }
+            w.state = WaveState::Running;
+            let slice_end = w.executed + WAVE_SLICE;
+            w.time_slice = limit == 0 || slice_end < limit;
+            cx.budget = if w.time_slice { slice_end } else { limit };
+            let before = w.executed;
+            if let Err(e) = crate::jit::run(w, &mut cx, engine) {
+                return Err(report(d, w, e));
+            }
+            ctx.slice_insts += w.executed - before;
+            match w.state {
+                WaveState::Sleeping => sleeping = true,
+                WaveState::Sliced | WaveState::Gws => {}
+                _ => progressed = true,
+            }
+            let e = gws.epoch();
+            if e != gws_epoch {
+                gws_epoch = e;
+                progressed = true;
+                d.shared.gws_waiters.wake();
             }
         }
         if waves.iter().all(|w| w.state == WaveState::Done) {
-            break;
+            break Ok(None);
         }
-        if !waves.iter().any(|w| w.state == WaveState::Running) {
+        let can_run = |w: &Wave| {
+            matches!(
+                w.state,
+                WaveState::Running | WaveState::Sleeping | WaveState::Sliced
+            )
+        };
+        if !waves.iter().any(can_run) {
+            if let Some(w) = waves.iter().find(|w| w.state == WaveState::Gws) {
+                if waves
+                    .iter()
+                    .all(|w| w.state != WaveState::Gws || w.gws_epoch == gws_epoch)
+                {
+                    break Ok(Some(Park::Gws { epoch: w.gws_epoch }));
+                }
+                continue;
+            }
             // Every live wave waits at the barrier: release them all.
             for w in waves.iter_mut().filter(|w| w.state == WaveState::Barrier) {
                 w.state = WaveState::Running;
             }
-        } else if !running {
-            break;
+            continue;
         }
+        let submitter_busy = || inline && d.client.yield_inline(d.tag);
+        if sleeping
+            && !progressed
+            && (job.has_work()
+                || !r.batch.is_empty()
+                || s.work_elsewhere(job.slot)
+                || submitter_busy())
+        {
+            break Ok(Some(Park::Sleep));
+        }
+        if ctx.slice_insts >= CHECK_INSTRUCTIONS {
+            // The clock is read from the first check on: short work-groups never read it.
+            ctx.slice_insts = 0;
+            let ran = ctx.slice_start.get_or_insert_with(Instant::now).elapsed();
+            if ran >= PREEMPT_AFTER
+                && (job.has_ready()
+                    || (ran >= START_OTHERS_AFTER && (job.startable() || !r.batch.is_empty()))
+                    || s.better_elsewhere(job.slot, d.priority)
+                    || submitter_busy())
+            {
+                break Ok(Some(Park::Slice));
+            }
+        }
+    };
+    // The proven ranges stay with the runner (they hold for every work-group of the job).
+    r.mem_cache = cx.mem.take_cache();
+    if result.as_ref().is_ok_and(|p| p.is_some()) {
+        ctx.slice_start = None; // a new slice when it resumes
     }
-    wk.mem_cache = cx.mem.take_cache();
-    let insts = waves.iter().map(|w| w.executed).sum();
-    Ok((nw as u64, insts))
+    result
 }
 
-fn report(ctx: &DispatchCtx, w: &Wave, e: ExecFault) -> Fault {
-    let prog = &ctx.d.kernel.program;
+fn report(d: &JobData, w: &Wave, e: ExecFault) -> Fault {
+    let prog = &d.kernel().program;
     Fault {
         kind: e.kind,
-        kernel: ctx.d.kernel.name.as_str().into(),
+        kernel: d.kernel().name.as_str().into(),
         pc: prog.addr(w.pc),
         instruction: prog.text(w.pc).into(),
         workgroup: w.workgroup,

@@ -54,6 +54,31 @@ fn vectors() -> Vec<(GfxVersion, Vec<u8>, String)> {
     out
 }
 
+/// A lone `ds_gws_sema_p` or `ds_gws_barrier` waits as on hardware (its work-group parks until
+/// another wave changes the GWS, which in a one-wave test never happens): first make the
+/// vector's resource let it pass (semaphore count 1, barrier count 0), by a `ds_gws_init` with
+/// the vector's own offset (the same M0, so the same resource).
+fn open_gws_resource(dev: &Device, map: &Map, asm: &str) {
+    let value = if asm.starts_with("ds_gws_sema_p") {
+        1
+    } else if asm.starts_with("ds_gws_barrier") {
+        0
+    } else {
+        return;
+    };
+    let offset = asm
+        .split_whitespace()
+        .find(|w| w.starts_with("offset:"))
+        .unwrap_or("");
+    let init = kernel(
+        &format!(
+            "v_mov_b32 v0, {value}\nds_gws_init v0 {offset} gds\ns_waitcnt lgkmcnt(0)\ns_endpgm\n"
+        ),
+        descriptor(),
+    );
+    run(dev, &init, map, &[], [64, 1, 1], [64, 1, 1]).unwrap_or_else(|f| panic!("{f}"));
+}
+
 #[test]
 fn no_encoding_is_unimplemented() {
     let all = vectors();
@@ -77,6 +102,7 @@ fn no_encoding_is_unimplemented() {
             continue;
         };
         let dev = &devices[usize::from(*gfx == GfxVersion::Gfx906)];
+        open_gws_resource(dev, &map, asm);
         let r = run(dev, &k, &map, &[], [64, 1, 1], [64, 1, 1]);
         let is_graphics = asm.starts_with("exp ") || asm.starts_with("v_interp_");
         graphics += usize::from(is_graphics);

@@ -11,6 +11,7 @@
 //! | `SOFTHSA_INSTRUCTION_BUDGET` | instructions one wave may execute before its dispatch faults (a runaway-kernel guard); `0` = no limit | `4294967296` (2^32) |
 //! | `SOFTHSA_JIT` | `off`: the interpreter; `on`: the JIT (x86-64 with AVX2 and FMA; other hosts use the interpreter); `check`: the JIT, every translated instruction checked against the interpreter | `on` |
 //! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); `0`: the host address, as an APU does | `1` in the base profile, `0` in the full profile |
+//! | `SOFTHSA_SPIN` | when waiting threads (packet processors, idle workers, signal waits) spin before they sleep: `auto`: while a host core is spare, counting other processes' runnable threads; `always`: counting only softhsa's threads; `never`: every wait sleeps at once | `auto` |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
 //! | `SOFTHSA_TIMELINE` | file to write a Chrome trace-event JSON timeline to (open it in Perfetto) | none |
@@ -155,6 +156,8 @@ pub struct Config {
     /// The engine that runs waves: the interpreter, the JIT, or the JIT checked against the
     /// interpreter (`SOFTHSA_JIT`).
     pub engine: softhsa_gpu::Engine,
+    /// When waiting threads spin (`SOFTHSA_SPIN`).
+    pub spin: softhsa_gpu::sched::load::SpinPolicy,
 }
 
 /// Default per-wave instruction budget: long enough for any real kernel, short enough that an
@@ -177,6 +180,7 @@ impl Default for Config {
             profile: Profile::Base,
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             engine: softhsa_gpu::Engine::default(),
+            spin: Default::default(),
             lock_alias: true,
             trace: TraceConfig::default(),
         }
@@ -248,6 +252,10 @@ impl Config {
         if let Some(v) = var("SOFTHSA_JIT") {
             c.engine = softhsa_gpu::Engine::parse(&v)
                 .ok_or_else(|| bad("SOFTHSA_JIT", &v, "on, off or check"))?;
+        }
+        if let Some(v) = var("SOFTHSA_SPIN") {
+            c.spin = softhsa_gpu::sched::load::SpinPolicy::parse(&v)
+                .ok_or_else(|| bad("SOFTHSA_SPIN", &v, "auto, always or never"))?;
         }
         // A discrete board (base profile) has distinct agent addresses for locked memory.
         c.lock_alias = c.profile == Profile::Base;
@@ -379,6 +387,13 @@ mod tests {
             Engine::Check
         );
         assert!(cfg(&[("SOFTHSA_JIT", "fast")]).is_err());
+        use softhsa_gpu::sched::load::SpinPolicy;
+        assert_eq!(cfg(&[]).unwrap().spin, SpinPolicy::Auto);
+        assert_eq!(
+            cfg(&[("SOFTHSA_SPIN", "never")]).unwrap().spin,
+            SpinPolicy::Never
+        );
+        assert!(cfg(&[("SOFTHSA_SPIN", "sometimes")]).is_err());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Kernel dispatch packets → the software GPU. (Owned by the GPU work.)
 //!
-//! The queue's packet processor calls [`run_kernel_dispatch`] once per KERNEL_DISPATCH packet
-//! (after the acquire fence, before the release fence and the completion signal). It finds the
-//! kernel, builds the [`Dispatch`], runs it to completion on the [`Device`] and turns a fault
-//! into the HSA status the queue's error callback receives.
+//! The queue's packet processor calls [`launch_kernel_dispatch`] once per KERNEL_DISPATCH packet
+//! (after the acquire fence). It finds the kernel, builds the [`Launch`] and starts it on the
+//! [`Device`]; the queue's [`DispatchClient`] hears of its end (release fence, completion
+//! signal). [`fault_status`] turns a fault into the HSA status the queue's error callback
+//! receives.
 
 use crate::loader::LoadedKernel;
 use softhsa_abi::{
@@ -15,8 +16,7 @@ use softhsa_abi::{
     HSA_STATUS_ERROR_OUT_OF_RESOURCES,
 };
 use softhsa_gpu::{
-    Device, DeviceEvents, Dispatch, DispatchStats, Fault, FaultKind, Kernel, MemoryMap,
-    PacketField, Program,
+    Device, DispatchClient, Fault, FaultKind, JobHandle, Kernel, Launch, PacketField, Program,
 };
 use std::sync::Arc;
 
@@ -30,10 +30,14 @@ pub struct DispatchEnv<'a> {
     /// `softhsa_gpu::Kernel` cached on the loaded kernel; see [`device_kernel`]), or why there is
     /// none (not a loaded kernel, or a kernel that cannot run).
     pub find_kernel: &'a dyn Fn(u64) -> Result<Arc<Kernel>, String>,
-    pub memory: &'a dyn MemoryMap,
-    pub events: &'a dyn DeviceEvents,
+    /// Memory map, events, and where the end of the dispatch is reported.
+    pub client: &'a Arc<dyn DispatchClient>,
     /// Address of the queue's `amd_queue_t` (the kernel's queue ptr).
     pub queue_address: u64,
+    /// The queue's priority (0 low, 1 normal, 2 high).
+    pub priority: usize,
+    /// Run the work-groups on the calling thread while a worker slot is free.
+    pub inline: bool,
 }
 
 /// The device form of a loaded kernel, cached on it; its code segment is decoded once for all
@@ -73,17 +77,18 @@ pub fn fault_status(kind: &FaultKind) -> hsa_status_t {
     }
 }
 
-/// Runs one kernel dispatch packet (already copied out of the ring) to completion.
-/// `packet_address` is where it sits in the ring (the kernel's dispatch ptr), `dispatch_id`
-/// the packet's index.
+/// Launches one kernel dispatch packet (already copied out of the ring). `packet_address` is
+/// where it sits in the ring (the kernel's dispatch ptr), `dispatch_id` the packet's index,
+/// which is also the tag `env.client.finished` gets back. A packet the device cannot run is
+/// refused here with the HSA status of the queue error (and `finished` is not called).
 // A fault report is large, and rare: the error path is cold, so it is not boxed.
 #[allow(clippy::result_large_err)]
-pub fn run_kernel_dispatch(
+pub fn launch_kernel_dispatch(
     env: &DispatchEnv,
     packet: &hsa_kernel_dispatch_packet_t,
     packet_address: u64,
     dispatch_id: u64,
-) -> Result<DispatchStats, (hsa_status_t, Fault)> {
+) -> Result<JobHandle, (hsa_status_t, Fault)> {
     let kernel = match (env.find_kernel)(packet.kernel_object) {
         Ok(k) => k,
         Err(why) => {
@@ -105,8 +110,7 @@ pub fn run_kernel_dispatch(
     }
     // Dimensions beyond `dims` must be 1 (HSA); treat them so whatever the packet says.
     let pick = |d: u16, v: u32| if d < dims { v } else { 1 };
-    let d = Dispatch {
-        kernel: &kernel,
+    let l = Launch {
         grid_size: [
             packet.grid_size_x,
             pick(1, packet.grid_size_y),
@@ -123,11 +127,12 @@ pub fn run_kernel_dispatch(
         packet_address,
         queue_address: env.queue_address,
         dispatch_id,
-        memory: env.memory,
-        events: env.events,
+        priority: env.priority,
+        tag: dispatch_id,
+        kernel,
     };
     env.device
-        .dispatch(&d)
+        .launch(l, env.client.clone(), env.inline)
         .map_err(|f| (fault_status(&f.kind), f))
 }
 
@@ -135,31 +140,48 @@ pub fn run_kernel_dispatch(
 mod tests {
     use super::*;
 
-    struct NoMemory;
-    impl MemoryMap for NoMemory {
+    use softhsa_gpu::{DeviceEvents, DispatchStats, MemoryMap};
+
+    /// A client whose dispatches must never start (the packets are refused first).
+    struct NoClient;
+    impl MemoryMap for NoClient {
         fn lookup(&self, _addr: u64, _len: u64) -> Option<std::ops::Range<u64>> {
             None
         }
     }
-    struct NoEvents;
-    impl DeviceEvents for NoEvents {}
+    impl DeviceEvents for NoClient {}
+    impl DispatchClient for NoClient {
+        fn memory(&self) -> &dyn MemoryMap {
+            self
+        }
+        fn events(&self) -> &dyn DeviceEvents {
+            self
+        }
+        fn finished(&self, _tag: u64, _result: Result<DispatchStats, Fault>) {
+            panic!("a refused packet was launched");
+        }
+    }
 
     #[test]
     fn unknown_kernel_object_is_an_error_status() {
         let device = Device::new(Default::default());
+        let client: Arc<dyn DispatchClient> = Arc::new(NoClient);
         let env = DispatchEnv {
             device: &device,
             find_kernel: &|_| Err("is not a loaded kernel".to_string()),
-            memory: &NoMemory,
-            events: &NoEvents,
+            client: &client,
             queue_address: 0,
+            priority: 1,
+            inline: true,
         };
         let p = hsa_kernel_dispatch_packet_t {
             setup: 1,
             kernel_object: 0x1234,
             ..Default::default()
         };
-        let (status, f) = run_kernel_dispatch(&env, &p, 0, 0).unwrap_err();
+        let (status, f) = launch_kernel_dispatch(&env, &p, 0, 0)
+            .map(|_| ())
+            .unwrap_err();
         assert_eq!(status, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
         assert!(f.to_string().contains("0x1234"));
     }
@@ -167,6 +189,7 @@ mod tests {
     #[test]
     fn a_kernel_that_cannot_be_built_reports_why() {
         let device = Device::new(Default::default());
+        let client: Arc<dyn DispatchClient> = Arc::new(NoClient);
         let find = |object: u64| {
             let kd = softhsa_codeobj::KernelDescriptor::default();
             Kernel::new("k", kd, object, &[0; 8], 0x9000)
@@ -176,16 +199,19 @@ mod tests {
         let env = DispatchEnv {
             device: &device,
             find_kernel: &find,
-            memory: &NoMemory,
-            events: &NoEvents,
+            client: &client,
             queue_address: 0,
+            priority: 1,
+            inline: true,
         };
         let p = hsa_kernel_dispatch_packet_t {
             setup: 1,
             kernel_object: 0x5000,
             ..Default::default()
         };
-        let (status, f) = run_kernel_dispatch(&env, &p, 0, 0).unwrap_err();
+        let (status, f) = launch_kernel_dispatch(&env, &p, 0, 0)
+            .map(|_| ())
+            .unwrap_err();
         assert_eq!(status, HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
         let text = f.to_string();
         assert!(

@@ -14,10 +14,34 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 static ASYNC_COPY_PROFILING: AtomicBool = AtomicBool::new(false);
 
-static DISPATCHES: AtomicU64 = AtomicU64::new(0);
-static WAVES: AtomicU64 = AtomicU64::new(0);
-static WAVE_INSTRUCTIONS: AtomicU64 = AtomicU64::new(0);
-static DISPATCH_NS: AtomicU64 = AtomicU64::new(0);
+/// The totals, in shards on cache lines of their own: dispatches ending on many threads at once
+/// (one per queue) would otherwise contend on one line. A thread always adds to the same shard.
+#[repr(align(64))]
+struct Shard {
+    dispatches: AtomicU64,
+    waves: AtomicU64,
+    wave_instructions: AtomicU64,
+    busy_ns: AtomicU64,
+}
+
+const SHARDS: usize = 16;
+static TOTALS: [Shard; SHARDS] = [const {
+    Shard {
+        dispatches: AtomicU64::new(0),
+        waves: AtomicU64::new(0),
+        wave_instructions: AtomicU64::new(0),
+        busy_ns: AtomicU64::new(0),
+    }
+}; SHARDS];
+
+/// This thread's shard.
+fn shard() -> &'static Shard {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    thread_local! {
+        static MINE: usize = NEXT.fetch_add(1, Ordering::Relaxed) as usize % SHARDS;
+    }
+    &TOTALS[MINE.with(|m| *m)]
+}
 
 /// Work done by the software GPU in this process, over every completed kernel dispatch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,19 +56,27 @@ pub struct DispatchTotals {
 
 /// Adds one completed dispatch to the process totals (called by the packet processor).
 pub fn record_dispatch(stats: &softhsa_gpu::DispatchStats) {
-    DISPATCHES.fetch_add(1, Ordering::Relaxed);
-    WAVES.fetch_add(stats.waves, Ordering::Relaxed);
-    WAVE_INSTRUCTIONS.fetch_add(stats.instructions, Ordering::Relaxed);
-    DISPATCH_NS.fetch_add(stats.elapsed_ns, Ordering::Relaxed);
+    let s = shard();
+    s.dispatches.fetch_add(1, Ordering::Relaxed);
+    s.waves.fetch_add(stats.waves, Ordering::Relaxed);
+    s.wave_instructions
+        .fetch_add(stats.instructions, Ordering::Relaxed);
+    s.busy_ns.fetch_add(stats.elapsed_ns, Ordering::Relaxed);
 }
 
 /// The process totals so far; subtract two readings to measure a span of work.
 pub fn dispatch_totals() -> DispatchTotals {
+    let sum = |f: fn(&Shard) -> &AtomicU64| {
+        TOTALS
+            .iter()
+            .map(|s| f(s).load(Ordering::Relaxed))
+            .sum::<u64>()
+    };
     DispatchTotals {
-        dispatches: DISPATCHES.load(Ordering::Relaxed),
-        waves: WAVES.load(Ordering::Relaxed),
-        wave_instructions: WAVE_INSTRUCTIONS.load(Ordering::Relaxed),
-        busy_ns: DISPATCH_NS.load(Ordering::Relaxed),
+        dispatches: sum(|s| &s.dispatches),
+        waves: sum(|s| &s.waves),
+        wave_instructions: sum(|s| &s.wave_instructions),
+        busy_ns: sum(|s| &s.busy_ns),
     }
 }
 

@@ -14,12 +14,16 @@
 //!
 //! A wave that must wait keeps its place in [`Wave::gws_pending`] and re-executes the same
 //! instruction each time it runs ([`Flow::Wait`]), so waiting waves of any work-group, on any
-//! worker thread, are released by the waves that update the resource.
+//! worker thread, are released by the waves that update the resource. Each change that may
+//! release a waiter bumps the device's epoch ([`Gws::epoch`]); a waiting wave records the
+//! epoch it saw ([`Wave::gws_epoch`]), so the scheduler parks its work-group until the epoch
+//! moves instead of re-running it.
 
 use super::{Flow, XInst};
 use crate::wave::{Wave, M0};
 use softhsa_isa::Op;
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Number of GWS resources of a GFX9 GPU.
@@ -37,13 +41,23 @@ struct Resource {
 #[derive(Debug)]
 pub struct Gws {
     res: Mutex<[Resource; RESOURCES]>,
+    /// Bumped (under the lock) by every change that may release a waiting wave.
+    epoch: AtomicU64,
 }
 
 impl Default for Gws {
     fn default() -> Self {
         Gws {
             res: Mutex::new([Resource::default(); RESOURCES]),
+            epoch: AtomicU64::new(0),
         }
+    }
+}
+
+impl Gws {
+    /// The change count: a wave that waited at epoch `e` may pass once this differs from `e`.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::Acquire)
     }
 }
 
@@ -64,14 +78,15 @@ pub(crate) fn enter(gws: &Arc<Gws>) -> impl Drop {
     Guard(CURRENT.with(|c| c.borrow_mut().replace(gws.clone())))
 }
 
-/// Runs `f` on the current device's GWS (a process-wide one when no device entered).
-fn with_gws<R>(f: impl FnOnce(&mut [Resource; RESOURCES]) -> R) -> R {
+/// Runs `f` on the current device's GWS (a process-wide one when no device entered), with its
+/// epoch.
+fn with_gws<R>(f: impl FnOnce(&mut [Resource; RESOURCES], &AtomicU64) -> R) -> R {
     static FALLBACK: OnceLock<Arc<Gws>> = OnceLock::new();
     let gws = CURRENT
         .with(|c| c.borrow().clone())
         .unwrap_or_else(|| FALLBACK.get_or_init(Default::default).clone());
     let mut g = gws.res.lock().unwrap_or_else(|e| e.into_inner());
-    f(&mut g)
+    f(&mut g, &gws.epoch)
 }
 
 /// What a waiting wave waits for, packed in [`Wave::gws_pending`]: bit 15 set, bit 14 = barrier
@@ -102,9 +117,9 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
         _ => 0,
     };
     let pending = w.gws_pending;
-    Some(with_gws(|res| {
+    Some(with_gws(|res, epoch| {
         let r = &mut res[rid];
-        match x.inst.op {
+        let flow = match x.inst.op {
             Op::DS_GWS_INIT => {
                 r.counter = value;
                 r.flag = false;
@@ -160,6 +175,21 @@ pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
             }
             // The other GWS op: the match above let only these through.
             _ => Flow::Next,
+        };
+        // A waiter notes the epoch under the lock, so no release after it goes unnoticed. Only
+        // changes that can let a waiter pass move the epoch: an arrival that waits, or a
+        // successful `sema_p`, wakes nobody (a grid sync of n work-groups costs n wake-ups of
+        // the parked ones, not n per arrival).
+        let releases = match x.inst.op {
+            Op::DS_GWS_BARRIER => matches!(flow, Flow::Next) && pending & PENDING == 0,
+            Op::DS_GWS_SEMA_P => false,
+            _ => true,
+        };
+        if matches!(flow, Flow::Wait) {
+            w.gws_epoch = epoch.load(Ordering::Relaxed);
+        } else if releases {
+            epoch.fetch_add(1, Ordering::Release);
         }
+        flow
     }))
 }

@@ -185,9 +185,21 @@ pub(crate) fn step_at(w: &mut Wave, cx: &mut ExecCtx) -> Option<Result<(), ExecF
         return Some(Ok(()));
     }
     if cx.budget != 0 && w.executed > cx.budget {
-        return Some(Err(ExecFault::new(FaultKind::InstructionBudget {
-            limit: cx.budget,
-        })));
+        if w.time_slice {
+            // The scheduler's time slice ended: stop before this instruction (uncounted); the
+            // wave resumes here after the scheduler has run others. One instruction of grace:
+            // the JIT counts a block before running it, so its check mode replays a block's
+            // last instruction at the limit itself, which must not look like a stop.
+            if w.executed > cx.budget + 1 {
+                w.executed -= 1;
+                w.state = WaveState::Sliced;
+                return Some(Ok(()));
+            }
+        } else {
+            return Some(Err(ExecFault::new(FaultKind::InstructionBudget {
+                limit: cx.budget,
+            })));
+        }
     }
     if let Some(t) = cx.tracer.as_deref_mut() {
         if t.wants(w) {
@@ -229,11 +241,13 @@ pub(crate) fn step_at(w: &mut Wave, cx: &mut ExecCtx) -> Option<Result<(), ExecF
         }
         Flow::Sleep => {
             w.pc = i + 1;
+            w.state = WaveState::Sleeping;
             return Some(Ok(()));
         }
         Flow::Wait => {
-            // Let the worker threads of the waves this one waits for run (a 2-core host).
-            std::thread::yield_now();
+            // The GWS operation must wait (`exec::gws`): the wave stops before it (pc kept, so
+            // it executes again when resumed) and the scheduler runs others meanwhile.
+            w.state = WaveState::Gws;
             return Some(Ok(()));
         }
         Flow::End => {

@@ -3,18 +3,20 @@
 //! A copy is validated when submitted (both ranges must lie inside memory the allocation
 //! registry knows, dependency and completion signals must be live), then queued. Addresses are
 //! agent addresses: an alias of locked memory is translated to its host bytes (checked again
-//! when the copy runs, since the program may unlock or free in between). The worker
-//! runs copies in submission order: it waits until every dependency signal has been observed at
-//! 0, copies, records start/end timestamps in the completion signal when async-copy profiling is
-//! on, and decrements the completion signal (waking its waiters).
+//! when the copy runs, since the program may unlock or free in between). The worker runs each
+//! copy once every dependency signal of it has been observed at 0, in submission order among the
+//! copies that are ready: a copy waiting for its dependencies does not hold up independent ones
+//! (ROCm's copies of different streams go to different engines likewise). It copies, records
+//! start/end timestamps in the completion signal when async-copy profiling is on, and
+//! decrements the completion signal (waking its waiters).
 
 use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
 use crate::system::trace;
 use crate::{Error, Result, Runtime};
 use softhsa_abi::{HSA_STATUS_ERROR_INVALID_ARGUMENT, HSA_STATUS_ERROR_OUT_OF_RESOURCES};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -59,24 +61,21 @@ impl Copies {
             };
             let (tx, rx) = channel::<CopyJob>();
             let stop = self.stop.clone();
+            let weak: Weak<Runtime> = weak;
             let h = std::thread::Builder::new()
                 .name("softhsa-copy".into())
-                .spawn(move || {
-                    while let Ok(job) = rx.recv() {
-                        let Some(rt) = weak.upgrade() else { return };
-                        if stop.load(Ordering::Acquire) {
-                            return;
-                        }
-                        run(&rt, &job, &stop);
-                    }
-                })
+                .spawn(move || worker(&rx, &weak, &stop))
                 .map_err(|_| Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))?;
             *w = Some((tx, h));
         }
         let tx = &w.as_ref().map(|(tx, _)| tx.clone());
         tx.as_ref()
             .and_then(|t| t.send(job).ok())
-            .ok_or(Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))
+            .ok_or(Error::new(HSA_STATUS_ERROR_OUT_OF_RESOURCES))?;
+        // The worker may sleep waiting for other copies' dependencies: it sleeps on the channel
+        // of every signal, which this wakes.
+        crate::signal::notify::wake_any();
+        Ok(())
     }
 
     /// Stops the worker; queued copies whose dependencies are not yet satisfied are abandoned.
@@ -118,27 +117,64 @@ fn host_address(rt: &Runtime, addr: u64, len: u64) -> Result<u64> {
     })
 }
 
-fn run(rt: &Runtime, job: &CopyJob, stop: &AtomicBool) {
-    // Each dependency must be observed at 0 at least once.
+/// The copy worker: keeps the copies submitted, runs those whose dependencies were all seen
+/// at 0, sleeps until a signal changes or a copy arrives (at most 1 ms: device code may write
+/// a dependency directly in memory).
+fn worker(rx: &Receiver<CopyJob>, rt: &Weak<Runtime>, stop: &AtomicBool) {
+    let mut pending: Vec<(CopyJob, Vec<bool>)> = Vec::new();
     let sleeper = Sleeper::any();
-    let mut seen = vec![false; job.deps.len()];
     loop {
         let epoch = sleeper.epoch();
-        for (s, d) in seen.iter_mut().zip(&job.deps) {
-            // A dependency destroyed while waited on counts as satisfied: nothing can signal it.
-            *s |= rt
-                .signals
-                .get(*d)
-                .map_or(true, |r| r.load(MemoryOrder::Acquire) == 0);
+        if pending.is_empty() {
+            match rx.recv() {
+                Ok(job) => pending.push(with_seen(job)),
+                Err(_) => return,
+            }
         }
-        if seen.iter().all(|s| *s) {
-            break;
+        while let Ok(job) = rx.try_recv() {
+            pending.push(with_seen(job));
         }
+        let Some(rt) = rt.upgrade() else { return };
         if stop.load(Ordering::Acquire) {
             return;
         }
-        sleeper.sleep(epoch, Some(Duration::from_millis(1)));
+        let mut ran = false;
+        let mut i = 0;
+        while i < pending.len() {
+            let (job, seen) = &mut pending[i];
+            if deps_seen(&rt, job, seen) {
+                let (job, _) = pending.remove(i);
+                run(&rt, &job);
+                ran = true;
+            } else {
+                i += 1;
+            }
+        }
+        if !ran && !pending.is_empty() {
+            sleeper.sleep(epoch, Some(Duration::from_millis(1)));
+        }
     }
+}
+
+fn with_seen(job: CopyJob) -> (CopyJob, Vec<bool>) {
+    let seen = vec![false; job.deps.len()];
+    (job, seen)
+}
+
+/// Whether each dependency has been observed at 0 at least once (now or before).
+fn deps_seen(rt: &Runtime, job: &CopyJob, seen: &mut [bool]) -> bool {
+    for (s, d) in seen.iter_mut().zip(&job.deps) {
+        // A dependency destroyed while waited on counts as satisfied: nothing can signal it.
+        *s |= rt
+            .signals
+            .get(*d)
+            .map_or(true, |r| r.load(MemoryOrder::Acquire) == 0);
+    }
+    seen.iter().all(|s| *s)
+}
+
+/// Copies a job whose dependencies are satisfied and completes it.
+fn run(rt: &Runtime, job: &CopyJob) {
     let start = crate::profiling::now();
     // The program may have freed a buffer since submission (its bug): copying then could crash
     // the process, so such a copy is skipped, reported, and still completed.

@@ -50,8 +50,8 @@ pub fn agent_queue_caps(rt: &Runtime, agent: u64) -> Result<AgentQueueCaps> {
     })
 }
 
-/// The device configuration of a GPU agent. A `Device` holds no threads between dispatches
-/// (each dispatch runs scoped workers), so each queue owns one and queues dispatch in parallel.
+/// The device configuration of a GPU agent. Each queue owns a `Device` (with its own global wave
+/// sync resources); all of them share the process's work-group scheduler.
 fn device_config(g: &GpuAgent) -> DeviceConfig {
     DeviceConfig {
         gfx: match g.model {
@@ -68,6 +68,7 @@ fn device_config(g: &GpuAgent) -> DeviceConfig {
         wave_instruction_budget: g.instruction_budget,
         trace: TraceConfig::from_env(),
         engine: g.engine,
+        waves_per_cu: g.board.waves_per_cu(),
     }
 }
 

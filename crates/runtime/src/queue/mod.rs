@@ -2,7 +2,10 @@
 //!
 //! A queue is a [`QueueMemory`] (the `amd_queue_t` whose head is the `hsa_queue_t` programs see,
 //! and the packet ring) plus, for queues the runtime processes, a packet processor thread (the
-//! `processor` module: packets in order, fences, completion, errors). The `hsa_queue_t*` handed
+//! `processor` module: packets launched in order, overlapping unless the barrier bit says
+//! otherwise) and the queue's [`completion::QueueClient`], through which the GPU reports the
+//! end of each dispatch (fences, read index, completion signal, errors). The queue's priority
+//! (`hsa_amd_queue_set_priority`) orders its work-groups against other queues' on the workers. The `hsa_queue_t*` handed
 //! out is the `amd_queue_t` address; the table of live queues validates it. Read and write
 //! indexes live in `read_dispatch_id` and `write_dispatch_id`, as on ROCm, so device code and
 //! HIP find them where they expect.
@@ -18,8 +21,10 @@
 
 pub mod agent_dispatch;
 mod caps;
+mod completion;
 mod index;
 pub mod packets;
+mod parker;
 mod processor;
 pub mod ring;
 #[cfg(test)]
@@ -27,14 +32,15 @@ mod tests;
 
 pub use agent_dispatch::{AgentCall, AgentFunction, CALL_FUNCTION};
 pub use caps::AgentQueueCaps;
+pub use completion::QueueClient;
 pub use ring::QueueMemory;
 
 use crate::signal::{MemoryOrder, Signal};
 use crate::{config::Config, Error, Result, Runtime};
 use softhsa_abi::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::thread::JoinHandle;
 
 /// `hsa_queue_type_t` values a queue may be created with.
@@ -42,6 +48,9 @@ use std::thread::JoinHandle;
 pub enum QueueType {
     Multi = 0,
     Single = 1,
+    /// `HSA_QUEUE_TYPE_COOPERATIVE`: a multi-producer queue for cooperative launches (every
+    /// softhsa queue has the global wave sync resources they use).
+    Cooperative = 2,
 }
 
 /// `hsa_queue_feature_t` bits.
@@ -73,6 +82,21 @@ pub struct Queue {
     priority: AtomicU64,
     /// Runs the kernel dispatch packets (GPU queues only).
     device: Option<softhsa_gpu::Device>,
+    /// Index of the next packet the processor launches (packets below it are launched).
+    launched: AtomicU64,
+    /// Kernel dispatches launched and not yet ended.
+    in_flight: AtomicU32,
+    /// Where the processor sleeps while dispatches end.
+    parker: parker::Parker,
+    /// Start timestamp of each slot's packet (profiling and the timeline).
+    start_ts: Box<[AtomicU64]>,
+    /// The dispatch of each slot's packet (`JobHandle::to_bits`), to cancel it.
+    jobs: Box<[AtomicU64]>,
+    /// The right to launch packets: held by the processor, or by the thread that ended a
+    /// dispatch while the processor waits (see `processor`).
+    launcher: AtomicBool,
+    /// What the GPU reports dispatch ends to (set once the queue is shared).
+    client: OnceLock<Arc<dyn softhsa_gpu::DispatchClient>>,
 }
 
 impl Queue {
@@ -124,6 +148,26 @@ impl Queue {
     pub fn set_priority(&self, p: u64) {
         self.priority.store(p, Ordering::Relaxed);
     }
+    /// `hsa_amd_queue_priority_t`: 0 low, 1 normal (the default), 2 high.
+    pub fn priority(&self) -> u64 {
+        self.priority.load(Ordering::Relaxed)
+    }
+    fn start_ts(&self, index: u64) -> u64 {
+        self.start_ts[(index % self.start_ts.len() as u64) as usize].load(Ordering::Relaxed)
+    }
+    fn set_start_ts(&self, index: u64, t: u64) {
+        self.start_ts[(index % self.start_ts.len() as u64) as usize].store(t, Ordering::Relaxed);
+    }
+    fn job_of(&self, index: u64) -> u64 {
+        self.jobs[(index % self.jobs.len() as u64) as usize].load(Ordering::Acquire)
+    }
+    fn set_job_of(&self, index: u64, bits: u64) {
+        self.jobs[(index % self.jobs.len() as u64) as usize].store(bits, Ordering::Release);
+    }
+    /// Timeline track of the queue: its id, offset from the worker and copy tracks.
+    fn track(&self) -> u64 {
+        (1 << 20) + self.mem.u64_at(ring::off::ID).load(Ordering::Relaxed)
+    }
 }
 
 /// Every live queue, by `amd_queue_t` address, and the agent dispatch functions.
@@ -135,7 +179,8 @@ pub struct Queues {
 }
 
 impl Queues {
-    pub fn new(_config: &Config) -> Result<Queues> {
+    pub fn new(config: &Config) -> Result<Queues> {
+        softhsa_gpu::sched::load::set_spin_policy(config.spin);
         Ok(Queues::default())
     }
 
@@ -203,6 +248,11 @@ impl Queues {
             group_segment_hint,
             ..q
         });
+        let client: Arc<dyn softhsa_gpu::DispatchClient> = Arc::new(QueueClient {
+            rt: crate::runtime().ok_or(Error::new(HSA_STATUS_ERROR_NOT_INITIALIZED))?,
+            queue: Arc::downgrade(&q),
+        });
+        let _ = q.client.set(client);
         let qp = q.clone();
         let handle = std::thread::Builder::new()
             .name(format!(
@@ -225,7 +275,7 @@ impl Queues {
         features: u32,
         doorbell: Signal,
     ) -> Result<Arc<Queue>> {
-        if size == 0 || !size.is_power_of_two() || qtype > QueueType::Single as u32 {
+        if size == 0 || !size.is_power_of_two() || qtype > QueueType::Cooperative as u32 {
             return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
         }
         if doorbell.0 == 0 || features & !(FEATURE_KERNEL_DISPATCH | FEATURE_AGENT_DISPATCH) != 0 {
@@ -273,8 +323,15 @@ impl Queues {
             private_segment_hint: u32::MAX,
             group_segment_hint: u32::MAX,
             cu_mask: Mutex::new(Vec::new()),
-            priority: AtomicU64::new(0),
+            priority: AtomicU64::new(u64::from(HSA_AMD_QUEUE_PRIORITY_NORMAL)),
             device: caps.device.clone().map(softhsa_gpu::Device::new),
+            launched: AtomicU64::new(0),
+            in_flight: AtomicU32::new(0),
+            parker: parker::Parker::default(),
+            start_ts: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            jobs: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            launcher: AtomicBool::new(false),
+            client: OnceLock::new(),
         })
     }
 
@@ -345,6 +402,7 @@ impl Queues {
 /// Asks the processor to stop and joins it (unless called from it, e.g. by its error callback).
 fn stop_processor(q: &Queue) {
     q.stop.store(true, Ordering::Release);
+    q.parker.notify();
     crate::signal::notify::wake_all();
     let handle = q.processor.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(h) = handle {

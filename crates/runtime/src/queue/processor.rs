@@ -1,25 +1,45 @@
-//! The packet processor: one thread per queue, consuming packets strictly in order.
+//! The packet processor: one thread per queue, launching packets in order.
 //!
-//! Each packet goes through HSA's phases: wait until the write index passes the read index and
-//! the slot's header is no longer INVALID (producers release-store it last), acquire fence,
-//! execute (dispatch, agent function, or barrier wait), release fence, then: header back to
-//! INVALID, read index + 1, completion signal - 1 (with timestamps first when profiling). Since
-//! each packet completes before the next launches, the barrier bit is always honoured. A failing
-//! packet stops the queue in the error state and calls its error callback; it stays in the ring
-//! between the read and write index, where the program can inspect it.
+//! Each packet goes through HSA's phases: wait until the write index passes it and its header
+//! is no longer INVALID (producers release-store it last), wait for every earlier packet to end
+//! if its barrier bit is set, acquire fence, launch. A kernel dispatch is handed to the GPU and
+//! the processor goes on with the next packet at once, so packets without the barrier bit
+//! overlap; the dispatch ends on its own ([`super::completion`]). A dispatch runs inline, on
+//! this thread, while a worker slot is free: a small kernel's round trip then involves no thread
+//! hand-off at all; once a later packet is there, the inline run hands the dispatch's remaining
+//! or waiting work-groups to the workers and the processor launches the packet. Barrier-AND/OR/value and agent-dispatch
+//! packets run here and end before the next packet launches (HSA: they block later launches).
+//!
+//! Launching is a right one thread holds at a time (`Queue::launcher`): the processor, except
+//! while it waits for earlier dispatches to end (a barrier bit). Meanwhile the thread that ends
+//! a dispatch takes the right and launches the kernel dispatches that can go next
+//! ([`continue_launches`]), so an in-order stream of kernels (HIP sets the barrier bit on every
+//! one) goes on from the end of one to the start of the next without waking the processor.
+//!
+//! A failing packet puts the queue in the error state and calls its error callback; it stays in
+//! the ring between the read and write index, where the program can inspect it. When the queue
+//! stops (error, inactivate, destroy), its dispatches still in flight are cancelled and waited
+//! for before the thread ends.
+//!
+//! Waiting (for a packet, or for earlier packets to end) spins while a host core is spare, then
+//! sleeps: on the doorbell's channel (producers ring it), or on the queue's parker (ends of
+//! dispatches notify it).
 
 use super::agent_dispatch::AgentCall;
+use super::completion::{complete_packet, completion_signal, fail};
 use super::packets::{Kind, Packet, SCOPE_NONE};
 use super::ring::PACKET_TYPE_INVALID;
-use super::{Queue, STATE_ACTIVE, STATE_ERROR};
+use super::{Queue, STATE_ACTIVE};
 use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
 use crate::system::trace;
-use crate::{dispatch, Error, Result, Runtime};
+use crate::{dispatch, Error, Runtime};
 use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
+use softhsa_gpu::sched::load::SpinPermit;
+use softhsa_gpu::DispatchClient;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Longest sleep while blocked on a packet: signals written by device code directly in memory,
 /// and headers published after the doorbell was rung, wake nobody, so they are re-checked.
@@ -27,6 +47,36 @@ const POLL: Duration = Duration::from_millis(1);
 /// Longest sleep of an empty queue: producers ring the doorbell, which wakes the processor at
 /// once; the period only bounds the latency of doorbells written directly in memory.
 const IDLE_POLL: Duration = Duration::from_millis(10);
+/// How long a processor spins (while a core is spare) for dispatches to end before it sleeps.
+const PACKET_SPIN: Duration = Duration::from_micros(100);
+/// Bounds of the adaptive spin for the next packet ([`Idle`]).
+const IDLE_SPIN_MIN: Duration = Duration::from_micros(20);
+const IDLE_SPIN_MAX: Duration = Duration::from_millis(1);
+
+/// The gaps between a queue going idle and its next packet, to size the next spin: twice the
+/// running average, within [`IDLE_SPIN_MIN`, `IDLE_SPIN_MAX`]. A program that launches every
+/// few hundred microseconds then finds the processor still spinning, while one that launches
+/// once a second costs at most a millisecond of spinning per launch.
+struct Idle {
+    /// Running average of the gaps, in nanoseconds.
+    average_ns: u64,
+    /// When the current idle period started (`None`: not idle).
+    since: Option<Instant>,
+}
+
+impl Idle {
+    fn spin(&self) -> Duration {
+        Duration::from_nanos(2 * self.average_ns).clamp(IDLE_SPIN_MIN, IDLE_SPIN_MAX)
+    }
+
+    /// A packet arrived: the idle period (if any) ends.
+    fn ended(&mut self) {
+        if let Some(t) = self.since.take() {
+            let gap = t.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+            self.average_ns = (7 * self.average_ns + gap) / 8;
+        }
+    }
+}
 
 /// Why execution of a packet did not complete.
 enum Stop {
@@ -42,7 +92,7 @@ impl From<Error> for Stop {
 }
 
 pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
-    trace::timeline_track_name(track(&q), &format!("queue {:#x}", q.addr()));
+    trace::timeline_track_name(q.track(), &format!("queue {:#x}", q.addr()));
     // Producers ring the doorbell after publishing a packet: sleep on its channel.
     let doorbell = match rt
         .upgrade()
@@ -51,86 +101,266 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         Some(Ok(p)) => p as u64,
         _ => return,
     };
-    let sleeper = Sleeper::for_value(doorbell);
+    q.launched.store(
+        q.mem.read_index().load(Ordering::Acquire),
+        Ordering::Release,
+    );
+    acquire_launcher(&q);
+    let mut idle = Idle {
+        average_ns: PACKET_SPIN.as_nanos() as u64 / 2,
+        since: None,
+    };
     loop {
-        let epoch = sleeper.epoch();
-        if q.stop.load(Ordering::Acquire) {
-            return;
+        if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
+            break;
         }
-        let read = q.mem.read_index().load(Ordering::Relaxed);
-        let write = q.mem.write_index().load(Ordering::Acquire);
-        let header = q.mem.packet_header(read).load(Ordering::Acquire);
-        if write <= read {
-            sleeper.sleep(epoch, Some(IDLE_POLL));
+        let next = q.launched.load(Ordering::Acquire);
+        if !wait_for_packet(&q, next, doorbell, &mut idle) {
             continue;
         }
-        if header & 0xff == PACKET_TYPE_INVALID {
-            sleeper.sleep(epoch, Some(POLL));
+        let packet = Packet(q.mem.read_packet(next));
+        if packet.barrier() && q.in_flight.load(Ordering::Acquire) > 0 {
+            // Ends of dispatches may launch what follows meanwhile (continue_launches). The last
+            // one may have ended before the right was given back: then go on at once.
+            q.launcher.store(false, Ordering::SeqCst);
+            if q.in_flight.load(Ordering::SeqCst) > 0 {
+                wait_for_dispatches(&q, next);
+            }
+            acquire_launcher(&q);
             continue;
         }
-        let Some(rt) = rt.upgrade() else { return };
-        let packet = Packet(q.mem.read_packet(read));
-        let outcome = catch_unwind(AssertUnwindSafe(|| execute(&rt, &q, read, &packet)))
-            .unwrap_or_else(|_| {
-                Err(Stop::Failed(Error::with_message(
-                    softhsa_abi::HSA_STATUS_ERROR,
-                    "internal error while processing a packet",
-                )))
-            });
-        match outcome {
-            Ok(()) => {}
-            Err(Stop::Requested) => return,
-            Err(Stop::Failed(e)) => {
+        let Some(rt) = rt.upgrade() else { break };
+        if let Err(stop) = execute_guarded(&rt, &q, next, &packet, true) {
+            if let Stop::Failed(e) = stop {
                 fail(&q, &e);
-                return;
+            }
+            break;
+        }
+    }
+    // Leaving (holding the launcher, so nothing else launches): what still runs is cancelled
+    // (its packets do not complete) and waited for.
+    if let Some(dev) = &q.device {
+        let (from, to) = (
+            q.mem.read_index().load(Ordering::Acquire),
+            q.launched.load(Ordering::Acquire),
+        );
+        for index in from..to {
+            if let Some(h) = dev.handle_from_bits(q.job_of(index)) {
+                dev.cancel(h);
             }
         }
     }
-}
-
-/// Puts the queue in the error state and reports `e` through the error callback.
-fn fail(q: &Queue, e: &Error) {
-    crate::trace!(
-        crate::system::trace::Category::Packet,
-        "queue {:#x}: packet {} failed: {e}",
-        q.addr(),
-        q.mem.read_index().load(Ordering::Relaxed)
-    );
-    if q.state
-        .compare_exchange(
-            STATE_ACTIVE,
-            STATE_ERROR,
-            Ordering::AcqRel,
-            Ordering::Relaxed,
-        )
-        .is_err()
-    {
-        return;
-    }
-    if let Some(cb) = &q.callback {
-        let _ = catch_unwind(AssertUnwindSafe(|| cb(e.status, q.addr())));
-    }
-}
-
-fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Result<(), Stop> {
-    let kind = p.decode()?;
-    let completion = rt.signals.get_optional(p.completion_signal())?;
-    let timeline = trace::timeline_enabled();
-    let start = (q.profiling() || timeline).then(crate::profiling::now);
-    let host_fence = |scope: u8| {
-        if scope != SCOPE_NONE {
-            fence(Ordering::SeqCst);
+    while q.in_flight.load(Ordering::Acquire) > 0 {
+        let seen = q.parker.epoch();
+        if q.in_flight.load(Ordering::Acquire) == 0 {
+            break;
         }
+        q.parker.sleep(seen, POLL);
+    }
+}
+
+/// Takes the right to launch, waiting while an ending dispatch holds it.
+fn acquire_launcher(q: &Queue) {
+    loop {
+        let seen = q.parker.epoch();
+        if q.launcher
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+        q.parker.sleep(seen, POLL);
+    }
+}
+
+/// What the thread holding the launch right may do with the packet at `next`.
+enum Next {
+    /// A kernel dispatch that may launch now.
+    Kernel(Packet),
+    /// A kernel dispatch with the barrier bit while dispatches run: the end of the last one
+    /// launches it.
+    Blocked,
+    /// A packet for the processor (barrier, agent dispatch, malformed).
+    Processor,
+    /// Nothing there yet.
+    Empty,
+}
+
+fn classify(q: &Queue, next: u64) -> Next {
+    if q.mem.write_index().load(Ordering::Acquire) <= next
+        || q.mem.packet_header(next).load(Ordering::Acquire) & 0xff == PACKET_TYPE_INVALID
+    {
+        return Next::Empty;
+    }
+    let p = Packet(q.mem.read_packet(next));
+    if p.packet_type() != super::packets::TYPE_KERNEL_DISPATCH {
+        return Next::Processor;
+    }
+    if p.barrier() && q.in_flight.load(Ordering::SeqCst) > 0 {
+        return Next::Blocked;
+    }
+    Next::Kernel(p)
+}
+
+/// Called when the last dispatch in flight of `q` ended: while the processor waits for
+/// dispatches, launches the kernel dispatches that can go next (on this thread, for the
+/// workers). Returns whether the processor should be woken: always, unless a launch here left
+/// the next packet waiting for that dispatch's end (which continues the same way). Whoever
+/// holds the launch right re-checks after giving it back, so an end that found the right taken
+/// is never lost.
+pub(super) fn continue_launches(rt: &Runtime, q: &Queue) -> bool {
+    loop {
+        if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
+            return true;
+        }
+        match classify(q, q.launched.load(Ordering::Acquire)) {
+            Next::Kernel(_) => {}
+            Next::Blocked => return false,
+            Next::Processor | Next::Empty => return true,
+        }
+        if q.launcher
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            return false; // the holder re-checks when it gives the right back
+        }
+        let mut wake = false;
+        let mut failed = None;
+        loop {
+            if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
+                wake = true;
+                break;
+            }
+            let next = q.launched.load(Ordering::Acquire);
+            match classify(q, next) {
+                Next::Kernel(p) => {
+                    if let Err(stop) = execute_guarded(rt, q, next, &p, false) {
+                        if let Stop::Failed(e) = stop {
+                            failed = Some(e);
+                        }
+                        wake = true;
+                        break;
+                    }
+                }
+                Next::Blocked => break,
+                Next::Processor | Next::Empty => {
+                    wake = true;
+                    break;
+                }
+            }
+        }
+        // Given back before the error callback, which may destroy the queue (whose processor
+        // then needs the right to leave).
+        q.launcher.store(false, Ordering::SeqCst);
+        if let Some(e) = failed {
+            fail(q, &e);
+        }
+        if wake {
+            return true;
+        }
+        // Re-check: a dispatch that ended while this thread held the right could not launch.
+    }
+}
+
+/// [`execute`], with a panic turned into a failure of the packet.
+fn execute_guarded(
+    rt: &Runtime,
+    q: &Queue,
+    index: u64,
+    p: &Packet,
+    inline: bool,
+) -> std::result::Result<(), Stop> {
+    catch_unwind(AssertUnwindSafe(|| execute(rt, q, index, p, inline))).unwrap_or_else(|_| {
+        Err(Stop::Failed(Error::with_message(
+            softhsa_abi::HSA_STATUS_ERROR,
+            "internal error while processing a packet",
+        )))
+    })
+}
+
+/// Whether the packet at `next` is there: written (the write index passed it) and published
+/// (header not INVALID). Spins for it while a core is spare, else sleeps on the doorbell
+/// channel; `false` after a sleep (the caller re-checks its stop conditions).
+fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool {
+    let ready = || {
+        q.mem.write_index().load(Ordering::Acquire) > next
+            && q.mem.packet_header(next).load(Ordering::Acquire) & 0xff != PACKET_TYPE_INVALID
     };
+    if ready() {
+        idle.ended();
+        return true;
+    }
+    // Spin at the start of an idle period only (not after each wake-up of a long one).
+    if idle.since.is_none() {
+        idle.since = Some(Instant::now());
+        if let Some(permit) = SpinPermit::try_new() {
+            if permit.spin_until(idle.spin(), || ready() || q.stop.load(Ordering::Relaxed)) {
+                if ready() {
+                    idle.ended();
+                }
+                return ready();
+            }
+        }
+    }
+    let sleeper = Sleeper::for_value(doorbell);
+    let epoch = sleeper.epoch();
+    if ready() || q.stop.load(Ordering::Acquire) {
+        return ready();
+    }
+    // A written slot whose header is not yet published wakes nobody: poll it sooner.
+    let written = q.mem.write_index().load(Ordering::Acquire) > next;
+    sleeper.sleep(epoch, Some(if written { POLL } else { IDLE_POLL }));
+    false
+}
+
+/// Waits until every dispatch launched has ended (a barrier bit), the queue stops, or an ending
+/// dispatch launched the packet at `next` and woke the processor.
+fn wait_for_dispatches(q: &Queue, next: u64) {
+    let done = || {
+        q.in_flight.load(Ordering::Acquire) == 0
+            || q.stop.load(Ordering::Acquire)
+            || q.launched.load(Ordering::Acquire) != next
+    };
+    if let Some(permit) = SpinPermit::try_new() {
+        if permit.spin_until(PACKET_SPIN, done) {
+            return;
+        }
+    }
+    while !done() {
+        let seen = q.parker.epoch();
+        if done() {
+            return;
+        }
+        q.parker.sleep(seen, POLL);
+    }
+}
+
+/// Launches packet `index` (the caller holds the launch right); barrier and agent packets run
+/// to their end here. `inline`: a kernel dispatch may run on this thread.
+fn execute(
+    rt: &Runtime,
+    q: &Queue,
+    index: u64,
+    p: &Packet,
+    inline: bool,
+) -> std::result::Result<(), Stop> {
+    let kind = p.decode()?;
+    // A bad completion signal fails the packet before it runs.
+    rt.signals.get_optional(completion_signal(q, index))?;
+    if q.profiling() || trace::timeline_enabled() {
+        q.set_start_ts(index, crate::profiling::now());
+    }
     let is_barrier = matches!(
         kind,
         Kind::BarrierAnd(_) | Kind::BarrierOr(_) | Kind::BarrierValue { .. }
     );
-    if !is_barrier {
-        host_fence(p.acquire_scope());
+    if !is_barrier && p.acquire_scope() != SCOPE_NONE {
+        fence(Ordering::SeqCst);
     }
+    // Launched from here on: its end may advance the read index up to it.
+    q.launched.store(index + 1, Ordering::Release);
     match &kind {
-        Kind::KernelDispatch => kernel_dispatch(rt, q, index, p)?,
+        Kind::KernelDispatch => return kernel_dispatch(rt, q, index, p, inline),
         Kind::AgentDispatch {
             function,
             return_address,
@@ -166,57 +396,12 @@ fn execute(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> std::result::Resu
             }
         }
     }
-    if is_barrier {
-        host_fence(p.acquire_scope());
+    if is_barrier && p.acquire_scope() != SCOPE_NONE {
+        fence(Ordering::SeqCst);
     }
-    host_fence(p.release_scope());
-    // Completion: free the slot, advance the read index, then signal.
-    q.mem
-        .packet_header(index)
-        .store(PACKET_TYPE_INVALID, Ordering::Release);
-    q.mem.read_index().store(index + 1, Ordering::Release);
-    let end = start.map(|_| crate::profiling::now());
-    if let Some(c) = completion {
-        if let (Some(start), Some(end), true) = (start, end, q.profiling()) {
-            c.set_timestamps(start, end);
-        }
-        c.subtract(1, MemoryOrder::Release);
-    }
-    crate::trace!(
-        trace::Category::Packet,
-        "queue {:#x} packet {index}: {kind:?}",
-        q.addr()
-    );
-    if let (Some(start), Some(end), true) = (start, end, timeline) {
-        timeline_packet(rt, q, index, p, &kind, start, end);
-    }
+    complete_packet(rt, q, index, &kind);
     Ok(())
 }
-
-/// The packet as a timeline event on its queue's track (kernels by name).
-fn timeline_packet(rt: &Runtime, q: &Queue, index: u64, p: &Packet, kind: &Kind, t0: u64, t1: u64) {
-    let name = match kind {
-        Kind::KernelDispatch => {
-            // SAFETY: as in `kernel_dispatch`: a plain copy of 64 bytes of integers/pointers.
-            let d: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
-            rt.loader
-                .kernel(d.kernel_object)
-                .map_or("kernel".into(), |k| k.name.clone())
-        }
-        Kind::BarrierAnd(_) => "barrier-and".into(),
-        Kind::BarrierOr(_) => "barrier-or".into(),
-        Kind::BarrierValue { .. } => "barrier-value".into(),
-        Kind::AgentDispatch { .. } => "agent dispatch".into(),
-    };
-    let idx = index.to_string();
-    trace::timeline_event(&name, "packet", track(q), t0, t1, &[("packet", &idx)]);
-}
-
-/// Timeline track of a queue: its id, offset from the worker and copy tracks.
-fn track(q: &Queue) -> u64 {
-    TRACK_BASE + q.mem.u64_at(super::ring::off::ID).load(Ordering::Relaxed)
-}
-const TRACK_BASE: u64 = 1 << 20;
 
 /// Re-evaluates `done(values of deps)` whenever a signal may have changed, until it holds or the
 /// queue is stopped. A dependency destroyed while waited on is an INVALID_SIGNAL error.
@@ -246,13 +431,25 @@ fn wait_until(
     }
 }
 
-/// The one place where KERNEL_DISPATCH packets meet the GPU ([`crate::dispatch`]): runs the
-/// dispatch to completion; a fault becomes the HSA status of the queue error (and is traced).
-fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()> {
+/// The one place where KERNEL_DISPATCH packets meet the GPU ([`crate::dispatch`]): launches the
+/// dispatch (inline when no later packet waits); a refused one becomes the queue error.
+fn kernel_dispatch(
+    rt: &Runtime,
+    q: &Queue,
+    index: u64,
+    p: &Packet,
+    inline: bool,
+) -> std::result::Result<(), Stop> {
     let device = q.device.as_ref().ok_or_else(|| {
         Error::with_message(
             HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
             "queue has no kernel agent",
+        )
+    })?;
+    let client: &Arc<dyn DispatchClient> = q.client.get().ok_or_else(|| {
+        Error::with_message(
+            softhsa_abi::HSA_STATUS_ERROR,
+            "queue has no dispatch client",
         )
     })?;
     // SAFETY: the packet words are a plain copy of 64 bytes, and hsa_kernel_dispatch_packet_t
@@ -264,49 +461,61 @@ fn kernel_dispatch(rt: &Runtime, q: &Queue, index: u64, p: &Packet) -> Result<()
         dispatch::device_kernel(&k, device.config().gfx.isa())
             .map_err(|e| format!("cannot run: {e}"))
     };
+    // Inline: a small dispatch ends with no hand-off. A later packet (which may overlap this
+    // one) makes the inline run give its work-groups to the workers: after each work-group,
+    // and when one waits or runs long (QueueClient::yield_inline).
     let env = dispatch::DispatchEnv {
         device,
         find_kernel: &find_kernel,
-        memory: &rt.memory,
-        events: &rt.signals,
+        client,
         queue_address: q.addr(),
+        priority: q.priority() as usize,
+        inline,
     };
     // SVM memory the program has unmapped must no longer be reachable.
     crate::svm::prune_unmapped(&rt.memory);
-    match dispatch::run_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
-        Ok(stats) => {
-            crate::profiling::record_dispatch(&stats);
-            // The figures `scripts/bench.sh` and users read: work done and wave instructions.
-            crate::trace!(
-                crate::system::trace::Category::Dispatch,
-                "queue {:#x} packet {index}: kernel_object={:#x} grid={:?} workgroup={:?} \
-                 workgroups={} waves={} instructions={} ns={} engine={}{}",
-                q.addr(),
-                packet.kernel_object,
-                [packet.grid_size_x, packet.grid_size_y, packet.grid_size_z],
-                [
-                    packet.workgroup_size_x,
-                    packet.workgroup_size_y,
-                    packet.workgroup_size_z
-                ],
-                stats.workgroups,
-                stats.waves,
-                stats.instructions,
-                stats.elapsed_ns,
-                stats.engine.name(),
-                stats.jit.map_or(String::new(), |j| format!(
-                    " jit_native={}/{} jit_compile_us={}",
-                    j.native,
-                    j.slots,
-                    j.compile_ns / 1000
-                ))
-            );
+    q.in_flight.fetch_add(1, Ordering::AcqRel);
+    match dispatch::launch_kernel_dispatch(&env, &packet, q.mem.slot_addr(index), index) {
+        Ok(h) => {
+            // For cancelling it should the queue stop (stale once it ended: cancel ignores it).
+            q.set_job_of(index, h.to_bits());
             Ok(())
         }
         Err((status, fault)) => {
+            q.in_flight.fetch_sub(1, Ordering::AcqRel);
             // The report users need to debug their kernel: always on stderr (DESIGN.md).
             eprintln!("softhsa: queue {:#x}, packet {index}: {fault}", q.addr());
-            Err(Error::with_message(status, fault.to_string()))
+            Err(Stop::Failed(Error::with_message(status, fault.to_string())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idle_spin_follows_the_gaps_within_bounds() {
+        let mut idle = Idle {
+            average_ns: 0,
+            since: None,
+        };
+        assert_eq!(idle.spin(), IDLE_SPIN_MIN);
+        idle.average_ns = 300_000;
+        assert_eq!(idle.spin(), Duration::from_micros(600));
+        idle.average_ns = 10_000_000_000;
+        assert_eq!(idle.spin(), IDLE_SPIN_MAX);
+        // A packet after an idle period moves the average an eighth of the way.
+        idle.average_ns = 80_000;
+        idle.since = Some(Instant::now() - Duration::from_micros(880));
+        idle.ended();
+        assert!(idle.since.is_none());
+        assert!(
+            (180_000..190_000).contains(&idle.average_ns),
+            "{}",
+            idle.average_ns
+        );
+        idle.ended(); // not idle: no change
+        assert!((180_000..190_000).contains(&idle.average_ns));
     }
 }

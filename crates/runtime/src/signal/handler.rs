@@ -4,8 +4,10 @@
 //! Handlers run on that thread only, so they may call any API function, including registering
 //! another handler (it is picked up on the next pass). A handler that returns `false` is
 //! unregistered; one that returns `true` stays and runs again whenever its condition holds.
-//! While no handler is registered the thread sleeps without timeout; otherwise it re-checks at
-//! least every millisecond (signal values written by device code wake nobody).
+//! While no handler is registered the thread sleeps without timeout on the control channel
+//! (registrations wake it; signal operations do not); otherwise it sleeps on its one signal's
+//! channel, or on the channel of every signal when it watches several, and re-checks at least
+//! every millisecond (signal values written by device code wake nobody).
 
 use super::{notify, pool::Pool, wait::MAX_SLEEP, Condition, Signal, Signals};
 use crate::Result;
@@ -112,9 +114,13 @@ impl Signals {
 }
 
 fn run(inbox: &Mutex<Inbox>, pool: &Pool) {
-    let sleeper = notify::Sleeper::any();
     let mut entries: Vec<Entry> = Vec::new();
     loop {
+        let sleeper = match entries.as_slice() {
+            [] => notify::Sleeper::control(),
+            [one] => notify::Sleeper::for_value(pool.value(one.signal.0).as_ptr() as u64),
+            _ => notify::Sleeper::any(),
+        };
         let epoch = sleeper.epoch();
         let functions = {
             let mut i = inbox.lock().unwrap_or_else(|e| e.into_inner());

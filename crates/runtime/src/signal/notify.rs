@@ -10,9 +10,15 @@
 //! wakes every channel.
 //!
 //! A waiter reads the epoch *before* checking its condition and sleeps only while the epoch is
-//! unchanged, so a change made between its check and its sleep is never lost. Sleeps are bounded
-//! by the caller (1 ms for signal waits) so that stores made directly in memory by device code,
-//! which bump nothing, are still noticed.
+//! unchanged, so a change made between its check and its sleep is never lost. A thread counts as
+//! a sleeper only for the duration of the system call (it registers just before): a waker that
+//! saw no sleeper had bumped the epoch before the sleeper registered, so the sleeper's futex
+//! wait, which compares the epoch, returns at once. So a signal operation costs no system call
+//! while its waiters spin or run. Sleeps are bounded by the caller (1 ms for signal waits) so
+//! that stores made directly in memory by device code, which bump nothing, are still noticed.
+//!
+//! Runtime threads with nothing to watch (the async handler thread without handlers) sleep on
+//! the control channel, which only [`wake_all`] (registrations, shut-down) wakes.
 
 use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 use std::time::Duration;
@@ -50,6 +56,7 @@ impl Channel {
 
 const BUCKETS: usize = 64;
 static ANY: Channel = Channel::new();
+static CONTROL: Channel = Channel::new();
 static BUCKET: [Channel; BUCKETS] = [const { Channel::new() }; BUCKETS];
 
 fn bucket(value_addr: u64) -> &'static Channel {
@@ -65,17 +72,21 @@ pub fn wake(value_addr: u64) {
     ANY.wake();
 }
 
+/// Wakes the threads that watch every signal (a copy worker told of a new copy).
+pub fn wake_any() {
+    ANY.wake();
+}
+
 /// Wakes every sleeper (device interrupts, queue shut-down, handler registration).
 pub fn wake_all() {
     ANY.wake();
+    CONTROL.wake();
     for b in &BUCKET {
         b.wake();
     }
 }
 
-/// Registers the calling thread as a (potential) sleeper on one channel while the guard lives.
-///
-/// Take the guard, then loop: `let e = guard.epoch(); check the condition; guard.sleep(e, ..)`.
+/// A wait channel to sleep on: loop `let e = s.epoch(); check the condition; s.sleep(e, ..)`.
 pub struct Sleeper(&'static Channel);
 
 impl Sleeper {
@@ -90,8 +101,12 @@ impl Sleeper {
         Sleeper::on(&ANY)
     }
 
+    /// For a thread that waits for runtime control events only ([`wake_all`]).
+    pub fn control() -> Sleeper {
+        Sleeper::on(&CONTROL)
+    }
+
     fn on(c: &'static Channel) -> Sleeper {
-        c.sleepers.fetch_add(1, SeqCst);
         Sleeper(c)
     }
 
@@ -110,6 +125,7 @@ impl Sleeper {
         let ts_ptr = ts
             .as_ref()
             .map_or(std::ptr::null(), |t| t as *const libc::timespec);
+        self.0.sleepers.fetch_add(1, SeqCst);
         // SAFETY: FUTEX_WAIT reads the static atomic and compares it with `seen`; `ts_ptr` is
         // NULL or points to a timespec that lives until the call returns.
         unsafe {
@@ -121,11 +137,6 @@ impl Sleeper {
                 ts_ptr,
             );
         }
-    }
-}
-
-impl Drop for Sleeper {
-    fn drop(&mut self) {
         self.0.sleepers.fetch_sub(1, SeqCst);
     }
 }

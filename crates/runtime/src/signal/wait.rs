@@ -1,4 +1,12 @@
-//! Waiting for signal conditions: spin briefly, then sleep on the notify epoch.
+//! Waiting for signal conditions: spin while a host core is spare, then sleep on the notify
+//! epoch.
+//!
+//! Spinning makes a completion seen within a microsecond, sleeping costs a wake-up (several
+//! microseconds), so waiters spin first, like ROCm's: an `ACTIVE` wait spins up to
+//! [`ACTIVE_SPIN`], a `BLOCKED` one up to [`BLOCKED_SPIN`]. But only with a spin permit
+//! (`softhsa_gpu::sched::load`, counting this process's threads): when the work-groups being
+//! waited for need every core, a spinning waiter would only slow them down, so it sleeps at
+//! once, and it stops spinning as soon as work-groups start on the cores it holds.
 
 use super::{notify::Sleeper, MemoryOrder, SignalRef};
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -42,11 +50,17 @@ pub enum WaitHint {
     Active,
 }
 
+/// Longest spin of an `ACTIVE` wait before it sleeps (HIP waits ACTIVE for 100 µs, then
+/// BLOCKED).
+pub const ACTIVE_SPIN: Duration = Duration::from_micros(500);
+/// Longest spin of a `BLOCKED` wait.
+pub const BLOCKED_SPIN: Duration = Duration::from_micros(20);
+
 impl WaitHint {
     fn spin(self) -> Duration {
         match self {
-            WaitHint::Blocked => Duration::from_micros(2),
-            WaitHint::Active => Duration::from_micros(50),
+            WaitHint::Blocked => BLOCKED_SPIN,
+            WaitHint::Active => ACTIVE_SPIN,
         }
     }
 }
@@ -101,21 +115,23 @@ pub fn wait_any(
     };
     let expired = |now: Instant| deadline.is_some_and(|d| now >= d);
 
-    // Spin phase: cheap re-checks for latency-sensitive hand-offs.
-    let spin_until = start + hint.spin();
-    loop {
-        if let Some((i, v)) = check() {
-            return (Some(i), v);
-        }
-        let now = Instant::now();
-        if expired(now) {
-            return (None, first());
-        }
-        if now >= spin_until {
-            break;
-        }
-        for _ in 0..64 {
-            std::hint::spin_loop();
+    // Spin phase, while a core is spare: cheap re-checks for latency-sensitive hand-offs.
+    if let Some((i, v)) = check() {
+        return (Some(i), v);
+    }
+    if let Some(permit) = softhsa_gpu::sched::load::SpinPermit::for_waiter() {
+        let limit = match deadline {
+            Some(d) => hint.spin().min(d.saturating_duration_since(start)),
+            None => hint.spin(),
+        };
+        let mut hit = None;
+        if permit.spin_until(limit, || {
+            hit = check();
+            hit.is_some()
+        }) {
+            if let Some((i, v)) = hit {
+                return (Some(i), v);
+            }
         }
     }
 

@@ -110,7 +110,9 @@ impl Agent {
                 InfoValue::Bytes(b)
             }
             HSA_AMD_AGENT_INFO_DOMAIN => InfoValue::U32(0),
-            HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => InfoValue::Bool(false),
+            // Every queue has global wave sync resources, and the scheduler parks waiting
+            // work-groups, so cooperative (grid-synchronized) launches work on any queue.
+            HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES => InfoValue::Bool(true),
             HSA_AMD_AGENT_INFO_UUID => {
                 InfoValue::fixed_str(&super::gpu::uuid(g.model, g.ordinal), UUID_SIZE)
             }

@@ -1,0 +1,200 @@
+//! Runners at work: taking a job's work-groups one after another, parking and resuming them,
+//! and the submitter's side (publishing a job, running it inline, waiting for a blocking one).
+
+use super::context::Runner;
+use super::job::Job;
+use super::{with_runner, Scheduler};
+use crate::trace::Tracer;
+use crate::workgroup::{run_context, Outcome, Park};
+use std::sync::atomic::Ordering;
+
+/// How a runner came to run a job.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// A worker thread: stays while the job has work and nothing deserves it more.
+    Worker,
+    /// The submitter, running its own job without a hand-off: leaves as soon as a work-group
+    /// parks (the workers take over) or the job has nothing left to start.
+    Inline,
+}
+
+/// Sets the runner up for `job`: per-dispatch trace and memory cache.
+fn prepare(r: &mut Runner, job: &Job) {
+    let id = (job.slot, job.generation());
+    if r.job == Some(id) {
+        return;
+    }
+    r.job = Some(id);
+    r.mem_cache = Default::default();
+    r.wg_insts = 0;
+    let d = job.data();
+    r.tracer = d
+        .shared
+        .config
+        .trace
+        .as_ref()
+        .map(|c| Tracer::new(c.clone(), &d.kernel().name));
+}
+
+/// Work-groups a runner ended and their statistics, not yet added to the job.
+#[derive(Default)]
+struct Tally {
+    done: u64,
+    waves: u64,
+    insts: u64,
+}
+
+impl Tally {
+    fn flush(&mut self, job: &'static Job) {
+        if self.done != 0 {
+            job.wgs_done(self.done, self.waves, self.insts);
+            *self = Tally::default();
+        }
+    }
+}
+
+/// Runs work-groups of `job` (the caller's reference, which this drops) until it has none to
+/// give, a work-group parks (inline mode), or another job deserves this runner more.
+pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
+    job.runners.fetch_add(1, Ordering::Relaxed);
+    let prio = job.data().priority;
+    // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
+    let _gws = crate::exec::gws::enter(&job.data().shared.gws);
+    with_runner(|r| {
+        prepare(r, job);
+        let mut seen = s.epoch.load(Ordering::Relaxed);
+        let mut pending = None;
+        // Work-groups ended here and their statistics, added to the job in one go (when this
+        // runner leaves the job or parks a work-group): the job completes when the last
+        // runner's count arrives, after every runner's statistics.
+        let mut tally = Tally::default();
+        loop {
+            if job.stop.load(Ordering::Acquire) {
+                job.close();
+                // Its claimed, unstarted work-groups never start: they count as finished.
+                let left = std::mem::replace(&mut r.batch, 0..0);
+                tally.done += left.end - left.start;
+            }
+            let Some(ctx) = pending.take().or_else(|| job.take(r)) else {
+                break;
+            };
+            match run_context(s, job, ctx, r, mode == Mode::Inline) {
+                Outcome::Done { ctx, waves, insts } => {
+                    // The work-group length the batch size follows (`job::batch`).
+                    let per_wg = insts.max(1);
+                    r.wg_insts = if r.wg_insts == 0 {
+                        per_wg
+                    } else {
+                        (3 * r.wg_insts + per_wg) / 4
+                    };
+                    r.give_back(ctx);
+                    tally.waves += waves;
+                    tally.insts += insts;
+                    tally.done += 1;
+                }
+                Outcome::Fault(ctx, f) => {
+                    job.record_fault(ctx.index, f);
+                    r.give_back(ctx);
+                    job.close();
+                    tally.done += 1;
+                }
+                Outcome::Park(ctx, Park::Gws { epoch }) => {
+                    tally.flush(job);
+                    let shared = &job.data().shared;
+                    if let Some(c) = shared.gws_waiters.block(&shared.gws, epoch, job, ctx) {
+                        pending = Some(c); // released meanwhile: go on with it
+                        continue;
+                    }
+                    if mode == Mode::Inline {
+                        break;
+                    }
+                }
+                Outcome::Park(ctx, _) => {
+                    tally.flush(job);
+                    job.make_ready(ctx);
+                    if mode == Mode::Inline {
+                        break;
+                    }
+                }
+            }
+            if mode == Mode::Inline
+                && (job.startable() || !r.batch.is_empty())
+                && job.data().client.yield_inline(job.data().tag)
+            {
+                break; // the submitter has its own work: the workers take the rest
+            }
+            let now = s.epoch.load(Ordering::Relaxed);
+            if now != seen {
+                seen = now;
+                if s.better_elsewhere(job.slot, prio) {
+                    break;
+                }
+            }
+        }
+        // Claimed work-groups it did not start go to the job's other runners.
+        tally.done += job.spill(std::mem::replace(&mut r.batch, 0..0));
+        tally.flush(job);
+    });
+    job.runners.fetch_sub(1, Ordering::Relaxed);
+    job.release(s);
+}
+
+impl Scheduler {
+    /// Publishes a job the caller has just activated (generation `gen`, `total` work-groups,
+    /// priority `prio`). With `inline`, the caller then runs it itself while it may: a token is
+    /// free and nothing of higher priority waits. A single-work-group job run inline is not
+    /// shown to the workers at all unless it parks.
+    pub(crate) fn publish(&'static self, job: &'static Job, gen: u32, total: u64, inline: bool) {
+        let prio = job.data().priority;
+        let mut shown = false;
+        if !inline || total > 1 || !self.has_workers() {
+            self.mark_runnable(job, total.min(u64::from(self.workers)) as u32);
+            shown = true;
+        }
+        if !inline {
+            return;
+        }
+        if !self.has_workers() {
+            // No worker threads (they could not be started): the submitter does everything.
+            while job.acquire(Some(gen)) {
+                run_job(self, job, Mode::Worker);
+            }
+            return;
+        }
+        let token = if self.higher_priority_waiting(prio) {
+            None
+        } else {
+            self.try_token()
+        };
+        match token {
+            Some(token) => {
+                if job.acquire(Some(gen)) {
+                    run_job(self, job, Mode::Inline);
+                }
+                drop(token);
+            }
+            None if !shown => self.mark_runnable(job, 1),
+            None => {}
+        }
+    }
+
+    /// Whether the job of generation `gen` in `job`'s slot is still in flight.
+    pub(crate) fn in_flight(&self, job: &Job, gen: u32) -> bool {
+        if job.acquire(Some(gen)) {
+            job.release(self);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Stops the job of generation `gen` (if still in flight): no more work-groups start, the
+    /// running ones stop soon, and its client hears of it as a cancelled dispatch.
+    pub(crate) fn cancel(&'static self, job: &'static Job, gen: u32) {
+        if job.acquire(Some(gen)) {
+            job.stop.store(true, Ordering::Release);
+            job.close();
+            job.release(self);
+        }
+    }
+}

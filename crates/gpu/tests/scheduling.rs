@@ -1,0 +1,96 @@
+//! The work-group scheduler's claims in batches (`sched::job::batch`): every work-group runs
+//! exactly once, a fault stops a dispatch whose runners hold claimed work-groups, and a
+//! work-group waiting for a later one of the same batch lets it run.
+
+mod common;
+use common::*;
+use softhsa_gpu::{Device, DeviceConfig, FaultKind};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn device_with(workers: usize) -> Device {
+    Device::new(DeviceConfig {
+        worker_threads: workers,
+        ..DeviceConfig::default()
+    })
+}
+
+/// Each work-item adds 1 to `counts[work-group]`; work-group 777 first stores to address 0
+/// when `s3` (the second kernarg dword pair's low half) is 1.
+const COUNT: &str = "s_load_dwordx2 s[4:5], s[0:1], 0x0\ns_load_dword s3, s[0:1], 0x8\n\
+    s_waitcnt lgkmcnt(0)\ns_cmp_eq_u32 s3, 1\ns_cbranch_scc0 count\ns_cmp_eq_u32 s2, 777\n\
+    s_cbranch_scc0 count\nv_mov_b32 v1, 0\nv_mov_b32 v2, 0\nglobal_store_dword v[1:2], v1, off\n\
+    s_waitcnt vmcnt(0)\ncount:\ns_lshl_b32 s6, s2, 2\nv_mov_b32 v1, s6\nv_mov_b32 v2, 1\n\
+    global_atomic_add v1, v2, s[4:5]\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+
+#[test]
+fn every_work_group_runs_once() {
+    let k = kernel(COUNT, descriptor());
+    for workers in [1, 2, 3] {
+        let dev = device_with(workers);
+        // Grids whose batches split unevenly, and a large one (batches of 64).
+        for groups in [1u32, 7, 333, 50_001] {
+            let map = Map::default();
+            let mut counts = vec![0u32; groups as usize];
+            let args = [map.add(&mut counts), 0];
+            run(&dev, &k, &map, &args, [groups * 64, 1, 1], [64, 1, 1])
+                .unwrap_or_else(|f| panic!("{f}"));
+            let bad = counts.iter().position(|&c| c != 64);
+            assert_eq!(bad, None, "{workers} workers, {groups} work-groups");
+        }
+    }
+}
+
+#[test]
+fn a_fault_ends_a_dispatch_whose_runners_hold_batches() {
+    let k = kernel(COUNT, descriptor());
+    for workers in [1, 2, 3] {
+        let dev = device_with(workers);
+        let map = Map::default();
+        let mut counts = vec![0u32; 50_000];
+        let args = [map.add(&mut counts), 1];
+        let f = run(&dev, &k, &map, &args, [50_000 * 64, 1, 1], [64, 1, 1]).unwrap_err();
+        assert!(
+            matches!(f.kind, FaultKind::MemoryViolation { .. }),
+            "{workers} workers: {f}"
+        );
+        assert_eq!(f.workgroup, [777, 0, 0]);
+    }
+}
+
+/// Work-groups 100..199 each wait (with `s_sleep`) for the next one's flag, then set their
+/// own; the others set theirs at once.
+const CHAIN: &str = "s_load_dwordx2 s[4:5], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n\
+    s_cmp_lt_u32 s2, 100\ns_cbranch_scc1 done\ns_cmp_ge_u32 s2, 199\ns_cbranch_scc1 done\n\
+    s_add_u32 s6, s2, 1\ns_lshl_b32 s6, s6, 2\nv_mov_b32 v3, s6\nwait:\n\
+    global_load_dword v4, v3, s[4:5] glc\ns_waitcnt vmcnt(0)\nv_readfirstlane_b32 s7, v4\n\
+    s_cmp_eq_u32 s7, 0\ns_cbranch_scc0 done\ns_sleep 1\ns_branch wait\ndone:\n\
+    s_lshl_b32 s6, s2, 2\nv_mov_b32 v3, s6\nv_mov_b32 v5, 1\n\
+    global_store_dword v3, v5, s[4:5]\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+
+#[test]
+fn a_work_group_waiting_for_a_later_one_of_its_batch_lets_it_run() {
+    for workers in [1, 2] {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let k = kernel(CHAIN, descriptor());
+            let dev = device_with(workers);
+            for _ in 0..5 {
+                let map = Map::default();
+                let mut flags = vec![0u32; 200];
+                let args = [map.add(&mut flags)];
+                let r = run(&dev, &k, &map, &args, [200 * 64, 1, 1], [64, 1, 1]);
+                let _ = tx.send(
+                    r.map(|_| flags.iter().all(|&f| f == 1))
+                        .map_err(|f| f.to_string()),
+                );
+            }
+        });
+        for _ in 0..5 {
+            let r = rx
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("{workers} workers: the chain did not finish"));
+            assert_eq!(r, Ok(true), "{workers} workers");
+        }
+    }
+}
