@@ -355,7 +355,11 @@ impl Registry {
         let t = self.lock();
         let below = t.ranges.range(..=addr).next_back().map(|(_, r)| r);
         let below = below.filter(|r| r.end() <= addr).cloned();
-        let above = t.ranges.range(addr + 1..).next().map(|(_, r)| r.clone());
+        // (Nothing starts after the last address.)
+        let above = addr
+            .checked_add(1)
+            .and_then(|a| t.ranges.range(a..).next())
+            .map(|(_, r)| r.clone());
         (below, above)
     }
 

@@ -177,3 +177,18 @@ fn alias_spans_translate_and_never_merge_with_identity_spans() {
     assert_eq!(reg.translate(0x2018, 8), None);
     assert_eq!(reg.len(), 1);
 }
+
+/// A fault report for the last address of the address space (a fuzzed packet's kernarg
+/// pointer): no range starts after it, and asking must not overflow.
+#[test]
+fn neighbours_of_the_last_address() {
+    let reg = Registry::default();
+    reg.insert(Range::new(0x1000, 0x1000, RangeKind::Allocation, 1))
+        .unwrap();
+    let (below, above) = reg.neighbours(u64::MAX);
+    assert_eq!(below.map(|r| r.start), Some(0x1000));
+    assert!(above.is_none());
+    let (below, above) = reg.neighbours(0);
+    assert!(below.is_none());
+    assert_eq!(above.map(|r| r.start), Some(0x1000));
+}
