@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the kernel corpus matrix: every kernel in tests/corpus/kernels, built by Debian's clang
 # 14/15/16/19 for gfx900 and gfx906 at -O0/-O2/-O3 for every code object version each compiler
-# accepts (and for gfx908/gfx90a at -O0 and -O2, newest version; gfx940 at -O2 from clang-16/19,
-# gfx941 at -O2 and gfx942 at -O0/-O2 from clang-19; kernels tagged "corpus: cdna" only there) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
+# accepts (and for the CDNA processors at -O2 with every version from v3 and -O0 with the newest: gfx908
+# and gfx90a from every compiler, gfx940 from clang-15/16/19, gfx941/gfx942 from clang-19;
+# kernels tagged "corpus: cdna" only there) (kernels tagged "corpus: devlib" need the device libraries: clang-15 only), each run by
 # its case program (tests/corpus/cases/<kernel>.c) through softhsa's libhsa-runtime64.so.1 and
 # compared with a host reference. Then the dispatch tests in tests/c/dispatch.
 #
@@ -69,19 +70,22 @@ configs() {
             case $t in gfx90[06]) [ "$cdna" = 1 ] && continue ;; esac
             for o in 0 2 3; do
                 for v in $covs; do
-                    # CDNA processors: -O0 and -O2 at the compiler's newest code object
-                    # version (-O0 spills VGPRs to AGPRs with v_accvgpr_*).
+                    # CDNA processors: -O2 at every code object version the compiler
+                    # offers, and -O0 at its newest (-O0 spills VGPRs to AGPRs with
+                    # v_accvgpr_*); gfx940 from clang-15 on, gfx941/gfx942 from clang-19 (the
+                    # first to know them).
+                    local newest=${covs##* }
+                    # (Code object v2 predates them: LLVM refuses it for CDNA processors.)
+                    case $t in gfx90[0-6]) ;; *) [ "$v" = 2 ] && continue ;; esac
                     case $t in
                     gfx908 | gfx90a)
-                        { [ $o != 3 ] && [ "$v" = "${covs##* }" ]; } || continue ;;
-                    # gfx94x (CI time): gfx940 -O2 from clang-16 and clang-19, gfx941 -O2 and
-                    # gfx942 -O0/-O2 from clang-19 (LLVM 19 has every gfx94x change), v5.
+                        { [ $o = 2 ] || { [ $o = 0 ] && [ "$v" = "$newest" ]; }; } || continue ;;
                     gfx940)
-                        { [ $o = 2 ] && [ "$v" = 5 ] && [ $cc -ge 16 ]; } || continue ;;
+                        { [ $o = 2 ] && [ $cc -ge 15 ]; } || continue ;;
                     gfx941)
-                        { [ $o = 2 ] && [ "$v" = 5 ] && [ $cc = 19 ]; } || continue ;;
+                        { [ $o = 2 ] && [ $cc = 19 ]; } || continue ;;
                     gfx942)
-                        { [ $o != 3 ] && [ "$v" = 5 ] && [ $cc = 19 ]; } || continue ;;
+                        { [ $cc = 19 ] && { [ $o = 2 ] || { [ $o = 0 ] && [ "$v" = "$newest" ]; }; }; } || continue ;;
                     esac
                     if [ $quick = 1 ]; then
                         # One per compiler: gfx906, -O2, its newest version, plus -O0 v4.
