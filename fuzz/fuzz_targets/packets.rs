@@ -411,14 +411,14 @@ fuzz_target!(|data: &[u8]| {
     // A watched completion signal must be this packet's alone: a stale handle elsewhere can
     // name its slot (handles are reused addresses), and then another packet changes it too.
     let words: Vec<Vec<u64>> = packets.iter().map(|p| u64_words(&p.words)).collect();
-    for i in 0..packets.len() {
-        if let Some(s) = packets[i].completion {
+    for (i, p) in packets.iter_mut().enumerate() {
+        if let Some(s) = p.completion {
             let elsewhere = words.iter().enumerate().any(|(j, w)| {
                 let own = if i == j { &w[..7] } else { &w[..] };
                 own.contains(&s.handle)
             });
             if elsewhere {
-                packets[i].completion = None;
+                p.completion = None;
             }
         }
     }
@@ -512,7 +512,7 @@ fuzz_target!(|data: &[u8]| {
     // After every failure, and every 16th input otherwise (a full dispatch costs more than
     // most inputs).
     static INPUTS: AtomicU64 = AtomicU64::new(0);
-    if failed || INPUTS.fetch_add(1, Ordering::Relaxed) % 16 == 0 {
+    if failed || INPUTS.fetch_add(1, Ordering::Relaxed).is_multiple_of(16) {
         rt.check_alive(q);
     }
 });
