@@ -146,6 +146,17 @@ pub(crate) fn load(
         .iter()
         .filter(|v| v.binding != Binding::Local)
     {
+        // (Past the image a variable has no address: a malformed symbol table.)
+        if v.vaddr.saturating_add(v.size) > plan.virtual_size {
+            return Err(Error::with_message(
+                HSA_STATUS_ERROR_INVALID_CODE_OBJECT,
+                format!(
+                    "variable `{}` at {:#x} (+{:#x}) lies outside the code object's segments \
+                     ({:#x} bytes)",
+                    v.name, v.vaddr, v.size, plan.virtual_size
+                ),
+            ));
+        }
         let address = base + v.vaddr;
         let allocation = if agent.is_some() {
             HSA_VARIABLE_ALLOCATION_AGENT
