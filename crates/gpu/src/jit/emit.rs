@@ -569,15 +569,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     while !e.cold.is_empty() {
         let cold = std::mem::take(&mut e.cold);
         for f in cold {
-            let n0 = e.a.instructions().len();
             f(&mut e)?;
-            if let Some(st) = e.stats.as_mut() {
-                let n = e.a.instructions().len() - n0;
-                let k = if n > 60 { "cold: stub" } else { "cold: other" };
-                let x = st.entry(k).or_insert((0, 0));
-                x.0 += n;
-                x.1 += 1;
-            }
         }
     }
     let mut cr = e.callout_ret;

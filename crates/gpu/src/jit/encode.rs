@@ -6,7 +6,7 @@
 //! to a label is encoded in its rel32 form, each instruction once, and the displacements are
 //! patched when all label positions are known.
 
-use iced_x86::{Encoder, Instruction, OpKind, Register};
+use iced_x86::{Encoder, Instruction, OpKind};
 
 /// The bytes of `insts` placed at `base`, and the offset of each instruction.
 pub(super) fn encode(insts: &[Instruction], base: u64) -> Result<(Vec<u8>, Vec<u32>), String> {
@@ -26,7 +26,7 @@ pub(super) fn encode(insts: &[Instruction], base: u64) -> Result<(Vec<u8>, Vec<u
     for i in insts {
         offsets.push(at as u32);
         let is_branch = i.op_count() == 1 && i.op0_kind() == OpKind::NearBranch64;
-        if i.is_ip_rel_memory_operand() || i.memory_base() == Register::RIP {
+        if i.is_ip_rel_memory_operand() {
             return Err("JIT: RIP-relative operand".into());
         }
         let len = if is_branch {

@@ -14,7 +14,8 @@
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
 use super::mem_lds::DsShape;
-use super::mem_vector::exec_word;
+use super::mem_lds::LANE_OFFSETS4;
+use super::mem_vector::{exec_word, reduce_min_max_u32};
 use super::select::Kind;
 use super::stubs::Stub;
 use super::JitCtx;
@@ -27,7 +28,7 @@ pub(crate) const LDS_CLASS_SLOTS: usize = 4;
 /// What the classify stub found for one address register (`#[repr(C)]`: generated code
 /// reads the fields).
 #[repr(C)]
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(crate) struct LdsClass {
     /// [`BROADCAST`], [`CONSECUTIVE`] or [`OTHER`].
     kind: u32,
@@ -57,8 +58,6 @@ const K_FIRST: i32 = offset_of!(LdsClass, first) as i32;
 const J_CLS: i32 = offset_of!(JitCtx, lds_cls) as i32;
 const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
 const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
-
-static LANE_OFFSETS4: [u32; 16] = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60];
 
 /// Which VGPRs have a valid classification in which slot, at the current point of the block
 /// being emitted.
@@ -188,25 +187,7 @@ impl Emitter<'_> {
             a.vpminud(zmm2.k1(), zmm2, zmm6)?;
             a.vpmaxud(zmm3.k1(), zmm3, zmm6)?;
         }
-        for (z, ymm, xmm, max) in [(zmm2, ymm2, xmm2, false), (zmm3, ymm3, xmm3, true)] {
-            a.vextracti64x4(ymm5, z, 1)?;
-            if max {
-                a.vpmaxud(ymm, ymm, ymm5)?;
-            } else {
-                a.vpminud(ymm, ymm, ymm5)?;
-            }
-            a.vextracti128(xmm5, ymm, 1)?;
-            for step in [None, Some(0x4e), Some(0xb1)] {
-                if let Some(imm) = step {
-                    a.vpshufd(xmm5, xmm, imm)?;
-                }
-                if max {
-                    a.vpmaxud(xmm, xmm, xmm5)?;
-                } else {
-                    a.vpminud(xmm, xmm, xmm5)?;
-                }
-            }
-        }
+        reduce_min_max_u32(a)?;
         a.vmovd(dword_ptr(r10 + K_MAX), xmm3)?;
         a.vmovd(eax, xmm2)?;
         for c in 0..4 {

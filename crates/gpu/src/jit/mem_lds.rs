@@ -25,7 +25,8 @@ use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
 /// Byte offsets 4 * lane and 8 * lane of 16 lanes (consecutive dwords and qwords).
-static LANE_OFFSETS4: [u32; 16] = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60];
+pub(super) static LANE_OFFSETS4: [u32; 16] =
+    [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60];
 static LANE_OFFSETS8: [u32; 16] = [
     0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120,
 ];

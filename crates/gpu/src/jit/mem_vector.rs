@@ -437,26 +437,7 @@ impl Emitter<'_> {
         }
         a.kortestw(k4, k4)?;
         a.jnz(general)?;
-        for (ymm, xmm, max) in [(ymm2, xmm2, false), (ymm3, xmm3, true)] {
-            let z = if max { zmm3 } else { zmm2 };
-            a.vextracti64x4(ymm5, z, 1)?;
-            if max {
-                a.vpmaxud(ymm, ymm, ymm5)?;
-            } else {
-                a.vpminud(ymm, ymm, ymm5)?;
-            }
-            a.vextracti128(xmm5, ymm, 1)?;
-            for step in [None, Some(0x4e), Some(0xb1)] {
-                if let Some(imm) = step {
-                    a.vpshufd(xmm5, xmm, imm)?;
-                }
-                if max {
-                    a.vpmaxud(xmm, xmm, xmm5)?;
-                } else {
-                    a.vpminud(xmm, xmm, xmm5)?;
-                }
-            }
-        }
+        reduce_min_max_u32(a)?;
         // r8 = the address of low dword 0: (high dword or nothing) + the uniform part.
         if shape.pair {
             a.shl(r8, 32)?;
@@ -686,4 +667,29 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// Reduces the unsigned dword minima in zmm2 and maxima in zmm3 to lane 0 of xmm2 and xmm3
+/// (zmm5 is clobbered).
+pub(super) fn reduce_min_max_u32(a: &mut CodeAssembler) -> R<()> {
+    for (z, ymm, xmm, max) in [(zmm2, ymm2, xmm2, false), (zmm3, ymm3, xmm3, true)] {
+        a.vextracti64x4(ymm5, z, 1)?;
+        if max {
+            a.vpmaxud(ymm, ymm, ymm5)?;
+        } else {
+            a.vpminud(ymm, ymm, ymm5)?;
+        }
+        a.vextracti128(xmm5, ymm, 1)?;
+        for step in [None, Some(0x4e), Some(0xb1)] {
+            if let Some(imm) = step {
+                a.vpshufd(xmm5, xmm, imm)?;
+            }
+            if max {
+                a.vpmaxud(xmm, xmm, xmm5)?;
+            } else {
+                a.vpminud(xmm, xmm, xmm5)?;
+            }
+        }
+    }
+    Ok(())
 }
