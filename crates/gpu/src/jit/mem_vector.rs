@@ -275,6 +275,10 @@ impl Emitter<'_> {
             self.scattered_512(shape, top, slow)?;
             self.a.jmp(ok)?;
         }
+        if isa == Isa::Avx2 && shape.dwords == 1 {
+            self.scattered_lanes(shape, top, slow)?;
+            self.a.jmp(ok)?;
+        }
         let a = &mut self.a;
         bind(a, &mut slow)?;
         a.mov(eax, 1)?;
@@ -289,7 +293,12 @@ impl Emitter<'_> {
 
     /// In a stub: checks `[rax, rcx)` against the range cache of site r9; r11 = the site's
     /// entry on a hit. A miss asks the checker (then `retry`) or goes to `slow`.
-    fn stub_range_check(&mut self, write: bool, retry: CodeLabel, slow: CodeLabel) -> R<()> {
+    pub(super) fn stub_range_check(
+        &mut self,
+        write: bool,
+        retry: CodeLabel,
+        slow: CodeLabel,
+    ) -> R<()> {
         let a = &mut self.a;
         let mut miss = a.create_label();
         let mut hit = a.create_label();
