@@ -7,8 +7,8 @@
 //! lane by lane, as on GFX9). Scatters write in lane order, so where lanes collide the
 //! highest lane wins, as in the interpreter. A `write2` whose two addresses are not one
 //! contiguous pair (offset1 = offset0 + 1 element) goes to the interpreter too: its lane
-//! order (both writes of lane 0, then of lane 1, ...) is not a pair of scatters'. AVX2 runs
-//! reads natively (dword gathers) and leaves writes to the interpreter.
+//! order (both writes of lane 0, then of lane 1, ...) is not a pair of scatters'. AVX2 reads
+//! with dword gathers and writes lane by lane (scalar moves in lane order).
 //!
 //! Stub interface: rdi = the address VGPR, rsi = the data (writes) or destination (reads)
 //! VGPR of the first access, rdx = that of the second (a `write2` pair's second data VGPR,
@@ -56,8 +56,8 @@ impl Emitter<'_> {
         let native = match self.isa {
             Isa::Avx512 => d.load || !d.two || pair_write,
             // AVX2 gathers read; the destination must not be the address register, which
-            // it reads chunk by chunk.
-            Isa::Avx2 => d.load && !overlap,
+            // it reads chunk by chunk. Writes go lane by lane.
+            Isa::Avx2 => (d.load && !overlap) || (!d.load && (!d.two || pair_write)),
         };
         if !native {
             self.a.jmp(slow)?;
@@ -148,9 +148,13 @@ impl Emitter<'_> {
                     let off = if p == 0 { ecx } else { r8d };
                     self.lds_range_avx2(off, slow)?;
                 }
-                for p in 0..parts {
-                    let (off, dst) = if p == 0 { (ecx, rsi) } else { (r8d, rdx) };
-                    self.lds_read_avx2(off, dst, shape.bytes == 8)?;
+                if shape.load {
+                    for p in 0..parts {
+                        let (off, dst) = if p == 0 { (ecx, rsi) } else { (r8d, rdx) };
+                        self.lds_read_avx2(off, dst, shape.bytes == 8)?;
+                    }
+                } else {
+                    self.lds_write_lanes(shape.bytes == 8)?;
                 }
             }
         }
@@ -161,6 +165,27 @@ impl Emitter<'_> {
         bind(a, &mut slow)?;
         a.mov(eax, 1)?;
         a.ret()?;
+        Ok(())
+    }
+
+    /// Each active lane's data dword (`wide`: and the dword at rdx, the pair's second) at LDS
+    /// address `addr + ecx`, lanes in order (AVX2, after the range check; r9 = the LDS).
+    fn lds_write_lanes(&mut self, wide: bool) -> R<()> {
+        let a = &mut self.a;
+        let mut lane = a.create_label();
+        a.mov(r11, qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))))?;
+        bind(a, &mut lane)?;
+        a.tzcnt(rax, r11)?;
+        a.mov(r10d, dword_ptr(rdi + rax * 4))?;
+        a.add(r10d, ecx)?;
+        a.mov(r8d, dword_ptr(rsi + rax * 4))?;
+        a.mov(dword_ptr(r9 + r10), r8d)?;
+        if wide {
+            a.mov(r8d, dword_ptr(rdx + rax * 4))?;
+            a.mov(dword_ptr(r9 + r10 + 4), r8d)?;
+        }
+        a.blsr(r11, r11)?;
+        a.jnz(lane)?;
         Ok(())
     }
 
