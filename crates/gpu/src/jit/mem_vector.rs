@@ -115,11 +115,6 @@ impl Emitter<'_> {
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
-        let served = self.isa == Isa::Avx512 || m.dwords == 1;
-        if !served {
-            self.a.jmp(slow)?;
-            return bind(&mut self.a, &mut done);
-        }
         let stub = self.stub(super::stubs::Stub::Vmem(shape));
         let site = self.sites;
         self.sites += 1;
@@ -161,6 +156,10 @@ impl Emitter<'_> {
         a.lzcnt(r11, rcx)?;
         a.neg(r11)?;
         a.add(r11, 63)?;
+        if isa == Isa::Avx2 && shape.dwords > 1 {
+            // AVX2 moves several dwords per lane lane by lane, consecutive or not.
+            a.jmp(scattered)?;
+        }
         if isa == Isa::Avx512 && shape.dwords == 1 {
             // A site whose lanes came in rows last time (2-D work-groups) skips the check for
             // consecutive lanes, which would fail at the second row.
@@ -275,7 +274,7 @@ impl Emitter<'_> {
             self.scattered_512(shape, top, slow)?;
             self.a.jmp(ok)?;
         }
-        if isa == Isa::Avx2 && shape.dwords == 1 {
+        if isa == Isa::Avx2 {
             self.scattered_lanes(shape, top, slow)?;
             self.a.jmp(ok)?;
         }
