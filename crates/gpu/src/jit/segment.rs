@@ -43,6 +43,8 @@ pub(super) struct Seg {
     /// The GPR collecting the chunks' bits of the mask the instruction being emitted writes
     /// (see the module documentation).
     mask_acc: Option<AsmRegister64>,
+    /// A later instruction of the segment reads a VGPR the instruction being emitted writes.
+    reread: bool,
 }
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
@@ -131,12 +133,14 @@ impl Emitter<'_> {
             dead_mask_stores(insts, !isa.mask_homes().is_empty())
         };
         let accs = mask_accumulators(insts);
+        let reread = rereads(insts);
         self.seg = Some(Seg {
             homes,
             snaps,
             masks: Vec::new(),
             mask_store_dead: false,
             mask_acc: None,
+            reread: false,
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -172,11 +176,12 @@ impl Emitter<'_> {
                 a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
             }
         }
-        for (((i, li), &dead), acc) in insts.iter().zip(&dead).zip(&accs) {
+        for ((((i, li), &dead), acc), &again) in insts.iter().zip(&dead).zip(&accs).zip(&reread) {
             self.free_all();
             if let Some(seg) = self.seg.as_mut() {
                 seg.mask_store_dead = dead;
                 seg.mask_acc = acc.map(|k| MASK_ACCS[k]);
+                seg.reread = again;
             }
             self.lane(*i, li).map_err(|e| {
                 super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
@@ -341,7 +346,15 @@ impl Emitter<'_> {
             None => {
                 let m = self.vgpr_mem(r);
                 let exec = self.isa.exec_mask();
-                self.v_store_masked_private(m, v, exec)
+                // AVX2, when a later instruction of the iteration reads the register: a blend
+                // and a full store (a temporary permitting), since a read cannot be forwarded
+                // from a `vpmaskmovd` store and waits for it to retire.
+                let reread = self.seg.as_ref().is_some_and(|g| g.reread);
+                if self.isa == Isa::Avx2 && reread && self.free_v != 0 {
+                    self.v_store_masked_blend(m, v, exec)
+                } else {
+                    self.v_store_masked_private(m, v, exec)
+                }
             }
         }
     }
@@ -475,6 +488,24 @@ fn mask_accumulators(insts: &[(u32, LaneInst)]) -> Vec<Option<usize>> {
             }
             next += 1;
             Some(next - 1)
+        })
+        .collect()
+}
+
+/// Per instruction of a segment: whether a later instruction reads a VGPR it writes.
+fn rereads(insts: &[(u32, LaneInst)]) -> Vec<bool> {
+    let reads = |li: &LaneInst, r: u8| {
+        (0..li.n).any(|i| {
+            let k = if li.wide[i] { 2 } else { 1 };
+            li.src[i][..k].contains(&Opd::V(r))
+        })
+    };
+    (0..insts.len())
+        .map(|k| {
+            insts[k]
+                .1
+                .vgpr_writes()
+                .any(|r| insts[k + 1..].iter().any(|(_, later)| reads(later, r)))
         })
         .collect()
 }
