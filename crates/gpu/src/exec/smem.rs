@@ -133,7 +133,8 @@ fn run(w: &mut Wave, x: &XInst, cx: &mut ExecCtx) -> Result<Flow, ExecFault> {
     };
     let n = (0..dwords).take_while(|&k| in_range(k)).count() as u64;
     let addr = if n > 0 {
-        addr.wrapping_add(cx.mem.span(addr, addr + 4 * n, is_store)?)
+        // An end past the top of the address space wraps below `addr`: the check faults.
+        addr.wrapping_add(cx.mem.span(addr, addr.wrapping_add(4 * n), is_store)?)
     } else {
         addr
     };
@@ -182,7 +183,8 @@ fn atomic(
             .wrapping_add(off as i32 as i64 as u64)
     };
     let size = if wide { 8 } else { 4 };
-    let addr = addr.wrapping_add(cx.mem.span(addr, addr + size, true)?);
+    // (An end that wraps past the top of the address space fails the check.)
+    let addr = addr.wrapping_add(cx.mem.span(addr, addr.wrapping_add(size), true)?);
     let d = usize::from(first_sgpr(x.inst.dst));
     let n = if wide { 2 } else { 1 };
     let get = |w: &Wave, r: usize| {
