@@ -11,9 +11,14 @@
  *                 and a completion signal: dispatches per second from the first write to the end
  *   queues        Q host threads, each with its own queue, each submitting K small kernels (one
  *                 work-group, barrier bit set: in order), against one queue running all Q*K in
- *                 order: kernels per second of both and their ratio
+ *                 order: kernels per second of both and their ratio; QUEUE_BENCH_REPS pairs
+ *                 (default 3, 1 when quick) run alternately after a warm-up, medians printed
+ *   one_dispatch  the same Q*K work-groups as one dispatch: the workers' ceiling for the above
  * Every small kernel's output is checked against a host computation; a wrong value fails the run
- * (exit 1). Environment: QUEUE_BENCH_QUEUES (default 16), QUEUE_BENCH_KERNELS (default 1000). */
+ * (exit 1). Environment: QUEUE_BENCH_QUEUES (default 16), QUEUE_BENCH_KERNELS (default 1000),
+ * QUEUE_BENCH_REPS, QUEUE_BENCH_PARTS (comma-separated names of the parts to run; default all;
+ * also one_queue or many_queues: one side of `queues`, for profiles), QUEUE_BENCH_CHECK=0 (skip
+ * the checks of the small kernels' results: diagnostics only). */
 #include "../../tests/c/common/aql_kernels.h"
 
 #include <pthread.h>
@@ -127,8 +132,12 @@ static void setup_stream(struct stream *st, hsa_queue_t *q, int kernels, uint32_
     AK_CHECK(hsa_signal_create(1, 0, NULL, &st->done));
 }
 
+static bool checking = true; /* QUEUE_BENCH_CHECK=0: diagnostics only, results unchecked */
+
 static void check_stream(const struct stream *st, uint32_t seed0) {
     int bad = 0;
+    if (!checking)
+        return;
     for (int i = 0; i < st->kernels; i++)
         for (uint32_t l = 0; l < 64; l++) {
             uint32_t want = small_ref(l, seed0 + (uint32_t)i), got = st->out[64 * i + l];
@@ -141,12 +150,10 @@ static void check_stream(const struct stream *st, uint32_t seed0) {
     }
 }
 
-static void queues(int nq, int per_queue) {
-    /* One queue, every kernel in order. */
+/* Kernels per second of `total` small kernels in order on queue `q1` (one host thread). */
+static double one_queue_rate(hsa_queue_t *q1, int total, uint32_t seed) {
     struct stream one;
-    hsa_queue_t *q1 = new_queue(1024);
-    int total = nq * per_queue;
-    setup_stream(&one, q1, total, 1);
+    setup_stream(&one, q1, total, seed);
     double t0 = ak_now_us();
     for (int i = 0; i < total; i++) { /* the ring holds 1024: wait for room as HIP does */
         bool last = i == total - 1;
@@ -154,25 +161,135 @@ static void queues(int nq, int per_queue) {
         ak_dispatch(q1, &k_small, one.args[i], 64, 64, last ? one.done : none, true);
     }
     ak_wait(one.done);
-    double one_rate = total / ((ak_now_us() - t0) / 1e6);
-    check_stream(&one, 1);
+    double rate = total / ((ak_now_us() - t0) / 1e6);
+    check_stream(&one, seed);
+    hsa_signal_destroy(one.done);
+    free(one.args);
+    return rate;
+}
 
-    /* nq queues, one host thread each. */
-    struct stream *st = calloc((size_t)nq, sizeof *st);
+struct timed_stream {
+    struct stream st;
+    double t0, us; /* start of the run, this stream's time to its last completion */
+};
+
+static void *run_timed(void *p) {
+    struct timed_stream *t = p;
+    run_stream(&t->st);
+    t->us = ak_now_us() - t->t0;
+    return NULL;
+}
+
+/* Kernels per second of `nq` queues (one host thread each) running `per_queue` small kernels
+ * in order; `spread` gets the slowest stream's time over the fastest one's. */
+static double many_queues_rate(hsa_queue_t **qs, int nq, int per_queue, uint32_t seed,
+                               double *spread) {
+    struct timed_stream *st = calloc((size_t)nq, sizeof *st);
     pthread_t *th = calloc((size_t)nq, sizeof *th);
     for (int i = 0; i < nq; i++)
-        setup_stream(&st[i], new_queue(1024), per_queue, 1000000u * (uint32_t)(i + 1));
-    t0 = ak_now_us();
-    for (int i = 0; i < nq; i++)
-        pthread_create(&th[i], NULL, run_stream, &st[i]);
+        setup_stream(&st[i].st, qs[i], per_queue, seed + 1000000u * (uint32_t)(i + 1));
+    double t0 = ak_now_us();
+    for (int i = 0; i < nq; i++) {
+        st[i].t0 = t0;
+        pthread_create(&th[i], NULL, run_timed, &st[i]);
+    }
     for (int i = 0; i < nq; i++)
         pthread_join(th[i], NULL);
-    double many_rate = total / ((ak_now_us() - t0) / 1e6);
+    double rate = (double)nq * per_queue / ((ak_now_us() - t0) / 1e6);
+    double lo = 1e300, hi = 0;
+    for (int i = 0; i < nq; i++) {
+        check_stream(&st[i].st, seed + 1000000u * (uint32_t)(i + 1));
+        hsa_signal_destroy(st[i].st.done);
+        free(st[i].st.args);
+        lo = st[i].us < lo ? st[i].us : lo;
+        hi = st[i].us > hi ? st[i].us : hi;
+    }
+    *spread = hi / lo;
+    free(st);
+    free(th);
+    return rate;
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One queue running nq*per_queue kernels in order against nq queues running per_queue each,
+ * `reps` times alternately (the first pair also compiles the kernel: a warm-up run of the one
+ * queue goes first); medians and every sample are printed. */
+static void queues(int nq, int per_queue, int reps, bool do_one, bool do_many) {
+    int total = nq * per_queue;
+    hsa_queue_t *q1 = new_queue(1024);
+    hsa_queue_t **qs = calloc((size_t)nq, sizeof *qs);
     for (int i = 0; i < nq; i++)
-        check_stream(&st[i], 1000000u * (uint32_t)(i + 1));
+        qs[i] = new_queue(1024);
+    one_queue_rate(q1, per_queue < 100 ? per_queue : 100, 7); /* warm-up: JIT compile */
+    double *one = calloc((size_t)reps, sizeof *one), *many = calloc((size_t)reps, sizeof *many);
+    double *spread = calloc((size_t)reps, sizeof *spread);
+    char samples[512] = "";
+    for (int r = 0; r < reps; r++) {
+        one[r] = do_one ? one_queue_rate(q1, total, 1 + (uint32_t)r) : 1;
+        many[r] = do_many ? many_queues_rate(qs, nq, per_queue, 100 + (uint32_t)r, &spread[r]) : 1;
+        size_t len = strlen(samples);
+        snprintf(samples + len, sizeof samples - len, "%s%.0f/%.0f/%.2f", r ? "," : "", one[r],
+                 many[r], spread[r]);
+    }
+    double one_med = median(one, reps), many_med = median(many, reps);
     printf("QUEUE_BENCH queues queues=%d kernels=%d one_queue_per_s=%.0f many_queues_per_s=%.0f "
-           "ratio=%.2f\n",
-           nq, per_queue, one_rate, many_rate, many_rate / one_rate);
+           "ratio=%.2f reps=%d samples(one/many/stream_spread)=%s\n",
+           nq, per_queue, one_med, many_med, many_med / one_med, reps, samples);
+    for (int i = 0; i < nq; i++)
+        hsa_queue_destroy(qs[i]);
+    hsa_queue_destroy(q1);
+    free(qs);
+    free(one);
+    free(many);
+    free(spread);
+}
+
+/* The same nq*per_queue work-groups as one dispatch of one queue: what the workers sustain
+ * without any per-kernel cost (the ceiling of the queues figure; SOFTHSA_WORKERS=1 gives the
+ * serial cost of one work-group). */
+static void one_dispatch(int total) {
+    hsa_queue_t *q = new_queue(256);
+    uint32_t *out = ak_alloc((size_t)total * 64 * 4);
+    struct {
+        uint32_t *out;
+        uint32_t iters, seed;
+    } a = {out, small_iters, 5};
+    void *args = ak_args(&k_small, &a, sizeof a);
+    hsa_signal_t s;
+    AK_CHECK(hsa_signal_create(1, 0, NULL, &s));
+    double best = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        hsa_signal_store_relaxed(s, 1);
+        double t0 = ak_now_us();
+        ak_dispatch(q, &k_small, args, (uint32_t)total * 64, 64, s, true);
+        ak_wait(s);
+        double rate = total / ((ak_now_us() - t0) / 1e6);
+        best = rate > best ? rate : best;
+    }
+    int bad = 0;
+    for (int i = 0; i < total * 64; i++)
+        if (out[i] != small_ref((uint32_t)i, 5) && bad++ < 3)
+            fprintf(stderr, "queue_bench: one dispatch: item %d: %#x, want %#x\n", i, out[i],
+                    small_ref((uint32_t)i, 5));
+    if (bad)
+        failures++;
+    printf("QUEUE_BENCH one_dispatch workgroups=%d per_s=%.0f (best of 3)\n", total, best);
+    hsa_signal_destroy(s);
+    hsa_queue_destroy(q);
+}
+
+static bool part(const char *parts, const char *name) {
+    if (!parts)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = parts; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == parts || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
 }
 
 int main(int argc, char **argv) {
@@ -192,9 +309,25 @@ int main(int argc, char **argv) {
         fprintf(stderr, "queue_bench: bad QUEUE_BENCH_QUEUES/KERNELS\n");
         return 2;
     }
-    roundtrip(quick ? 2000 : 20000);
-    back_to_back(quick ? 5000 : 50000);
-    queues(nq, per_queue);
+    e = getenv("QUEUE_BENCH_REPS");
+    int reps = e ? atoi(e) : (quick ? 1 : 3);
+    if (reps < 1 || reps > 20) {
+        fprintf(stderr, "queue_bench: bad QUEUE_BENCH_REPS\n");
+        return 2;
+    }
+    const char *parts = getenv("QUEUE_BENCH_PARTS");
+    if (part(parts, "roundtrip"))
+        roundtrip(quick ? 2000 : 20000);
+    if (part(parts, "back_to_back"))
+        back_to_back(quick ? 5000 : 50000);
+    e = getenv("QUEUE_BENCH_CHECK");
+    checking = !e || strcmp(e, "0") != 0;
+    bool both = part(parts, "queues");
+    bool do_one = both || part(parts, "one_queue"), do_many = both || part(parts, "many_queues");
+    if (do_one || do_many)
+        queues(nq, per_queue, reps, do_one, do_many);
+    if (part(parts, "one_dispatch"))
+        one_dispatch(nq * per_queue);
     if (failures) {
         printf("QUEUE_BENCH check=FAIL\n");
         return 1;

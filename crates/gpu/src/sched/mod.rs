@@ -24,6 +24,9 @@ pub(crate) mod gws;
 pub(crate) mod job;
 pub mod load;
 mod run;
+pub mod stats;
+
+use stats::Event;
 
 use context::Runner;
 use job::{Job, PRIORITIES};
@@ -82,6 +85,7 @@ pub(crate) fn scheduler(workers: usize) -> &'static Scheduler {
     if let Some(s) = all.get(&workers) {
         return s;
     }
+    stats::init_from_env();
     let s: &'static Scheduler = Box::leak(Box::new(Scheduler::new(workers)));
     for i in 0..workers {
         let spawned = std::thread::Builder::new()
@@ -158,6 +162,7 @@ impl Scheduler {
         self.runnable[p][w].fetch_or(bit, Ordering::SeqCst);
         self.epoch.fetch_add(1, Ordering::SeqCst);
         if self.sleepers.load(Ordering::SeqCst) > 0 {
+            stats::count(Event::WorkerWake);
             futex_wake(&self.epoch, n.max(1));
         }
     }
@@ -291,10 +296,12 @@ impl Scheduler {
             if let Some(job) = self.pick(&mut rr) {
                 match self.try_token() {
                     Some(token) => {
+                        stats::count(Event::WorkerRun);
                         run::run_job(self, job, run::Mode::Worker);
                         drop(token);
                     }
                     None => {
+                        stats::count(Event::WorkerNoToken);
                         job.release(self);
                         self.idle(seen);
                     }
@@ -309,11 +316,13 @@ impl Scheduler {
     fn idle(&self, seen: u32) {
         if let Some(permit) = load::SpinPermit::try_new() {
             if permit.spin_until(IDLE_SPIN, || self.epoch.load(Ordering::Relaxed) != seen) {
+                stats::count(Event::WorkerSpinHit);
                 return;
             }
         }
         self.sleepers.fetch_add(1, Ordering::SeqCst);
         if self.epoch.load(Ordering::SeqCst) == seen && !self.any_runnable_for_token() {
+            stats::count(Event::WorkerSleep);
             futex_wait(&self.epoch, seen, IDLE_SLEEP);
         }
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
@@ -328,6 +337,7 @@ impl Scheduler {
     fn token_returned(&self) {
         if self.sleepers.load(Ordering::SeqCst) > 0 && self.any_runnable() {
             self.epoch.fetch_add(1, Ordering::SeqCst);
+            stats::count(Event::WorkerWakeToken);
             futex_wake(&self.epoch, 1);
         }
     }

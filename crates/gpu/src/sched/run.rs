@@ -3,6 +3,7 @@
 
 use super::context::Runner;
 use super::job::Job;
+use super::stats::{self, Event};
 use super::{with_runner, Scheduler};
 use crate::trace::Tracer;
 use crate::workgroup::{run_context, Outcome, Park};
@@ -56,6 +57,7 @@ impl Tally {
 /// Runs work-groups of `job` (the caller's reference, which this drops) until it has none to
 /// give, a work-group parks (inline mode), or another job deserves this runner more.
 pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
+    let t0 = stats::enabled().then(std::time::Instant::now);
     job.runners.fetch_add(1, Ordering::Relaxed);
     let prio = job.data().priority;
     // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
@@ -91,6 +93,11 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                     tally.waves += waves;
                     tally.insts += insts;
                     tally.done += 1;
+                    stats::count(if mode == Mode::Inline {
+                        Event::WgInline
+                    } else {
+                        Event::WgWorker
+                    });
                 }
                 Outcome::Fault(ctx, f) => {
                     job.record_fault(ctx.index, f);
@@ -137,6 +144,14 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
     job.release(s);
+    if let Some(t0) = t0 {
+        let e = if mode == Mode::Inline {
+            Event::InlineNs
+        } else {
+            Event::WorkerNs
+        };
+        stats::add(e, t0.elapsed().as_nanos() as u64);
+    }
 }
 
 impl Scheduler {
@@ -152,6 +167,7 @@ impl Scheduler {
             shown = true;
         }
         if !inline {
+            stats::count(Event::PublishedToWorkers);
             return;
         }
         if !self.has_workers() {
@@ -168,13 +184,17 @@ impl Scheduler {
         };
         match token {
             Some(token) => {
+                stats::count(Event::InlineRun);
                 if job.acquire(Some(gen)) {
                     run_job(self, job, Mode::Inline);
                 }
                 drop(token);
             }
-            None if !shown => self.mark_runnable(job, 1),
-            None => {}
+            None if !shown => {
+                stats::count(Event::InlineRefused);
+                self.mark_runnable(job, 1)
+            }
+            None => stats::count(Event::InlineRefused),
         }
     }
 

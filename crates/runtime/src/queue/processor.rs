@@ -35,6 +35,7 @@ use crate::system::trace;
 use crate::{dispatch, Error, Runtime};
 use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
 use softhsa_gpu::sched::load::SpinPermit;
+use softhsa_gpu::sched::stats::{self, Event};
 use softhsa_gpu::DispatchClient;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
@@ -287,6 +288,7 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool
             && q.mem.packet_header(next).load(Ordering::Acquire) & 0xff != PACKET_TYPE_INVALID
     };
     if ready() {
+        stats::count(Event::PacketReady);
         idle.ended();
         return true;
     }
@@ -296,6 +298,7 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool
         if let Some(permit) = SpinPermit::try_new() {
             if permit.spin_until(idle.spin(), || ready() || q.stop.load(Ordering::Relaxed)) {
                 if ready() {
+                    stats::count(Event::PacketSpun);
                     idle.ended();
                 }
                 return ready();
@@ -309,6 +312,7 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool
     }
     // A written slot whose header is not yet published wakes nobody: poll it sooner.
     let written = q.mem.write_index().load(Ordering::Acquire) > next;
+    stats::count(Event::PacketSlept);
     sleeper.sleep(epoch, Some(if written { POLL } else { IDLE_POLL }));
     false
 }
@@ -321,17 +325,36 @@ fn wait_for_dispatches(q: &Queue, next: u64) {
             || q.stop.load(Ordering::Acquire)
             || q.launched.load(Ordering::Acquire) != next
     };
+    let t0 = stats::enabled().then(Instant::now);
+    let spent = || {
+        if let Some(t0) = t0 {
+            stats::add(Event::BarrierWaitNs, t0.elapsed().as_nanos() as u64);
+        }
+    };
     if let Some(permit) = SpinPermit::try_new() {
         if permit.spin_until(PACKET_SPIN, done) {
+            stats::count(Event::BarrierSpun);
+            spent();
             return;
         }
     }
+    stats::count(Event::BarrierSlept);
+    let _spent = Finally(spent);
     while !done() {
         let seen = q.parker.epoch();
         if done() {
             return;
         }
         q.parker.sleep(seen, POLL);
+    }
+}
+
+/// Runs a closure when dropped.
+struct Finally<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Finally<F> {
+    fn drop(&mut self) {
+        (self.0)()
     }
 }
 
@@ -360,7 +383,14 @@ fn execute(
     // Launched from here on: its end may advance the read index up to it.
     q.launched.store(index + 1, Ordering::Release);
     match &kind {
-        Kind::KernelDispatch => return kernel_dispatch(rt, q, index, p, inline),
+        Kind::KernelDispatch => {
+            stats::count(if inline {
+                Event::LaunchProcessor
+            } else {
+                Event::LaunchContinued
+            });
+            return kernel_dispatch(rt, q, index, p, inline);
+        }
         Kind::AgentDispatch {
             function,
             return_address,

@@ -130,12 +130,14 @@ pub fn wait_any(
             hit.is_some()
         }) {
             if let Some((i, v)) = hit {
+                softhsa_gpu::sched::stats::count(softhsa_gpu::sched::stats::Event::HostWaitSpun);
                 return (Some(i), v);
             }
         }
     }
 
     // Sleep phase: woken by API stores, the packet processors and device interrupts.
+    softhsa_gpu::sched::stats::count(softhsa_gpu::sched::stats::Event::HostWaitSlept);
     let sleeper = match conds {
         [(one, _, _)] => Sleeper::for_value(one.as_ptr() as u64),
         _ => Sleeper::any(),
