@@ -117,6 +117,8 @@ static void *run_stream(void *p) {
     return NULL;
 }
 
+/* The stream's output, kernel arguments and completion signal, allocated once and reused by
+ * every repetition (reset_stream). */
 static void setup_stream(struct stream *st, hsa_queue_t *q, int kernels, uint32_t seed0) {
     st->q = q;
     st->kernels = kernels;
@@ -130,6 +132,12 @@ static void setup_stream(struct stream *st, hsa_queue_t *q, int kernels, uint32_
         st->args[i] = ak_args(&k_small, &a, sizeof a);
     }
     AK_CHECK(hsa_signal_create(1, 0, NULL, &st->done));
+}
+
+/* Clears the output (so a kernel that did not run is seen) and re-arms the signal. */
+static void reset_stream(struct stream *st) {
+    memset(st->out, 0, (size_t)st->kernels * 64 * 4);
+    hsa_signal_store_screlease(st->done, 1);
 }
 
 static bool checking = true; /* QUEUE_BENCH_CHECK=0: diagnostics only, results unchecked */
@@ -150,22 +158,13 @@ static void check_stream(const struct stream *st, uint32_t seed0) {
     }
 }
 
-/* Kernels per second of `total` small kernels in order on queue `q1` (one host thread). */
-static double one_queue_rate(hsa_queue_t *q1, int total, uint32_t seed) {
-    struct stream one;
-    setup_stream(&one, q1, total, seed);
+/* Kernels per second of the stream's kernels in order on its queue, submitted by this thread
+ * (the ring holds 1024: it waits for room as HIP does). */
+static double one_queue_rate(struct stream *one) {
+    reset_stream(one);
     double t0 = ak_now_us();
-    for (int i = 0; i < total; i++) { /* the ring holds 1024: wait for room as HIP does */
-        bool last = i == total - 1;
-        hsa_signal_t none = {0};
-        ak_dispatch(q1, &k_small, one.args[i], 64, 64, last ? one.done : none, true);
-    }
-    ak_wait(one.done);
-    double rate = total / ((ak_now_us() - t0) / 1e6);
-    check_stream(&one, seed);
-    hsa_signal_destroy(one.done);
-    free(one.args);
-    return rate;
+    run_stream(one);
+    return one->kernels / ((ak_now_us() - t0) / 1e6);
 }
 
 struct timed_stream {
@@ -180,14 +179,15 @@ static void *run_timed(void *p) {
     return NULL;
 }
 
-/* Kernels per second of `nq` queues (one host thread each) running `per_queue` small kernels
- * in order; `spread` gets the slowest stream's time over the fastest one's. */
-static double many_queues_rate(hsa_queue_t **qs, int nq, int per_queue, uint32_t seed,
-                               double *spread) {
-    struct timed_stream *st = calloc((size_t)nq, sizeof *st);
+/* Kernels per second of `nq` streams, each on its own queue with its own host thread, running
+ * their kernels in order; `spread` gets the slowest stream's time over the fastest one's. */
+static double many_queues_rate(struct timed_stream *st, int nq, double *spread) {
     pthread_t *th = calloc((size_t)nq, sizeof *th);
-    for (int i = 0; i < nq; i++)
-        setup_stream(&st[i].st, qs[i], per_queue, seed + 1000000u * (uint32_t)(i + 1));
+    int total = 0;
+    for (int i = 0; i < nq; i++) {
+        reset_stream(&st[i].st);
+        total += st[i].st.kernels;
+    }
     double t0 = ak_now_us();
     for (int i = 0; i < nq; i++) {
         st[i].t0 = t0;
@@ -195,17 +195,13 @@ static double many_queues_rate(hsa_queue_t **qs, int nq, int per_queue, uint32_t
     }
     for (int i = 0; i < nq; i++)
         pthread_join(th[i], NULL);
-    double rate = (double)nq * per_queue / ((ak_now_us() - t0) / 1e6);
+    double rate = total / ((ak_now_us() - t0) / 1e6);
     double lo = 1e300, hi = 0;
     for (int i = 0; i < nq; i++) {
-        check_stream(&st[i].st, seed + 1000000u * (uint32_t)(i + 1));
-        hsa_signal_destroy(st[i].st.done);
-        free(st[i].st.args);
         lo = st[i].us < lo ? st[i].us : lo;
         hi = st[i].us > hi ? st[i].us : hi;
     }
     *spread = hi / lo;
-    free(st);
     free(th);
     return rate;
 }
@@ -216,35 +212,48 @@ static double median(double *v, int n) {
 }
 
 /* One queue running nq*per_queue kernels in order against nq queues running per_queue each,
- * `reps` times alternately (the first pair also compiles the kernel: a warm-up run of the one
- * queue goes first); medians and every sample are printed. */
+ * `reps` times alternately after a warm-up (which compiles the kernel); medians and every
+ * sample are printed, every repetition's results checked. */
 static void queues(int nq, int per_queue, int reps, bool do_one, bool do_many) {
     int total = nq * per_queue;
-    hsa_queue_t *q1 = new_queue(1024);
-    hsa_queue_t **qs = calloc((size_t)nq, sizeof *qs);
+    struct stream one, warm;
+    setup_stream(&one, new_queue(1024), total, 1);
+    setup_stream(&warm, one.q, per_queue < 100 ? per_queue : 100, 7);
+    struct timed_stream *st = calloc((size_t)nq, sizeof *st);
     for (int i = 0; i < nq; i++)
-        qs[i] = new_queue(1024);
-    one_queue_rate(q1, per_queue < 100 ? per_queue : 100, 7); /* warm-up: JIT compile */
-    double *one = calloc((size_t)reps, sizeof *one), *many = calloc((size_t)reps, sizeof *many);
+        setup_stream(&st[i].st, new_queue(1024), per_queue, 1000000u * (uint32_t)(i + 1));
+    one_queue_rate(&warm);
+    check_stream(&warm, 7);
+    double *one_r = calloc((size_t)reps, sizeof *one_r);
+    double *many_r = calloc((size_t)reps, sizeof *many_r);
     double *spread = calloc((size_t)reps, sizeof *spread);
     char samples[512] = "";
     for (int r = 0; r < reps; r++) {
-        one[r] = do_one ? one_queue_rate(q1, total, 1 + (uint32_t)r) : 1;
-        many[r] = do_many ? many_queues_rate(qs, nq, per_queue, 100 + (uint32_t)r, &spread[r]) : 1;
+        one_r[r] = many_r[r] = 1;
+        if (do_one) {
+            one_r[r] = one_queue_rate(&one);
+            check_stream(&one, 1);
+        }
+        if (do_many) {
+            many_r[r] = many_queues_rate(st, nq, &spread[r]);
+            for (int i = 0; i < nq; i++)
+                check_stream(&st[i].st, 1000000u * (uint32_t)(i + 1));
+        }
         size_t len = strlen(samples);
-        snprintf(samples + len, sizeof samples - len, "%s%.0f/%.0f/%.2f", r ? "," : "", one[r],
-                 many[r], spread[r]);
+        snprintf(samples + len, sizeof samples - len, "%s%.0f/%.0f/%.2f", r ? "," : "", one_r[r],
+                 many_r[r], spread[r]);
     }
-    double one_med = median(one, reps), many_med = median(many, reps);
+    double one_med = median(one_r, reps), many_med = median(many_r, reps);
     printf("QUEUE_BENCH queues queues=%d kernels=%d one_queue_per_s=%.0f many_queues_per_s=%.0f "
            "ratio=%.2f reps=%d samples(one/many/stream_spread)=%s\n",
            nq, per_queue, one_med, many_med, many_med / one_med, reps, samples);
+    fflush(stdout);
     for (int i = 0; i < nq; i++)
-        hsa_queue_destroy(qs[i]);
-    hsa_queue_destroy(q1);
-    free(qs);
-    free(one);
-    free(many);
+        hsa_queue_destroy(st[i].st.q);
+    hsa_queue_destroy(one.q);
+    free(st);
+    free(one_r);
+    free(many_r);
     free(spread);
 }
 
@@ -278,6 +287,7 @@ static void one_dispatch(int total) {
     if (bad)
         failures++;
     printf("QUEUE_BENCH one_dispatch workgroups=%d per_s=%.0f (best of 3)\n", total, best);
+    fflush(stdout);
     hsa_signal_destroy(s);
     hsa_queue_destroy(q);
 }
@@ -298,6 +308,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     bool quick = argc > 2 && strcmp(argv[2], "quick") == 0;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each figure out as it is measured */
     ak_init(argv[1]);
     k_empty = ak_kernel("empty");
     k_small = ak_kernel("small");

@@ -238,9 +238,19 @@ impl Scheduler {
     /// Whether a job other than `me` (of priority `prio`) deserves a runner more than `me`:
     /// one of higher priority, or of the same priority that no runner serves.
     pub(crate) fn better_elsewhere(&self, me: u32, prio: usize) -> bool {
+        self.better_among(!(1u128 << me), prio)
+    }
+
+    /// Whether a runnable job deserves a runner more than a new job of priority `prio`.
+    fn better_elsewhere_than_new(&self, prio: usize) -> bool {
+        self.better_among(!0, prio)
+    }
+
+    /// [`Scheduler::better_elsewhere`] over the jobs of the slots in `among`.
+    fn better_among(&self, among: u128, prio: usize) -> bool {
         for p in (prio..PRIORITIES).rev() {
             let mut m = self.mask(p);
-            m &= !(1u128 << me);
+            m &= among;
             if m == 0 {
                 continue;
             }
@@ -296,8 +306,7 @@ impl Scheduler {
             if let Some(job) = self.pick(&mut rr) {
                 match self.try_token() {
                     Some(token) => {
-                        stats::count(Event::WorkerRun);
-                        run::run_job(self, job, run::Mode::Worker);
+                        self.run_as_worker(job);
                         drop(token);
                     }
                     None => {

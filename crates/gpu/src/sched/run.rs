@@ -7,7 +7,24 @@ use super::stats::{self, Event};
 use super::{with_runner, Scheduler};
 use crate::trace::Tracer;
 use crate::workgroup::{run_context, Outcome, Park};
+use std::cell::Cell;
 use std::sync::atomic::Ordering;
+
+thread_local! {
+    /// Whether this thread is inside [`run_job`] (the end of a dispatch it runs may launch the
+    /// next one of the same queue).
+    static IN_RUN: Cell<bool> = const { Cell::new(false) };
+    /// A job launched by the end of a dispatch this thread ran, kept for this thread to run
+    /// next (a "LIFO slot"): an in-order stream of small kernels then stays on one thread,
+    /// with no hand-off, no wake-up and a warm cache, like a packet processor running them
+    /// inline. Nobody else sees the job unless it has more than one work-group.
+    static NEXT: Cell<Option<(&'static Job, u32)>> = const { Cell::new(None) };
+}
+
+/// Takes the job kept for this thread to run next, if any.
+fn take_next() -> Option<(&'static Job, u32)> {
+    NEXT.with(Cell::take)
+}
 
 /// How a runner came to run a job.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -58,6 +75,7 @@ impl Tally {
 /// give, a work-group parks (inline mode), or another job deserves this runner more.
 pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     let t0 = stats::enabled().then(std::time::Instant::now);
+    let outer = IN_RUN.with(|f| f.replace(true));
     job.runners.fetch_add(1, Ordering::Relaxed);
     let prio = job.data().priority;
     // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
@@ -144,6 +162,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
     job.release(s);
+    IN_RUN.with(|f| f.set(outer));
     if let Some(t0) = t0 {
         let e = if mode == Mode::Inline {
             Event::InlineNs
@@ -155,12 +174,64 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
 }
 
 impl Scheduler {
+    /// Runs `job` (the caller's reference) as a worker, then the jobs the ends of its
+    /// dispatches launched for this thread ([`NEXT`]), one after another (a loop, not a
+    /// recursion: a stream of a thousand kernels goes on at a constant depth).
+    pub(crate) fn run_as_worker(&'static self, job: &'static Job) {
+        stats::count(Event::WorkerRun);
+        run_job(self, job, Mode::Worker);
+        while let Some((next, gen)) = take_next() {
+            if next.acquire(Some(gen)) {
+                stats::count(Event::Continued);
+                run_job(self, next, Mode::Worker);
+            }
+        }
+    }
+
+    /// Keeps a job just launched (generation `gen`, priority `prio`) for this thread to run
+    /// next, when it is inside [`run_job`] (so it soon runs it), holds no such job yet, and no
+    /// job of higher priority, or of the same priority without a runner, waits (those get this
+    /// thread first: the job goes to the workers). Returns whether it was kept.
+    fn keep_for_this_thread(&self, job: &'static Job, gen: u32, prio: usize) -> bool {
+        static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if *OFF.get_or_init(|| std::env::var("SOFTHSA_LIFO").is_ok_and(|v| v == "0")) {
+            return false;
+        }
+        if !IN_RUN.with(Cell::get) || self.better_elsewhere_than_new(prio) {
+            return false;
+        }
+        NEXT.with(|n| match n.get() {
+            None => {
+                n.set(Some((job, gen)));
+                true
+            }
+            Some(_) => false,
+        })
+    }
+
+    /// Hands a job kept for this thread to the workers (the thread cannot run it next).
+    fn hand_next_to_workers(&'static self) {
+        if let Some((job, gen)) = take_next() {
+            if job.acquire(Some(gen)) {
+                self.mark_runnable(job, 1);
+                job.release(self);
+            }
+        }
+    }
+
     /// Publishes a job the caller has just activated (generation `gen`, `total` work-groups,
     /// priority `prio`). With `inline`, the caller then runs it itself while it may: a token is
     /// free and nothing of higher priority waits. A single-work-group job run inline is not
     /// shown to the workers at all unless it parks.
     pub(crate) fn publish(&'static self, job: &'static Job, gen: u32, total: u64, inline: bool) {
         let prio = job.data().priority;
+        if !inline && self.has_workers() && self.keep_for_this_thread(job, gen, prio) {
+            stats::count(Event::KeptForThread);
+            if total > 1 {
+                self.mark_runnable(job, total.min(u64::from(self.workers)) as u32);
+            }
+            return;
+        }
         let mut shown = false;
         if !inline || total > 1 || !self.has_workers() {
             self.mark_runnable(job, total.min(u64::from(self.workers)) as u32);
@@ -175,6 +246,7 @@ impl Scheduler {
             while job.acquire(Some(gen)) {
                 run_job(self, job, Mode::Worker);
             }
+            self.hand_next_to_workers();
             return;
         }
         let token = if self.higher_priority_waiting(prio) {
@@ -188,6 +260,8 @@ impl Scheduler {
                 if job.acquire(Some(gen)) {
                     run_job(self, job, Mode::Inline);
                 }
+                // The submitter has its own work to go on with.
+                self.hand_next_to_workers();
                 drop(token);
             }
             None if !shown => {

@@ -53,9 +53,12 @@ pub enum Event {
     /// Nanoseconds of inline runs / worker runs of jobs.
     InlineNs,
     WorkerNs,
+    /// A launch kept for the launching thread to run next / run so.
+    KeptForThread,
+    Continued,
 }
 
-const EVENTS: usize = Event::WorkerNs as usize + 1;
+const EVENTS: usize = Event::Continued as usize + 1;
 const NAMES: [&str; EVENTS] = [
     "inline_run",
     "inline_refused",
@@ -80,6 +83,8 @@ const NAMES: [&str; EVENTS] = [
     "barrier_wait_ns",
     "inline_ns",
     "worker_ns",
+    "kept_for_thread",
+    "continued",
 ];
 
 static ON: AtomicBool = AtomicBool::new(false);

@@ -107,6 +107,10 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         Ordering::Release,
     );
     acquire_launcher(&q);
+    // Held while the thread lives (it ends before the runtime is torn down: shut-down and
+    // queue destroy stop it): upgrading the weak reference for every packet made every
+    // processor write the runtime's shared reference count.
+    let Some(rt) = rt.upgrade() else { return };
     let mut idle = Idle {
         average_ns: PACKET_SPIN.as_nanos() as u64 / 2,
         since: None,
@@ -130,7 +134,6 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
             acquire_launcher(&q);
             continue;
         }
-        let Some(rt) = rt.upgrade() else { break };
         if let Err(stop) = execute_guarded(&rt, &q, next, &packet, true) {
             if let Stop::Failed(e) = stop {
                 fail(&q, &e);
