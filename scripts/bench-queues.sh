@@ -12,11 +12,13 @@
 # for the completion signal; median, p10, p90), HIP launch + hipDeviceSynchronize of an empty
 # kernel (median; needs hipcc, skipped without it), back-to-back barrier-less empty dispatches on
 # one queue (per second), and Q queues x K small kernels (one work-group each) against one queue
-# running them all in order (kernels per second, ratio). Every small kernel's output is checked.
+# running them all in order (kernels per second, medians of alternating runs, ratio), with the
+# same work-groups as one dispatch for a ceiling. Every small kernel's output is checked.
 #
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
 # SOFTHSA_WORKERS (softhsa's threads, default all cores); QUEUE_BENCH_QUEUES (default 16),
-# QUEUE_BENCH_KERNELS (default 1000); BENCH_OUT (default target/bench-queues).
+# QUEUE_BENCH_KERNELS (default 1000), QUEUE_BENCH_REPS (default 3; 1 with --quick);
+# BENCH_OUT (default target/bench-queues).
 # Exit status: 0 when every program ran and computed correct results (a missed target is
 # reported in the table, not as a failure), 1 otherwise.
 set -euo pipefail
@@ -26,7 +28,7 @@ OUT=${BENCH_OUT:-$ROOT/target/bench-queues}
 LIB=${SOFTHSA_LIB_DIR:-$ROOT/target/release}
 CLANG=${BENCH_CLANG:-clang-15}
 quick=0 build=1 prebuilt=0 args="$*"
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) quick=1 ;;
@@ -94,6 +96,8 @@ rt_median=$(field roundtrip median_us) rt_p10=$(field roundtrip p10_us)
 rt_p90=$(field roundtrip p90_us) b2b=$(field back_to_back per_s)
 one=$(field queues one_queue_per_s) many=$(field queues many_queues_per_s)
 ratio=$(field queues ratio) nq=$(field queues queues) nk=$(field queues kernels)
+reps=$(field queues reps) samples=$(field queues 'samples(one/many/stream_spread)')
+ceiling=$(field one_dispatch per_s)
 cores=$(nproc)
 # verdict VALUE OP TARGET: "met" / "missed" / "n/a".
 verdict() {
@@ -121,7 +125,10 @@ rt_target=2
     printf '%-52s %11s /s\n' "$nk small kernels on each of $nq queues" "${many:-FAIL}"
     printf '%-52s %12sx %10sx  %s\n' "  $nq queues / 1 queue" "${ratio:-FAIL}" ">= 12" \
         "$(verdict "$ratio" '>=' 12)"
+    printf '%-52s %11s /s\n' "  ceiling: the same work-groups as 1 dispatch" "${ceiling:-?}"
     echo
+    echo "Queues: medians of ${reps:-?} alternating runs; per run one/many per second and the"
+    echo "slowest stream's time over the fastest one's: ${samples:-?}"
     echo "Targets are for the 16-core machine (the round trip: <= 5 us on 2 cores). The ratio"
     echo "cannot exceed the cores available: compare it with $cores."
 } | tee "$OUT/last.txt"

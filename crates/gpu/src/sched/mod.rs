@@ -26,6 +26,8 @@ pub mod load;
 mod run;
 pub mod stats;
 
+pub use run::{hold_tokens_between_runs, release_held_token};
+
 use stats::Event;
 
 use context::Runner;
@@ -65,7 +67,6 @@ pub struct Scheduler {
     /// Runners that may execute work-groups at once.
     workers: u32,
     jobs: Box<[Job]>,
-    free: [AtomicU64; WORDS],
     runnable: [[AtomicU64; WORDS]; PRIORITIES],
     /// Bumped whenever a job gains work; idle workers sleep on it (a futex word).
     epoch: AtomicU32,
@@ -104,7 +105,6 @@ impl Scheduler {
         Scheduler {
             workers: workers.clamp(1, u32::MAX as usize) as u32,
             jobs: (0..MAX_JOBS as u32).map(Job::new).collect(),
-            free: std::array::from_fn(|_| AtomicU64::new(u64::MAX)),
             runnable: std::array::from_fn(|_| std::array::from_fn(|_| AtomicU64::new(0))),
             epoch: AtomicU32::new(0),
             sleepers: AtomicU32::new(0),
@@ -123,22 +123,26 @@ impl Scheduler {
         self.threads.load(Ordering::Relaxed) > 0
     }
 
-    /// Claims a free job slot, waiting for one when all are in flight.
+    /// Claims a free job slot, waiting for one when all are in flight. A thread tries the slot
+    /// it used last first (free again once that job ended), so submitters on different threads
+    /// (one packet processor per queue) each keep to a slot of their own instead of all
+    /// competing for the lowest free one through one shared bitmap.
     pub(crate) fn claim(&'static self) -> (&'static Job, u32) {
+        thread_local! {
+            static HINT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+        }
+        static SPREAD: AtomicU32 = AtomicU32::new(0);
+        let start = HINT.with(|h| {
+            h.get()
+                .unwrap_or_else(|| (SPREAD.fetch_add(1, Ordering::Relaxed) as usize * 8) % MAX_JOBS)
+        });
         let mut spins = 0u32;
         loop {
-            for (w, word) in self.free.iter().enumerate() {
-                let mut bits = word.load(Ordering::Acquire);
-                while bits != 0 {
-                    let b = bits.trailing_zeros();
-                    let mask = 1u64 << b;
-                    if word.fetch_and(!mask, Ordering::AcqRel) & mask != 0 {
-                        let job = &self.jobs[w * 64 + b as usize];
-                        if let Some(gen) = job.claim() {
-                            return (job, gen);
-                        }
-                    }
-                    bits &= !mask;
+            for i in 0..MAX_JOBS {
+                let idx = (start + i) % MAX_JOBS;
+                if let Some(gen) = self.jobs[idx].claim() {
+                    HINT.with(|h| h.set(Some(idx)));
+                    return (&self.jobs[idx], gen);
                 }
             }
             spins += 1;
@@ -150,15 +154,11 @@ impl Scheduler {
         }
     }
 
-    /// A job's slot became FREE.
-    pub(crate) fn slot_freed(&self, slot: u32) {
-        self.free[slot as usize / 64].fetch_or(1 << (slot % 64), Ordering::AcqRel);
-    }
-
     /// Says that `job` has work for runners; wakes up to `n` sleeping workers.
     pub(crate) fn mark_runnable(&self, job: &Job, n: u32) {
         let p = job.data().priority.min(PRIORITIES - 1);
         let (w, bit) = (job.slot as usize / 64, 1u64 << (job.slot % 64));
+        job.shown.store(true, Ordering::Release);
         self.runnable[p][w].fetch_or(bit, Ordering::SeqCst);
         self.epoch.fetch_add(1, Ordering::SeqCst);
         if self.sleepers.load(Ordering::SeqCst) > 0 {
@@ -167,8 +167,12 @@ impl Scheduler {
         }
     }
 
-    /// Clears `job`'s runnable bit (it finished).
+    /// Clears `job`'s runnable bit (it finished). A job never shown to the workers (run inline
+    /// to its end) has none: the bitmaps every runner reads are not written for it.
     pub(crate) fn clear_runnable(&self, job: &Job) {
+        if !job.shown.load(Ordering::Acquire) {
+            return;
+        }
         let (w, bit) = (job.slot as usize / 64, 1u64 << (job.slot % 64));
         for p in &self.runnable {
             p[w].fetch_and(!bit, Ordering::SeqCst);

@@ -35,6 +35,7 @@ use crate::system::trace;
 use crate::{dispatch, Error, Runtime};
 use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
 use softhsa_gpu::sched::load::SpinPermit;
+use softhsa_gpu::sched::release_held_token;
 use softhsa_gpu::sched::stats::{self, Event};
 use softhsa_gpu::DispatchClient;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -111,6 +112,8 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
     // queue destroy stop it): upgrading the weak reference for every packet made every
     // processor write the runtime's shared reference count.
     let Some(rt) = rt.upgrade() else { return };
+    // Back-to-back inline runs keep their token; every wait below gives it back first.
+    softhsa_gpu::sched::hold_tokens_between_runs();
     let mut idle = Idle {
         average_ns: PACKET_SPIN.as_nanos() as u64 / 2,
         since: None,
@@ -125,6 +128,8 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         }
         let packet = Packet(q.mem.read_packet(next));
         if packet.barrier() && q.in_flight.load(Ordering::Acquire) > 0 {
+            // The dispatches waited for may need the token this thread kept.
+            release_held_token();
             // Ends of dispatches may launch what follows meanwhile (continue_launches). The last
             // one may have ended before the right was given back: then go on at once.
             q.launcher.store(false, Ordering::SeqCst);
@@ -135,12 +140,14 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
             continue;
         }
         if let Err(stop) = execute_guarded(&rt, &q, next, &packet, true) {
+            release_held_token();
             if let Stop::Failed(e) = stop {
                 fail(&q, &e);
             }
             break;
         }
     }
+    release_held_token();
     // Leaving (holding the launcher, so nothing else launches): what still runs is cancelled
     // (its packets do not complete) and waited for.
     if let Some(dev) = &q.device {
@@ -290,11 +297,14 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool
         q.mem.write_index().load(Ordering::Acquire) > next
             && q.mem.packet_header(next).load(Ordering::Acquire) & 0xff != PACKET_TYPE_INVALID
     };
-    if ready() {
+    if ready() || (idle.since.is_none() && softhsa_gpu::sched::load::brief_spin(ready)) {
+        // (A packet written right behind the last one, as producers streaming packets do: no
+        // idle period to account for, and the token kept.)
         stats::count(Event::PacketReady);
         idle.ended();
         return true;
     }
+    release_held_token();
     // Spin at the start of an idle period only (not after each wake-up of a long one).
     if idle.since.is_none() {
         idle.since = Some(Instant::now());
@@ -380,6 +390,10 @@ fn execute(
         kind,
         Kind::BarrierAnd(_) | Kind::BarrierOr(_) | Kind::BarrierValue { .. }
     );
+    if !matches!(kind, Kind::KernelDispatch) {
+        // Barrier and agent packets wait or run host code: not while keeping a token.
+        release_held_token();
+    }
     if !is_barrier && p.acquire_scope() != SCOPE_NONE {
         fence(Ordering::SeqCst);
     }
@@ -490,8 +504,11 @@ fn kernel_dispatch(
     let packet: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
     // One decoded program per code object segment, shared by its kernels (the loader caches it).
     let find_kernel = |object: u64| {
-        let k = rt.loader.kernel(object).ok_or("is not a loaded kernel")?;
-        dispatch::device_kernel(&k, device.config().gfx.isa())
+        rt.loader
+            .with_kernel(object, |k| {
+                dispatch::device_kernel(k, device.config().gfx.isa())
+            })
+            .ok_or("is not a loaded kernel")?
             .map_err(|e| format!("cannot run: {e}"))
     };
     // Inline: a small dispatch ends with no hand-off. A later packet (which may overlap this

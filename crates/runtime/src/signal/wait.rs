@@ -119,6 +119,15 @@ pub fn wait_any(
     if let Some((i, v)) = check() {
         return (Some(i), v);
     }
+    let mut hit = None;
+    if softhsa_gpu::sched::load::brief_spin(|| {
+        hit = check();
+        hit.is_some()
+    }) {
+        if let Some((i, v)) = hit {
+            return (Some(i), v);
+        }
+    }
     if let Some(permit) = softhsa_gpu::sched::load::SpinPermit::for_waiter() {
         let limit = match deadline {
             Some(d) => hint.spin().min(d.saturating_duration_since(start)),
