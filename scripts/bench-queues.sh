@@ -7,6 +7,10 @@
 #   scripts/bench-queues.sh --no-build    do not run scripts/build-lib.sh
 #   scripts/bench-queues.sh --prebuilt    compile nothing: run the programs an earlier run left in
 #                                         $BENCH_OUT (copy it to a machine without compilers)
+#   scripts/bench-queues.sh --diag        after the table, the queues figure again with diagnostics
+#                                         (5 runs, unchecked): each CPU's busy and steal time and each
+#                                         stream's time per run, the scheduler's counters
+#                                         (SOFTHSA_SCHED_STATS), in $BENCH_OUT/log/diag.log
 #
 # Figures: empty-kernel round trip through plain HSA (write the packet, ring the doorbell, wait
 # for the completion signal; median, p10, p90), HIP launch + hipDeviceSynchronize of an empty
@@ -27,13 +31,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${BENCH_OUT:-$ROOT/target/bench-queues}
 LIB=${SOFTHSA_LIB_DIR:-$ROOT/target/release}
 CLANG=${BENCH_CLANG:-clang-15}
-quick=0 build=1 prebuilt=0 args="$*"
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+quick=0 build=1 prebuilt=0 diag=0 args="$*"
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) quick=1 ;;
         --no-build) build=0 ;;
         --prebuilt) prebuilt=1 build=0 ;;
+        --diag) diag=1 ;;
         -h | --help) usage ;;
         *) echo "bench-queues.sh: unknown argument $1" >&2; usage ;;
     esac
@@ -132,4 +137,12 @@ rt_target=2
     echo "Targets are for the 16-core machine (the round trip: <= 5 us on 2 cores). The ratio"
     echo "cannot exceed the cores available: compare it with $cores."
 } | tee "$OUT/last.txt"
+if [ $diag = 1 ]; then
+    echo
+    echo "Diagnostics (5 unchecked runs of the queues figure; $OUT/log/diag.log):"
+    SOFTHSA_SCHED_STATS=1 QUEUE_BENCH_CPU_USE=1 QUEUE_BENCH_CHECK=0 QUEUE_BENCH_REPS=5 \
+        QUEUE_BENCH_PARTS=queues "$OUT/bin/queue_bench" "$OUT/bin/queue_kernels.hsaco" \
+        >"$OUT/log/diag.log" 2>&1 || status=1
+    grep -v '^QUEUE_BENCH check' "$OUT/log/diag.log" | tee -a "$OUT/last.txt"
+fi
 exit $status

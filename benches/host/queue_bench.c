@@ -16,7 +16,8 @@
  *   one_dispatch  the same Q*K work-groups as one dispatch: the workers' ceiling for the above
  * Every small kernel's output is checked against a host computation; a wrong value fails the run
  * (exit 1). Environment: QUEUE_BENCH_QUEUES (default 16), QUEUE_BENCH_KERNELS (default 1000),
- * QUEUE_BENCH_REPS, QUEUE_BENCH_PARTS (comma-separated names of the parts to run; default all;
+ * QUEUE_BENCH_REPS, QUEUE_BENCH_CPU_USE (set: each many-queues run also prints how busy each CPU
+ * was, the steal time and each stream's time), QUEUE_BENCH_PARTS (comma-separated names of the parts to run; default all;
  * also one_queue or many_queues: one side of `queues`, for profiles), QUEUE_BENCH_CHECK=0 (skip
  * the checks of the small kernels' results: diagnostics only). */
 #include "../../tests/c/common/aql_kernels.h"
@@ -189,6 +190,55 @@ static void *run_timed(void *p) {
     return NULL;
 }
 
+/* Per-CPU jiffies from /proc/stat: busy (all but idle and iowait) and steal (time the
+ * hypervisor gave the vCPU to someone else). Returns the CPUs read (0 without /proc/stat). */
+#define MAX_CPUS 256
+static int cpu_times(unsigned long long *busy, unsigned long long *steal) {
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int n = 0;
+    while (n < MAX_CPUS && fgets(line, sizeof line, f)) {
+        unsigned long long v[8] = {0};
+        int cpu;
+        if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+            continue; /* the "cpu " total line, or another line */
+        if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+                   &v[3], &v[4], &v[5], &v[6], &v[7]) < 9)
+            continue;
+        busy[n] = v[0] + v[1] + v[2] + v[5] + v[6];
+        steal[n] = v[7];
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* How the CPUs were used between two cpu_times readings: the least and most busy CPU and the
+ * most stolen one, in percent of the elapsed time (a CPU idle while streams lag: threads
+ * stacked on others; every CPU busy: slower CPUs). */
+static void print_cpu_use(const char *what, unsigned long long *b0, unsigned long long *s0, int n,
+                          double us) {
+    unsigned long long b1[MAX_CPUS], s1[MAX_CPUS];
+    if (n == 0 || cpu_times(b1, s1) != n)
+        return;
+    double hz = (double)sysconf(_SC_CLK_TCK), ticks = us / 1e6 * hz;
+    double lo = 1e9, hi = 0, st = 0;
+    char all[2048] = "";
+    for (int i = 0; i < n; i++) {
+        double b = 100.0 * (double)(b1[i] - b0[i]) / ticks, t = 100.0 * (double)(s1[i] - s0[i]) / ticks;
+        lo = b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+        st = t > st ? t : st;
+        size_t len = strlen(all);
+        snprintf(all + len, sizeof all - len, "%s%.0f", i ? "," : "", b);
+    }
+    printf("QUEUE_BENCH cpu_use %s busy_min=%.0f%% busy_max=%.0f%% steal_max=%.0f%% busy=%s\n",
+           what, lo, hi, st, all);
+}
+
+
 /* Kernels per second of `nq` streams, each on its own queue with its own host thread, running
  * their kernels in order; `spread` gets the slowest stream's time over the fastest one's. */
 static double many_queues_rate(struct timed_stream *st, int nq, double *spread) {
@@ -198,6 +248,8 @@ static double many_queues_rate(struct timed_stream *st, int nq, double *spread) 
         reset_stream(&st[i].st);
         total += st[i].st.kernels;
     }
+    unsigned long long b0[MAX_CPUS], s0[MAX_CPUS];
+    int ncpu = cpu_times(b0, s0);
     double t0 = ak_now_us();
     for (int i = 0; i < nq; i++) {
         st[i].t0 = t0;
@@ -205,7 +257,16 @@ static double many_queues_rate(struct timed_stream *st, int nq, double *spread) 
     }
     for (int i = 0; i < nq; i++)
         pthread_join(th[i], NULL);
-    double rate = total / ((ak_now_us() - t0) / 1e6);
+    double us = ak_now_us() - t0, rate = total / (us / 1e6);
+    if (getenv("QUEUE_BENCH_CPU_USE")) {
+        print_cpu_use("many_queues", b0, s0, ncpu, us);
+        char times[1024] = "";
+        for (int i = 0; i < nq; i++) {
+            size_t len = strlen(times);
+            snprintf(times + len, sizeof times - len, "%s%.1f", i ? "," : "", st[i].us / 1e3);
+        }
+        printf("QUEUE_BENCH stream_ms %s\n", times);
+    }
     double lo = 1e300, hi = 0;
     for (int i = 0; i < nq; i++) {
         lo = st[i].us < lo ? st[i].us : lo;
