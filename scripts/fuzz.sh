@@ -8,6 +8,10 @@
 #   --seconds N     run each target for N seconds (default 60)
 #   --minutes N     run each target for N minutes
 #   --jobs N        N fuzzing processes per target, sharing one corpus (default 1)
+#   --fast-jobs N   of those N processes, run N with a build without compare tracing: about twice
+#                   the executions per second on the parsers, while the others keep tracing
+#                   compares for magic values (AFL++'s one-cmplog-instance practice); the fast
+#                   build goes to target/fuzz/bin/fast (with --prebuilt DIR: DIR/fast)
 #   --asan          build and run with AddressSanitizer (LeakSanitizer included)
 #   --build-only    build the binaries, run nothing
 #   --prebuilt DIR  run binaries already built in DIR (no compiler needed: the long campaign on
@@ -25,6 +29,7 @@ cd "$top"
 
 seconds=60
 jobs=1
+fast_jobs=0
 asan=0
 build_only=0
 replay=0
@@ -35,11 +40,12 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift ;;
     --minutes) seconds=$(($2 * 60)); shift ;;
     --jobs) jobs=$2; shift ;;
+    --fast-jobs) fast_jobs=$2; shift ;;
     --asan) asan=1 ;;
     --build-only) build_only=1 ;;
     --prebuilt) prebuilt=$2; shift ;;
     --replay) replay=1 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1") ;;
   esac
@@ -49,34 +55,45 @@ all=(codeobj isa packets capi)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 triple=x86_64-unknown-linux-gnu
-bindir=$top/fuzz/target/$triple/release
-if [ -n "$prebuilt" ]; then
-  bindir=$(cd "$prebuilt" && pwd)
-else
+[ "$fast_jobs" -le "$jobs" ] || { echo "fuzz.sh: --fast-jobs $fast_jobs exceeds --jobs $jobs" >&2; exit 2; }
+# build VARIANT TARGET_DIR STRIPPED_DIR: builds the targets with the variant's instrumentation
+# ("traced": cargo fuzz's, compare tracing included; "fast": coverage counters only) and leaves
+# copies without debug info in STRIPPED_DIR.
+build() {
+  local variant=$1 target_dir=$2 stripped=$3 flags
   flags="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4"
-  flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters"
-  flags+=" -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares"
+  flags+=" -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table"
+  [ "$variant" = traced ] && flags+=" -Cllvm-args=-sanitizer-coverage-trace-compares"
   flags+=" --cfg fuzzing -Cdebug-assertions -Coverflow-checks -Cforce-frame-pointers"
-  if [ "$asan" = 1 ]; then
-    flags+=" -Zsanitizer=address"
-    export RUSTC_BOOTSTRAP=1
-    bindir=$top/fuzz/target-asan/$triple/release
-  fi
-  echo "== building fuzz targets ($bindir)"
-  target_dir=$top/fuzz/target
-  [ "$asan" = 1 ] && target_dir=$top/fuzz/target-asan
+  [ "$asan" = 1 ] && flags+=" -Zsanitizer=address"
+  echo "== building fuzz targets ($variant, $target_dir)"
   if ! RUSTFLAGS="$flags" cargo build --release --manifest-path fuzz/Cargo.toml \
       --target "$triple" --target-dir "$target_dir" $(printf -- '--bin %s ' "${targets[@]}"); then
     echo "fuzz.sh: build failed"
     echo "0 passed, 1 failed"
     exit 1
   fi
-  stripped=$top/target/fuzz/bin
-  [ "$asan" = 1 ] && stripped=$top/target/fuzz/bin-asan
   mkdir -p "$stripped"
   for t in "${targets[@]}"; do
-    objcopy --strip-debug "$bindir/$t" "$stripped/$t" 2>/dev/null || cp "$bindir/$t" "$stripped/$t"
+    objcopy --strip-debug "$target_dir/$triple/release/$t" "$stripped/$t" 2>/dev/null ||
+      cp "$target_dir/$triple/release/$t" "$stripped/$t"
   done
+}
+if [ -n "$prebuilt" ]; then
+  bindir=$(cd "$prebuilt" && pwd)
+  fastdir=$bindir/fast
+else
+  target_dir=$top/fuzz/target
+  stripped=$top/target/fuzz/bin
+  if [ "$asan" = 1 ]; then
+    export RUSTC_BOOTSTRAP=1
+    target_dir=$top/fuzz/target-asan
+    stripped=$top/target/fuzz/bin-asan
+  fi
+  build traced "$target_dir" "$stripped"
+  bindir=$target_dir/$triple/release
+  fastdir=$target_dir-fast/$triple/release
+  [ "$fast_jobs" -gt 0 ] && build fast "$target_dir-fast" "$stripped/fast"
 fi
 [ "$build_only" = 1 ] && exit 0
 
@@ -102,7 +119,7 @@ for t in "${targets[@]}"; do
   artifacts=$work/artifacts/$t
   logs=$work/logs/$t
   mkdir -p "$corpus" "$artifacts" "$logs"
-  rm -f "$logs"/*.log
+  rm -f "$logs"/*.log "$logs"/fast/*.log
   dict=()
   [ -f "$top/fuzz/dict/$t.dict" ] && dict=(-dict="$top/fuzz/dict/$t.dict")
   before=$(ls "$artifacts" | wc -l)
@@ -115,15 +132,29 @@ for t in "${targets[@]}"; do
     case "$t" in codeobj) max_len=65536 ;; isa) max_len=512 ;; *) max_len=1024 ;; esac
     common=(-max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -max_len="$max_len"
             -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}")
-    if [ "$jobs" -gt 1 ]; then
-      (cd "$logs" && "$bin" "${common[@]}" -jobs="$jobs" -workers="$jobs" \
-        "$corpus" "$seeds" >"$logs/main.log" 2>&1)
-    else
-      "$bin" "${common[@]}" "$corpus" "$seeds" >"$logs/fuzz-0.log" 2>&1
+    traced_jobs=$((jobs - fast_jobs))
+    fast_pid=
+    if [ "$fast_jobs" -gt 0 ]; then
+      # Both builds share the corpus directory: libFuzzer reloads it, so each side picks up
+      # what the other found.
+      [ -x "$fastdir/$t" ] || { echo "$t: no fast binary at $fastdir/$t"; failed=$((failed + 1)); continue; }
+      mkdir -p "$logs/fast"
+      (cd "$logs/fast" && "$fastdir/$t" "${common[@]}" -jobs="$fast_jobs" -workers="$fast_jobs" \
+        "$corpus" "$seeds" >"$logs/fast/main.log" 2>&1) &
+      fast_pid=$!
     fi
-    rc=$?
+    rc=0
+    if [ "$traced_jobs" -gt 1 ]; then
+      (cd "$logs" && "$bin" "${common[@]}" -jobs="$traced_jobs" -workers="$traced_jobs" \
+        "$corpus" "$seeds" >"$logs/main.log" 2>&1) || rc=$?
+    elif [ "$traced_jobs" = 1 ]; then
+      "$bin" "${common[@]}" "$corpus" "$seeds" >"$logs/fuzz-0.log" 2>&1 || rc=$?
+    fi
+    if [ -n "$fast_pid" ]; then
+      wait "$fast_pid" || rc=$?
+    fi
   fi
-  execs=$(cat "$logs"/*.log 2>/dev/null | grep -Eo 'stat::number_of_executed_units: *[0-9]+' |
+  execs=$(cat "$logs"/*.log "$logs"/fast/*.log 2>/dev/null | grep -Eo 'stat::number_of_executed_units: *[0-9]+' |
           awk '{s+=$2} END {print s+0}')
   crashes=$(( $(ls "$artifacts" | wc -l) - before ))
   total_execs=$((total_execs + execs))
@@ -131,7 +162,7 @@ for t in "${targets[@]}"; do
   if [ "$rc" -ne 0 ] || [ "$crashes" -gt 0 ]; then
     failed=$((failed + 1))
     echo "FAIL $t (exit $rc); last lines:"
-    cat "$logs"/*.log | grep -v '^#[0-9]' | tail -n 30 | sed 's/^/    /'
+    cat "$logs"/*.log "$logs"/fast/*.log 2>/dev/null | grep -v '^#[0-9]' | tail -n 30 | sed 's/^/    /'
   else
     passed=$((passed + 1))
   fi

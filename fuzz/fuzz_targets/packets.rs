@@ -316,6 +316,20 @@ fn dispatch(rt: &Hsa, sc: &mut Scene, b: &mut Bytes, done: u64) -> [u32; 16] {
         let i = grid.iter().enumerate().max_by_key(|(_, g)| **g).unwrap().0;
         grid[i] /= 2;
     }
+    // And at most 2^10 work-groups: work-groups smaller than the grid in a dimension (a
+    // work-group of 1 x 1024 over a grid of 127 x 1 x 128 is 16,256 one-item work-groups) made
+    // inputs that ran for seconds on a busy machine, each wave up to the instruction budget.
+    let groups = |g: &[u32; 3]| -> u64 {
+        (0..3)
+            .map(|d| u64::from(g[d].max(1)).div_ceil(u64::from(wg[d].max(1))))
+            .product()
+    };
+    while groups(&grid) > 1 << 10 {
+        let i = (0..3)
+            .max_by_key(|&d| u64::from(grid[d].max(1)).div_ceil(u64::from(wg[d].max(1))))
+            .unwrap();
+        grid[i] /= 2;
+    }
     let segment = |b: &mut Bytes, normal: u32| match b.below(6) {
         0 => 0,
         1 => u32::MAX,

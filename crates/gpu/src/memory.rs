@@ -33,6 +33,9 @@ pub struct Site {
     pub lo: u64,
     pub hi: u64,
     pub delta: u64,
+    /// The JIT's note of how this instruction's lanes were laid out last time (bit 0: in
+    /// rows of consecutive lanes, not all consecutive), so its stub tries that path first.
+    pub hint: u64,
 }
 
 /// What a worker keeps between the work-groups of one dispatch: the ranges checks proved, the

@@ -232,30 +232,24 @@ pub fn private_vsharp(base: u64) -> [u32; 4] {
     [base as u32, w1, u32::MAX, w3]
 }
 
-/// A short list of initial SGPR values (no allocation per wave).
-#[derive(Default)]
-struct Regs {
-    v: [u32; 24],
-    n: usize,
+/// Writes initial SGPR values in order from `next`, straight into the wave (no allocation or
+/// copy per wave); values past the last SGPR are dropped.
+struct SgprWriter<'a> {
+    s: &'a mut [u32; 128],
+    next: usize,
 }
 
-impl Regs {
+impl SgprWriter<'_> {
     fn push(&mut self, x: u32) {
-        if let Some(slot) = self.v.get_mut(self.n) {
-            *slot = x;
-            self.n += 1;
+        if self.next < SGPR_COUNT {
+            self.s[self.next] = x;
+            self.next += 1;
         }
     }
     fn extend(&mut self, xs: impl IntoIterator<Item = u32>) {
         for x in xs {
             self.push(x);
         }
-    }
-    fn len(&self) -> usize {
-        self.n
-    }
-    fn as_slice(&self) -> &[u32] {
-        &self.v[..self.n]
     }
 }
 
@@ -288,7 +282,10 @@ pub fn init_wave(
     w.scratch_base = lv.scratch_base + u64::from(index) * u64::from(lv.scratch_wave_bytes);
     w.set_exec(shape.exec(index));
 
-    let mut user = Regs::default();
+    let mut user = SgprWriter {
+        s: &mut w.s,
+        next: 0,
+    };
     let pair = |v: u64| [v as u32, (v >> 32) as u32];
     if kd.enable_sgpr_private_segment_buffer {
         user.extend(lv.private_vsharp);
@@ -313,12 +310,16 @@ pub fn init_wave(
         user.push(lv.private_size);
     }
     for d in 0..3 {
-        if kd.enable_sgpr_grid_workgroup_count[d] && (d == 0 || user.len() < 16) {
+        if kd.enable_sgpr_grid_workgroup_count[d] && (d == 0 || user.next < 16) {
             user.push(grid.counts[d]);
         }
     }
     // System SGPRs follow the USER_SGPR_COUNT user SGPRs the hardware loads.
-    let mut sys = Regs::default();
+    let first_sys = (kd.user_sgpr_count() as usize).max(user.next);
+    let mut sys = SgprWriter {
+        s: &mut w.s,
+        next: first_sys,
+    };
     let ids = kd.enable_sgpr_workgroup_id();
     for d in 0..3 {
         if ids[d] {
@@ -331,13 +332,6 @@ pub fn init_wave(
     }
     if kd.enable_sgpr_private_segment_wave_offset() {
         sys.push(index * lv.scratch_wave_bytes);
-    }
-    let first_sys = (kd.user_sgpr_count() as usize).max(user.len());
-    for (i, &v) in user.as_slice().iter().enumerate() {
-        w.s[i.min(SGPR_COUNT - 1)] = v;
-    }
-    for (i, &v) in sys.as_slice().iter().enumerate() {
-        w.s[(first_sys + i).min(SGPR_COUNT - 1)] = v;
     }
     // Hardware leaves FLAT_SCRATCH to the prolog; starting it at the wave's base is harmless and
     // lets hand-written code use scratch_* without one.

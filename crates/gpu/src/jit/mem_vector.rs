@@ -27,6 +27,10 @@ use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
 const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
+const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
+const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
+/// `Site::hint`: the rows path served the site.
+const ROWS_HINT: i32 = 1;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
@@ -157,6 +161,14 @@ impl Emitter<'_> {
         a.lzcnt(r11, rcx)?;
         a.neg(r11)?;
         a.add(r11, 63)?;
+        if isa == Isa::Avx512 && shape.dwords == 1 {
+            // A site whose lanes came in rows last time (2-D work-groups) skips the check for
+            // consecutive lanes, which would fail at the second row.
+            a.imul_3(rax, r9, SITE_BYTES)?;
+            a.add(rax, qword_ptr(r12 + J_SITES))?;
+            a.test(byte_ptr(rax + SITE_HINT), ROWS_HINT)?;
+            a.jnz(scattered)?;
+        }
         // Lane f's address dwords: low in eax, high (address pairs) in r8d.
         a.mov(eax, dword_ptr(rdi + r10 * 4))?;
         if shape.pair {
@@ -281,7 +293,7 @@ impl Emitter<'_> {
         let a = &mut self.a;
         let mut miss = a.create_label();
         let mut hit = a.create_label();
-        a.imul_3(r11, r9, std::mem::size_of::<crate::memory::Site>() as i32)?;
+        a.imul_3(r11, r9, SITE_BYTES)?;
         a.add(r11, qword_ptr(r12 + J_SITES))?;
         a.cmp(rax, qword_ptr(r11))?;
         a.jb(miss)?;
@@ -452,6 +464,7 @@ impl Emitter<'_> {
         self.stub_range_check(!shape.load, retry, slow)?;
         let a = &mut self.a;
         a.add(r8, qword_ptr(r11 + 16))?;
+        a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
         }

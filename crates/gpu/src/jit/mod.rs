@@ -462,14 +462,16 @@ extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32, site: u32) -> 
     match r {
         Ok(Ok(_)) => {
             let k = cx.mem.cache();
+            // SAFETY: `sites` has an entry for every site of the code (`run_code` sized it),
+            // and `site` is one of them (compiled in).
+            let slot = unsafe { &mut *j.sites.add(site as usize) };
             let s = Site {
                 lo: k.range.start,
                 hi: k.range.end,
                 delta: k.delta,
+                hint: slot.hint,
             };
-            // SAFETY: `sites` has an entry for every site of the code (`run_code` sized it),
-            // and `site` is one of them (compiled in).
-            unsafe { *j.sites.add(site as usize) = s };
+            *slot = s;
             // The fast check must now pass, or the caller would retry forever.
             u32::from(lo >= s.lo && end <= s.hi && end >= lo)
         }

@@ -7,7 +7,10 @@
 //! instructions wrote. That is exact because lane-wise operations never read another lane.
 //! Scalar and constant operands are broadcast into homes once, before the loop. Lane masks
 //! (VCC, carries, compare results) are read and written in memory as the chunk's bits of the
-//! SGPR pair, so an instruction later in the same iteration sees them.
+//! SGPR pair, so an instruction later in the same iteration sees them. The last write of a
+//! mask that nothing later in the segment touches is collected in a GPR instead and stored
+//! whole after the loop: a 64-bit read of chunk-sized stores (the SALU's `s_and_saveexec`
+//! after a compare) cannot be forwarded from the store buffer and stalls the read.
 
 use super::emit::{bind, Emitter, R, W_S};
 use super::select::{LaneInst, Opd};
@@ -37,7 +40,13 @@ pub(super) struct Seg {
     /// The instruction being emitted writes a lane mask that a later one of the segment
     /// overwrites unread: only its mask register is set, memory waits for the later one.
     mask_store_dead: bool,
+    /// The GPR collecting the chunks' bits of the mask the instruction being emitted writes
+    /// (see the module documentation).
+    mask_acc: Option<AsmRegister64>,
 }
+
+/// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
+const MASK_ACCS: [AsmRegister64; 6] = [rcx, rdx, r8, r9, r10, r11];
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
 
@@ -121,17 +130,27 @@ impl Emitter<'_> {
         } else {
             dead_mask_stores(insts, !isa.mask_homes().is_empty())
         };
+        let accs = mask_accumulators(insts);
         self.seg = Some(Seg {
             homes,
             snaps,
             masks: Vec::new(),
             mask_store_dead: false,
+            mask_acc: None,
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
         let mut top = a.create_label();
         let mut next = a.create_label();
         let mut skip = a.create_label();
+        let collected: Vec<(u8, AsmRegister64)> = insts
+            .iter()
+            .zip(&accs)
+            .filter_map(|((_, li), acc)| Some((li.mask_out?, MASK_ACCS[(*acc)?])))
+            .collect();
+        for &(_, r) in &collected {
+            a.xor(r, r)?;
+        }
         a.xor(esi, esi)?;
         a.mov(rdi, r13)?;
         bind(a, &mut top)?;
@@ -153,10 +172,11 @@ impl Emitter<'_> {
                 a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
             }
         }
-        for ((i, li), &dead) in insts.iter().zip(&dead) {
+        for (((i, li), &dead), acc) in insts.iter().zip(&dead).zip(&accs) {
             self.free_all();
             if let Some(seg) = self.seg.as_mut() {
                 seg.mask_store_dead = dead;
+                seg.mask_acc = acc.map(|k| MASK_ACCS[k]);
             }
             self.lane(*i, li).map_err(|e| {
                 super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
@@ -195,6 +215,10 @@ impl Emitter<'_> {
         a.jmp(done)?;
         bind(a, &mut skip)?;
         for m in &masks_out {
+            if let Some(&(_, r)) = collected.iter().find(|c| c.0 == *m) {
+                self.a.shr(r, (64 / chunks) as u32)?;
+                continue;
+            }
             let mm = self.mask_mem(*m);
             match isa {
                 Isa::Avx512 => self.a.mov(mm, 0)?,
@@ -203,6 +227,9 @@ impl Emitter<'_> {
         }
         self.a.jmp(next)?;
         bind(&mut self.a, &mut done)?;
+        for &(s, r) in &collected {
+            self.a.mov(qword_ptr(rbx + (W_S + 4 * i32::from(s))), r)?;
+        }
         self.seg = None;
         Ok(())
     }
@@ -347,7 +374,16 @@ impl Emitter<'_> {
         let exec = self.isa.exec_mask();
         self.m_and(m, m, exec)?;
         let dead = !exec_too && self.seg.as_ref().is_some_and(|g| g.mask_store_dead);
-        if !dead {
+        let acc = self.seg.as_ref().and_then(|g| g.mask_acc);
+        if let (Some(r), false) = (acc, exec_too) {
+            // This chunk's bits enter at the top; after the last chunk, chunk 0's are at the
+            // bottom.
+            let bits = 64 / self.isa.chunks() as u32;
+            self.m_to_gpr(eax, m)?;
+            self.a.shr(r, bits)?;
+            self.a.shl(rax, 64 - bits)?;
+            self.a.or(r, rax)?;
+        } else if !dead {
             self.m_to_gpr(eax, m)?;
             let mem = self.mask_mem(s);
             match self.isa {
@@ -410,6 +446,35 @@ fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
                 }
             }
             false
+        })
+        .collect()
+}
+
+/// Per instruction of a segment: the accumulator (index into [`MASK_ACCS`]) that collects the
+/// lane mask it writes, when nothing later in the segment reads or writes that mask (so memory
+/// may wait for the end of the loop; reads earlier in the iteration see memory's old chunk
+/// bits, as they would with per-chunk stores). EXEC and compares that also write EXEC keep
+/// per-chunk stores: the next chunk's iteration reads its EXEC bits from memory.
+fn mask_accumulators(insts: &[(u32, LaneInst)]) -> Vec<Option<usize>> {
+    let touches = |li: &LaneInst, s: u8| {
+        li.sgpr_values().any(|r| r.abs_diff(s) < 2)
+            || li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
+            || li.mask_out.is_some_and(|m| m.abs_diff(s) < 2)
+    };
+    let mut next = 0;
+    (0..insts.len())
+        .map(|k| {
+            let li = &insts[k].1;
+            let s = li.mask_out.filter(|_| !li.writes_exec)?;
+            if s.abs_diff(EXEC_LO as u8) < 2
+                || s % 2 != 0
+                || insts[k + 1..].iter().any(|(_, later)| touches(later, s))
+                || next == MASK_ACCS.len()
+            {
+                return None;
+            }
+            next += 1;
+            Some(next - 1)
         })
         .collect()
 }
