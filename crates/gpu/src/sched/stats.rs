@@ -88,10 +88,20 @@ const NAMES: [&str; EVENTS] = [
 ];
 
 static ON: AtomicBool = AtomicBool::new(false);
-static BLOCKS: Mutex<Vec<&'static [AtomicU64; EVENTS]>> = Mutex::new(Vec::new());
+/// One thread's counts: its name, the CPUs it ran inline runs on (a mask of the first 64),
+/// and the events.
+struct Block {
+    thread: String,
+    cpus: AtomicU64,
+    /// Times the thread was preempted (involuntary context switches), read now and then.
+    preempted: AtomicU64,
+    events: [AtomicU64; EVENTS],
+}
+
+static BLOCKS: Mutex<Vec<&'static Block>> = Mutex::new(Vec::new());
 
 thread_local! {
-    static MINE: Cell<Option<&'static [AtomicU64; EVENTS]>> = const { Cell::new(None) };
+    static MINE: Cell<Option<&'static Block>> = const { Cell::new(None) };
 }
 
 /// Turns counting on when `SOFTHSA_SCHED_STATS` is set (not "0"); the totals print at exit.
@@ -130,15 +140,35 @@ pub fn add(e: Event, n: u64) {
 fn add_slow(e: Event, n: u64) {
     let _ = MINE.try_with(|m| {
         let block = m.get().unwrap_or_else(|| {
-            let b: &'static [AtomicU64; EVENTS] =
-                Box::leak(Box::new(std::array::from_fn(|_| AtomicU64::new(0))));
+            let b: &'static Block = Box::leak(Box::new(Block {
+                thread: std::thread::current().name().unwrap_or("?").to_string(),
+                cpus: AtomicU64::new(0),
+                preempted: AtomicU64::new(0),
+                events: std::array::from_fn(|_| AtomicU64::new(0)),
+            }));
             BLOCKS.lock().unwrap_or_else(|e| e.into_inner()).push(b);
             m.set(Some(b));
             b
         });
-        let c = &block[e as usize];
+        let c = &block.events[e as usize];
         // Only this thread writes its block.
         c.store(c.load(Ordering::Relaxed) + n, Ordering::Relaxed);
+        if matches!(e, Event::InlineRun) {
+            // SAFETY: sched_getcpu takes nothing and returns a CPU number or -1.
+            let cpu = unsafe { libc::sched_getcpu() };
+            if (0..64).contains(&cpu) {
+                let m = block.cpus.load(Ordering::Relaxed) | 1 << cpu;
+                block.cpus.store(m, Ordering::Relaxed);
+            }
+            if c.load(Ordering::Relaxed) % 64 == 1 {
+                // SAFETY: getrusage writes the zeroed struct it is given.
+                let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+                // SAFETY: as above; RUSAGE_THREAD reports the calling thread.
+                if unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut u) } == 0 {
+                    block.preempted.store(u.ru_nivcsw as u64, Ordering::Relaxed);
+                }
+            }
+        }
     });
 }
 
@@ -147,7 +177,10 @@ pub fn totals() -> Vec<(&'static str, u64)> {
     let blocks = BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
     (0..EVENTS)
         .map(|i| {
-            let sum = blocks.iter().map(|b| b[i].load(Ordering::Relaxed)).sum();
+            let sum = blocks
+                .iter()
+                .map(|b| b.events[i].load(Ordering::Relaxed))
+                .sum();
             (NAMES[i], sum)
         })
         .collect()
@@ -159,4 +192,26 @@ extern "C" fn print_at_exit() {
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
     eprintln!("softhsa sched stats: {}", line.join(" "));
+    // Per thread that ran dispatches inline (packet processors): how many, how long, where.
+    let blocks = BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    for b in blocks.iter() {
+        let runs = b.events[Event::InlineRun as usize].load(Ordering::Relaxed);
+        if runs == 0 {
+            continue;
+        }
+        let ns = b.events[Event::InlineNs as usize].load(Ordering::Relaxed);
+        let mask = b.cpus.load(Ordering::Relaxed);
+        let cpus: Vec<String> = (0..64)
+            .filter(|c| mask >> c & 1 != 0)
+            .map(|c| c.to_string())
+            .collect();
+        eprintln!(
+            "softhsa sched thread {}: inline_runs={runs} inline_us_each={:.1} cpus={} \
+             preempted={}",
+            b.thread,
+            ns as f64 / runs as f64 / 1e3,
+            cpus.join(","),
+            b.preempted.load(Ordering::Relaxed)
+        );
+    }
 }
