@@ -47,9 +47,34 @@ pub fn release_held_token() {
     drop(t);
 }
 
+/// Marks the thread as inside [`run_job`] while it lives; put back when it ends, also by a
+/// panic, which also hands a job kept for the thread to the workers (else nobody would run it).
+struct InRun {
+    sched: &'static Scheduler,
+    outer: bool,
+}
+
+impl InRun {
+    fn enter(sched: &'static Scheduler) -> InRun {
+        InRun {
+            sched,
+            outer: IN_RUN.with(|f| f.replace(true)),
+        }
+    }
+}
+
+impl Drop for InRun {
+    fn drop(&mut self) {
+        let _ = IN_RUN.try_with(|f| f.set(self.outer));
+        if std::thread::panicking() {
+            self.sched.hand_next_to_workers();
+        }
+    }
+}
+
 /// Takes the job kept for this thread to run next, if any.
 fn take_next() -> Option<(&'static Job, u32)> {
-    NEXT.with(Cell::take)
+    NEXT.try_with(Cell::take).ok().flatten()
 }
 
 /// How a runner came to run a job.
@@ -101,7 +126,7 @@ impl Tally {
 /// give, a work-group parks (inline mode), or another job deserves this runner more.
 pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     let t0 = stats::enabled().then(std::time::Instant::now);
-    let outer = IN_RUN.with(|f| f.replace(true));
+    let _in_run = InRun::enter(s);
     job.runners.fetch_add(1, Ordering::Relaxed);
     let prio = job.data().priority;
     // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
@@ -188,7 +213,6 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
     job.release(s);
-    IN_RUN.with(|f| f.set(outer));
     if let Some(t0) = t0 {
         let e = if mode == Mode::Inline {
             Event::InlineNs
