@@ -7,16 +7,22 @@
 #   scripts/bench-queues.sh --no-build    do not run scripts/build-lib.sh
 #   scripts/bench-queues.sh --prebuilt    compile nothing: run the programs an earlier run left in
 #                                         $BENCH_OUT (copy it to a machine without compilers)
+#   scripts/bench-queues.sh --diag        after the table, the queues figure again with diagnostics
+#                                         (5 runs, unchecked): each CPU's busy and steal time and each
+#                                         stream's time per run, the scheduler's counters
+#                                         (SOFTHSA_SCHED_STATS), in $BENCH_OUT/log/diag.log
 #
 # Figures: empty-kernel round trip through plain HSA (write the packet, ring the doorbell, wait
 # for the completion signal; median, p10, p90), HIP launch + hipDeviceSynchronize of an empty
 # kernel (median; needs hipcc, skipped without it), back-to-back barrier-less empty dispatches on
 # one queue (per second), and Q queues x K small kernels (one work-group each) against one queue
-# running them all in order (kernels per second, ratio). Every small kernel's output is checked.
+# running them all in order (kernels per second, medians of alternating runs, ratio), with the
+# same work-groups as one dispatch for a ceiling. Every small kernel's output is checked.
 #
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
 # SOFTHSA_WORKERS (softhsa's threads, default all cores); QUEUE_BENCH_QUEUES (default 16),
-# QUEUE_BENCH_KERNELS (default 1000); BENCH_OUT (default target/bench-queues).
+# QUEUE_BENCH_KERNELS (default 1000), QUEUE_BENCH_REPS (default 3; 1 with --quick);
+# BENCH_OUT (default target/bench-queues).
 # Exit status: 0 when every program ran and computed correct results (a missed target is
 # reported in the table, not as a failure), 1 otherwise.
 set -euo pipefail
@@ -25,13 +31,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${BENCH_OUT:-$ROOT/target/bench-queues}
 LIB=${SOFTHSA_LIB_DIR:-$ROOT/target/release}
 CLANG=${BENCH_CLANG:-clang-15}
-quick=0 build=1 prebuilt=0 args="$*"
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+quick=0 build=1 prebuilt=0 diag=0 args="$*"
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) quick=1 ;;
         --no-build) build=0 ;;
         --prebuilt) prebuilt=1 build=0 ;;
+        --diag) diag=1 ;;
         -h | --help) usage ;;
         *) echo "bench-queues.sh: unknown argument $1" >&2; usage ;;
     esac
@@ -94,6 +101,8 @@ rt_median=$(field roundtrip median_us) rt_p10=$(field roundtrip p10_us)
 rt_p90=$(field roundtrip p90_us) b2b=$(field back_to_back per_s)
 one=$(field queues one_queue_per_s) many=$(field queues many_queues_per_s)
 ratio=$(field queues ratio) nq=$(field queues queues) nk=$(field queues kernels)
+reps=$(field queues reps) samples=$(field queues 'samples(one/many/stream_spread)')
+ceiling=$(field one_dispatch per_s)
 cores=$(nproc)
 # verdict VALUE OP TARGET: "met" / "missed" / "n/a".
 verdict() {
@@ -121,8 +130,19 @@ rt_target=2
     printf '%-52s %11s /s\n' "$nk small kernels on each of $nq queues" "${many:-FAIL}"
     printf '%-52s %12sx %10sx  %s\n' "  $nq queues / 1 queue" "${ratio:-FAIL}" ">= 12" \
         "$(verdict "$ratio" '>=' 12)"
+    printf '%-52s %11s /s\n' "  ceiling: the same work-groups as 1 dispatch" "${ceiling:-?}"
     echo
+    echo "Queues: medians of ${reps:-?} alternating runs; per run one/many per second and the"
+    echo "slowest stream's time over the fastest one's: ${samples:-?}"
     echo "Targets are for the 16-core machine (the round trip: <= 5 us on 2 cores). The ratio"
     echo "cannot exceed the cores available: compare it with $cores."
 } | tee "$OUT/last.txt"
+if [ $diag = 1 ]; then
+    echo
+    echo "Diagnostics (5 unchecked runs of the queues figure; $OUT/log/diag.log):"
+    SOFTHSA_SCHED_STATS=1 QUEUE_BENCH_CPU_USE=1 QUEUE_BENCH_CHECK=0 QUEUE_BENCH_REPS=5 \
+        QUEUE_BENCH_PARTS=queues "$OUT/bin/queue_bench" "$OUT/bin/queue_kernels.hsaco" \
+        >"$OUT/log/diag.log" 2>&1 || status=1
+    grep -v '^QUEUE_BENCH check' "$OUT/log/diag.log" | tee -a "$OUT/last.txt"
+fi
 exit $status

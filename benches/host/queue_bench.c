@@ -11,9 +11,15 @@
  *                 and a completion signal: dispatches per second from the first write to the end
  *   queues        Q host threads, each with its own queue, each submitting K small kernels (one
  *                 work-group, barrier bit set: in order), against one queue running all Q*K in
- *                 order: kernels per second of both and their ratio
+ *                 order: kernels per second of both and their ratio; QUEUE_BENCH_REPS pairs
+ *                 (default 3, 1 when quick) run alternately after a warm-up, medians printed
+ *   one_dispatch  the same Q*K work-groups as one dispatch: the workers' ceiling for the above
  * Every small kernel's output is checked against a host computation; a wrong value fails the run
- * (exit 1). Environment: QUEUE_BENCH_QUEUES (default 16), QUEUE_BENCH_KERNELS (default 1000). */
+ * (exit 1). Environment: QUEUE_BENCH_QUEUES (default 16), QUEUE_BENCH_KERNELS (default 1000),
+ * QUEUE_BENCH_REPS, QUEUE_BENCH_CPU_USE (set: each many-queues run also prints how busy each CPU
+ * was, the steal time and each stream's time), QUEUE_BENCH_PARTS (comma-separated names of the parts to run; default all;
+ * also one_queue or many_queues: one side of `queues`, for profiles), QUEUE_BENCH_CHECK=0 (skip
+ * the checks of the small kernels' results: diagnostics only). */
 #include "../../tests/c/common/aql_kernels.h"
 
 #include <pthread.h>
@@ -112,23 +118,45 @@ static void *run_stream(void *p) {
     return NULL;
 }
 
+/* The stream's output, kernel arguments and completion signal, allocated once and reused by
+ * every repetition (reset_stream). */
 static void setup_stream(struct stream *st, hsa_queue_t *q, int kernels, uint32_t seed0) {
     st->q = q;
     st->kernels = kernels;
     st->out = ak_alloc((size_t)kernels * 64 * 4);
     st->args = calloc((size_t)kernels, sizeof(void *));
+    /* The kernarg segments in one block (as a runtime's kernarg ring), not one allocation
+     * each: tens of thousands of small allocations made the setup slow. Zeroed: hidden
+     * arguments stay 0. */
+    struct {
+        uint32_t *out;
+        uint32_t iters, seed;
+    } a;
+    size_t size = k_small.kernarg_size > sizeof a ? k_small.kernarg_size : sizeof a;
+    size_t stride = (size + 63) & ~(size_t)63;
+    char *block = ak_alloc_in(ak_kernarg_pool, (size_t)kernels * stride);
     for (int i = 0; i < kernels; i++) {
-        struct {
-            uint32_t *out;
-            uint32_t iters, seed;
-        } a = {st->out + 64 * i, small_iters, seed0 + (uint32_t)i};
-        st->args[i] = ak_args(&k_small, &a, sizeof a);
+        a.out = st->out + 64 * i;
+        a.iters = small_iters;
+        a.seed = seed0 + (uint32_t)i;
+        st->args[i] = block + (size_t)i * stride;
+        memcpy(st->args[i], &a, sizeof a);
     }
     AK_CHECK(hsa_signal_create(1, 0, NULL, &st->done));
 }
 
+/* Clears the output (so a kernel that did not run is seen) and re-arms the signal. */
+static void reset_stream(struct stream *st) {
+    memset(st->out, 0, (size_t)st->kernels * 64 * 4);
+    hsa_signal_store_screlease(st->done, 1);
+}
+
+static bool checking = true; /* QUEUE_BENCH_CHECK=0: diagnostics only, results unchecked */
+
 static void check_stream(const struct stream *st, uint32_t seed0) {
     int bad = 0;
+    if (!checking)
+        return;
     for (int i = 0; i < st->kernels; i++)
         for (uint32_t l = 0; l < 64; l++) {
             uint32_t want = small_ref(l, seed0 + (uint32_t)i), got = st->out[64 * i + l];
@@ -141,38 +169,208 @@ static void check_stream(const struct stream *st, uint32_t seed0) {
     }
 }
 
-static void queues(int nq, int per_queue) {
-    /* One queue, every kernel in order. */
-    struct stream one;
-    hsa_queue_t *q1 = new_queue(1024);
-    int total = nq * per_queue;
-    setup_stream(&one, q1, total, 1);
+/* Kernels per second of the stream's kernels in order on its queue, submitted by this thread
+ * (the ring holds 1024: it waits for room as HIP does). */
+static double one_queue_rate(struct stream *one) {
+    reset_stream(one);
     double t0 = ak_now_us();
-    for (int i = 0; i < total; i++) { /* the ring holds 1024: wait for room as HIP does */
-        bool last = i == total - 1;
-        hsa_signal_t none = {0};
-        ak_dispatch(q1, &k_small, one.args[i], 64, 64, last ? one.done : none, true);
-    }
-    ak_wait(one.done);
-    double one_rate = total / ((ak_now_us() - t0) / 1e6);
-    check_stream(&one, 1);
+    run_stream(one);
+    return one->kernels / ((ak_now_us() - t0) / 1e6);
+}
 
-    /* nq queues, one host thread each. */
-    struct stream *st = calloc((size_t)nq, sizeof *st);
+struct timed_stream {
+    struct stream st;
+    double t0, us; /* start of the run, this stream's time to its last completion */
+};
+
+static void *run_timed(void *p) {
+    struct timed_stream *t = p;
+    run_stream(&t->st);
+    t->us = ak_now_us() - t->t0;
+    return NULL;
+}
+
+/* Per-CPU jiffies from /proc/stat: busy (all but idle and iowait) and steal (time the
+ * hypervisor gave the vCPU to someone else). Returns the CPUs read (0 without /proc/stat). */
+#define MAX_CPUS 256
+static int cpu_times(unsigned long long *busy, unsigned long long *steal) {
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int n = 0;
+    while (n < MAX_CPUS && fgets(line, sizeof line, f)) {
+        unsigned long long v[8] = {0};
+        int cpu;
+        if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+            continue; /* the "cpu " total line, or another line */
+        if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+                   &v[3], &v[4], &v[5], &v[6], &v[7]) < 9)
+            continue;
+        busy[n] = v[0] + v[1] + v[2] + v[5] + v[6];
+        steal[n] = v[7];
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* How the CPUs were used between two cpu_times readings: the least and most busy CPU and the
+ * most stolen one, in percent of the elapsed time (a CPU idle while streams lag: threads
+ * stacked on others; every CPU busy: slower CPUs). */
+static void print_cpu_use(const char *what, unsigned long long *b0, unsigned long long *s0, int n,
+                          double us) {
+    unsigned long long b1[MAX_CPUS], s1[MAX_CPUS];
+    if (n == 0 || cpu_times(b1, s1) != n)
+        return;
+    double hz = (double)sysconf(_SC_CLK_TCK), ticks = us / 1e6 * hz;
+    double lo = 1e9, hi = 0, st = 0;
+    char all[2048] = "";
+    for (int i = 0; i < n; i++) {
+        double b = 100.0 * (double)(b1[i] - b0[i]) / ticks, t = 100.0 * (double)(s1[i] - s0[i]) / ticks;
+        lo = b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+        st = t > st ? t : st;
+        size_t len = strlen(all);
+        snprintf(all + len, sizeof all - len, "%s%.0f", i ? "," : "", b);
+    }
+    printf("QUEUE_BENCH cpu_use %s busy_min=%.0f%% busy_max=%.0f%% steal_max=%.0f%% busy=%s\n",
+           what, lo, hi, st, all);
+}
+
+
+/* Kernels per second of `nq` streams, each on its own queue with its own host thread, running
+ * their kernels in order; `spread` gets the slowest stream's time over the fastest one's. */
+static double many_queues_rate(struct timed_stream *st, int nq, double *spread) {
     pthread_t *th = calloc((size_t)nq, sizeof *th);
-    for (int i = 0; i < nq; i++)
-        setup_stream(&st[i], new_queue(1024), per_queue, 1000000u * (uint32_t)(i + 1));
-    t0 = ak_now_us();
-    for (int i = 0; i < nq; i++)
-        pthread_create(&th[i], NULL, run_stream, &st[i]);
+    int total = 0;
+    for (int i = 0; i < nq; i++) {
+        reset_stream(&st[i].st);
+        total += st[i].st.kernels;
+    }
+    unsigned long long b0[MAX_CPUS], s0[MAX_CPUS];
+    int ncpu = cpu_times(b0, s0);
+    double t0 = ak_now_us();
+    for (int i = 0; i < nq; i++) {
+        st[i].t0 = t0;
+        pthread_create(&th[i], NULL, run_timed, &st[i]);
+    }
     for (int i = 0; i < nq; i++)
         pthread_join(th[i], NULL);
-    double many_rate = total / ((ak_now_us() - t0) / 1e6);
+    double us = ak_now_us() - t0, rate = total / (us / 1e6);
+    if (getenv("QUEUE_BENCH_CPU_USE")) {
+        print_cpu_use("many_queues", b0, s0, ncpu, us);
+        char times[1024] = "";
+        for (int i = 0; i < nq; i++) {
+            size_t len = strlen(times);
+            snprintf(times + len, sizeof times - len, "%s%.1f", i ? "," : "", st[i].us / 1e3);
+        }
+        printf("QUEUE_BENCH stream_ms %s\n", times);
+    }
+    double lo = 1e300, hi = 0;
+    for (int i = 0; i < nq; i++) {
+        lo = st[i].us < lo ? st[i].us : lo;
+        hi = st[i].us > hi ? st[i].us : hi;
+    }
+    *spread = hi / lo;
+    free(th);
+    return rate;
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One queue running nq*per_queue kernels in order against nq queues running per_queue each,
+ * `reps` times alternately after a warm-up (which compiles the kernel); medians and every
+ * sample are printed, every repetition's results checked. */
+static void queues(int nq, int per_queue, int reps, bool do_one, bool do_many) {
+    int total = nq * per_queue;
+    struct stream one, warm;
+    setup_stream(&one, new_queue(1024), total, 1);
+    setup_stream(&warm, one.q, per_queue < 100 ? per_queue : 100, 7);
+    struct timed_stream *st = calloc((size_t)nq, sizeof *st);
     for (int i = 0; i < nq; i++)
-        check_stream(&st[i], 1000000u * (uint32_t)(i + 1));
+        setup_stream(&st[i].st, new_queue(1024), per_queue, 1000000u * (uint32_t)(i + 1));
+    one_queue_rate(&warm);
+    check_stream(&warm, 7);
+    double *one_r = calloc((size_t)reps, sizeof *one_r);
+    double *many_r = calloc((size_t)reps, sizeof *many_r);
+    double *spread = calloc((size_t)reps, sizeof *spread);
+    char samples[512] = "";
+    for (int r = 0; r < reps; r++) {
+        one_r[r] = many_r[r] = 1;
+        if (do_one) {
+            one_r[r] = one_queue_rate(&one);
+            check_stream(&one, 1);
+        }
+        if (do_many) {
+            many_r[r] = many_queues_rate(st, nq, &spread[r]);
+            for (int i = 0; i < nq; i++)
+                check_stream(&st[i].st, 1000000u * (uint32_t)(i + 1));
+        }
+        size_t len = strlen(samples);
+        snprintf(samples + len, sizeof samples - len, "%s%.0f/%.0f/%.2f", r ? "," : "", one_r[r],
+                 many_r[r], spread[r]);
+    }
+    double one_med = median(one_r, reps), many_med = median(many_r, reps);
     printf("QUEUE_BENCH queues queues=%d kernels=%d one_queue_per_s=%.0f many_queues_per_s=%.0f "
-           "ratio=%.2f\n",
-           nq, per_queue, one_rate, many_rate, many_rate / one_rate);
+           "ratio=%.2f reps=%d samples(one/many/stream_spread)=%s\n",
+           nq, per_queue, one_med, many_med, many_med / one_med, reps, samples);
+    fflush(stdout);
+    for (int i = 0; i < nq; i++)
+        hsa_queue_destroy(st[i].st.q);
+    hsa_queue_destroy(one.q);
+    free(st);
+    free(one_r);
+    free(many_r);
+    free(spread);
+}
+
+/* The same nq*per_queue work-groups as one dispatch of one queue: what the workers sustain
+ * without any per-kernel cost (the ceiling of the queues figure; SOFTHSA_WORKERS=1 gives the
+ * serial cost of one work-group). */
+static void one_dispatch(int total) {
+    hsa_queue_t *q = new_queue(256);
+    uint32_t *out = ak_alloc((size_t)total * 64 * 4);
+    struct {
+        uint32_t *out;
+        uint32_t iters, seed;
+    } a = {out, small_iters, 5};
+    void *args = ak_args(&k_small, &a, sizeof a);
+    hsa_signal_t s;
+    AK_CHECK(hsa_signal_create(1, 0, NULL, &s));
+    double best = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        hsa_signal_store_relaxed(s, 1);
+        double t0 = ak_now_us();
+        ak_dispatch(q, &k_small, args, (uint32_t)total * 64, 64, s, true);
+        ak_wait(s);
+        double rate = total / ((ak_now_us() - t0) / 1e6);
+        best = rate > best ? rate : best;
+    }
+    int bad = 0;
+    for (int i = 0; i < total * 64; i++)
+        if (out[i] != small_ref((uint32_t)i, 5) && bad++ < 3)
+            fprintf(stderr, "queue_bench: one dispatch: item %d: %#x, want %#x\n", i, out[i],
+                    small_ref((uint32_t)i, 5));
+    if (bad)
+        failures++;
+    printf("QUEUE_BENCH one_dispatch workgroups=%d per_s=%.0f (best of 3)\n", total, best);
+    fflush(stdout);
+    hsa_signal_destroy(s);
+    hsa_queue_destroy(q);
+}
+
+static bool part(const char *parts, const char *name) {
+    if (!parts)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = parts; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == parts || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
 }
 
 int main(int argc, char **argv) {
@@ -181,6 +379,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     bool quick = argc > 2 && strcmp(argv[2], "quick") == 0;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each figure out as it is measured */
     ak_init(argv[1]);
     k_empty = ak_kernel("empty");
     k_small = ak_kernel("small");
@@ -192,9 +391,25 @@ int main(int argc, char **argv) {
         fprintf(stderr, "queue_bench: bad QUEUE_BENCH_QUEUES/KERNELS\n");
         return 2;
     }
-    roundtrip(quick ? 2000 : 20000);
-    back_to_back(quick ? 5000 : 50000);
-    queues(nq, per_queue);
+    e = getenv("QUEUE_BENCH_REPS");
+    int reps = e ? atoi(e) : (quick ? 1 : 3);
+    if (reps < 1 || reps > 20) {
+        fprintf(stderr, "queue_bench: bad QUEUE_BENCH_REPS\n");
+        return 2;
+    }
+    const char *parts = getenv("QUEUE_BENCH_PARTS");
+    if (part(parts, "roundtrip"))
+        roundtrip(quick ? 2000 : 20000);
+    if (part(parts, "back_to_back"))
+        back_to_back(quick ? 5000 : 50000);
+    e = getenv("QUEUE_BENCH_CHECK");
+    checking = !e || strcmp(e, "0") != 0;
+    bool both = part(parts, "queues");
+    bool do_one = both || part(parts, "one_queue"), do_many = both || part(parts, "many_queues");
+    if (do_one || do_many)
+        queues(nq, per_queue, reps, do_one, do_many);
+    if (part(parts, "one_dispatch"))
+        one_dispatch(nq * per_queue);
     if (failures) {
         printf("QUEUE_BENCH check=FAIL\n");
         return 1;

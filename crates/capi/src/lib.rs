@@ -49,8 +49,9 @@ pub(crate) fn with_runtime(
     f: impl FnOnce(&Runtime) -> Result<()>,
 ) -> hsa_status_t {
     call(name, || {
-        let rt = softhsa_runtime::runtime().ok_or(Error::new(HSA_STATUS_ERROR_NOT_INITIALIZED))?;
-        f(&rt)
+        softhsa_runtime::with_current(|rt| {
+            f(rt.ok_or(Error::new(HSA_STATUS_ERROR_NOT_INITIALIZED))?)
+        })
     })
 }
 

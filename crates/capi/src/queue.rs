@@ -15,6 +15,15 @@ fn queue(rt: &Runtime, q: *const hsa_queue_t) -> Result<Arc<Queue>> {
     rt.queues.get(q as u64)
 }
 
+/// Runs `f` with the queue `q` names, taking no reference (the index operations, called for
+/// every packet).
+fn with_queue<R>(rt: &Runtime, q: *const hsa_queue_t, f: impl FnOnce(&Queue) -> R) -> Result<R> {
+    if q.is_null() {
+        return Err(Error::new(HSA_STATUS_ERROR_INVALID_ARGUMENT));
+    }
+    rt.queues.with(q as u64, |q| f(q))
+}
+
 /// The C error callback of `hsa_queue_create`.
 type QueueCallback =
     Option<unsafe extern "C" fn(hsa_status_t, *mut hsa_queue_t, *mut std::ffi::c_void)>;
@@ -113,7 +122,7 @@ macro_rules! index_loads {
     ($method:ident: $($name:ident => $ord:ident),* $(,)?) => {$(
         #[no_mangle]
         pub extern "C" fn $name(queue: *const hsa_queue_t) -> u64 {
-            value_guard(stringify!($name), |rt| Ok(self::queue(rt, queue)?.$method(MemoryOrder::$ord)))
+            value_guard(stringify!($name), |rt| with_queue(rt, queue, |q| q.$method(MemoryOrder::$ord)))
         }
     )*};
 }
@@ -127,8 +136,7 @@ macro_rules! index_stores {
         #[no_mangle]
         pub extern "C" fn $name(queue: *const hsa_queue_t, value: u64) {
             value_guard(stringify!($name), |rt| {
-                self::queue(rt, queue)?.$method(value, MemoryOrder::$ord);
-                Ok(())
+                with_queue(rt, queue, |q| q.$method(value, MemoryOrder::$ord))
             })
         }
     )*};
@@ -144,7 +152,7 @@ macro_rules! index_adds {
         #[no_mangle]
         pub extern "C" fn $name(queue: *const hsa_queue_t, value: u64) -> u64 {
             value_guard(stringify!($name), |rt| {
-                Ok(self::queue(rt, queue)?.add_write_index(value, MemoryOrder::$ord))
+                with_queue(rt, queue, |q| q.add_write_index(value, MemoryOrder::$ord))
             })
         }
     )*};
@@ -159,7 +167,7 @@ macro_rules! index_cases {
         #[no_mangle]
         pub extern "C" fn $name(queue: *const hsa_queue_t, expected: u64, value: u64) -> u64 {
             value_guard(stringify!($name), |rt| {
-                Ok(self::queue(rt, queue)?.cas_write_index(expected, value, MemoryOrder::$ord))
+                with_queue(rt, queue, |q| q.cas_write_index(expected, value, MemoryOrder::$ord))
             })
         }
     )*};

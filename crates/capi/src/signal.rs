@@ -16,8 +16,9 @@ pub(crate) fn value_guard<T: Default>(
     f: impl FnOnce(&Runtime) -> Result<T>,
 ) -> T {
     let r = catch_unwind(AssertUnwindSafe(|| {
-        let rt = softhsa_runtime::runtime().ok_or(Error::new(HSA_STATUS_ERROR_NOT_INITIALIZED))?;
-        f(&rt)
+        softhsa_runtime::with_current(|rt| {
+            f(rt.ok_or(Error::new(HSA_STATUS_ERROR_NOT_INITIALIZED))?)
+        })
     }));
     match r {
         Ok(Ok(v)) => v,

@@ -303,6 +303,11 @@ fn aligned(inst: &Inst) -> bool {
 }
 
 /// A loaded kernel, ready to dispatch: decoded once, shared by all its dispatches.
+///
+/// Aligned to a cache line so that, in an `Arc`, the reference counts (changed by every launch
+/// and end of a dispatch, from every queue's thread) sit on a line of their own, not on the one
+/// holding the first fields, which every runner reads for every work-group.
+#[repr(align(64))]
 pub struct Kernel {
     pub name: String,
     pub descriptor: KernelDescriptor,

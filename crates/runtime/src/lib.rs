@@ -31,4 +31,4 @@ pub mod topology;
 mod global;
 
 pub use error::{Error, Result};
-pub use global::{init, runtime, shut_down, Runtime};
+pub use global::{init, runtime, shut_down, with_current, Runtime};

@@ -100,6 +100,9 @@ pub(crate) struct Job {
     parked_waves: AtomicU32,
     /// Threads running this job's work-groups now.
     pub runners: AtomicU32,
+    /// It was marked runnable at least once (so it may have a runnable bit to clear). Written
+    /// by the thread marking it, before the bit; read by the one completing it.
+    pub shown: AtomicBool,
     fault: Mutex<Option<(u64, Fault)>>,
     /// A fault was recorded (so the end of a faultless job takes no lock).
     faulted: AtomicBool,
@@ -127,6 +130,7 @@ impl Job {
             ready_count: AtomicU32::new(0),
             parked_waves: AtomicU32::new(0),
             runners: AtomicU32::new(0),
+            shown: AtomicBool::new(false),
             fault: Mutex::new(None),
             faulted: AtomicBool::new(false),
             waves: AtomicU64::new(0),
@@ -150,6 +154,7 @@ impl Job {
     /// Fills a claimed job and makes it ACTIVE (holding its own reference).
     pub fn activate(&self, gen: u32, d: JobData) {
         self.stop.store(false, Ordering::Relaxed);
+        self.shown.store(false, Ordering::Relaxed);
         self.faulted.store(false, Ordering::Relaxed);
         self.next.0.store(0, Ordering::Relaxed);
         self.reset_spill();
@@ -190,7 +195,7 @@ impl Job {
             drop(unsafe { (*self.data.get()).take() });
             self.ctl
                 .store(word(generation(prev), FREE, 0), Ordering::Release);
-            sched.slot_freed(self.slot);
+            let _ = sched; // the FREE state is what `Scheduler::claim` looks for
         }
     }
 

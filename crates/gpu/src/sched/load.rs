@@ -130,6 +130,27 @@ impl Drop for Running {
     }
 }
 
+/// Checks of [`brief_spin`].
+const BRIEF_SPINS: u32 = 64;
+
+/// Spins a moment (a few dozen checks, a microsecond or a few) for `done()`, with no permit and
+/// no clock read: for waits that usually end that soon (a host thread waiting for the small
+/// kernel it just submitted, a packet processor between back-to-back packets). They then touch
+/// no counter shared with other threads, while a longer wait still asks for a permit. Nothing
+/// under `SOFTHSA_SPIN=never`. Returns whether `done()` held.
+pub fn brief_spin(mut done: impl FnMut() -> bool) -> bool {
+    if policy() == SpinPolicy::Never {
+        return false;
+    }
+    for _ in 0..BRIEF_SPINS {
+        if done() {
+            return true;
+        }
+        std::hint::spin_loop();
+    }
+    false
+}
+
 /// Permission to spin-wait: a host core is spare. Dropping it gives it back.
 pub struct SpinPermit {
     /// Granted without regard to other processes ([`SpinPermit::for_waiter`]).

@@ -24,6 +24,11 @@ pub(crate) mod gws;
 pub(crate) mod job;
 pub mod load;
 mod run;
+pub mod stats;
+
+pub use run::{hold_tokens_between_runs, release_held_token};
+
+use stats::Event;
 
 use context::Runner;
 use job::{Job, PRIORITIES};
@@ -62,7 +67,6 @@ pub struct Scheduler {
     /// Runners that may execute work-groups at once.
     workers: u32,
     jobs: Box<[Job]>,
-    free: [AtomicU64; WORDS],
     runnable: [[AtomicU64; WORDS]; PRIORITIES],
     /// Bumped whenever a job gains work; idle workers sleep on it (a futex word).
     epoch: AtomicU32,
@@ -82,6 +86,7 @@ pub(crate) fn scheduler(workers: usize) -> &'static Scheduler {
     if let Some(s) = all.get(&workers) {
         return s;
     }
+    stats::init_from_env();
     let s: &'static Scheduler = Box::leak(Box::new(Scheduler::new(workers)));
     for i in 0..workers {
         let spawned = std::thread::Builder::new()
@@ -100,7 +105,6 @@ impl Scheduler {
         Scheduler {
             workers: workers.clamp(1, u32::MAX as usize) as u32,
             jobs: (0..MAX_JOBS as u32).map(Job::new).collect(),
-            free: std::array::from_fn(|_| AtomicU64::new(u64::MAX)),
             runnable: std::array::from_fn(|_| std::array::from_fn(|_| AtomicU64::new(0))),
             epoch: AtomicU32::new(0),
             sleepers: AtomicU32::new(0),
@@ -119,22 +123,26 @@ impl Scheduler {
         self.threads.load(Ordering::Relaxed) > 0
     }
 
-    /// Claims a free job slot, waiting for one when all are in flight.
+    /// Claims a free job slot, waiting for one when all are in flight. A thread tries the slot
+    /// it used last first (free again once that job ended), so submitters on different threads
+    /// (one packet processor per queue) each keep to a slot of their own instead of all
+    /// competing for the lowest free one through one shared bitmap.
     pub(crate) fn claim(&'static self) -> (&'static Job, u32) {
+        thread_local! {
+            static HINT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+        }
+        static SPREAD: AtomicU32 = AtomicU32::new(0);
+        let start = HINT.with(|h| {
+            h.get()
+                .unwrap_or_else(|| (SPREAD.fetch_add(1, Ordering::Relaxed) as usize * 8) % MAX_JOBS)
+        });
         let mut spins = 0u32;
         loop {
-            for (w, word) in self.free.iter().enumerate() {
-                let mut bits = word.load(Ordering::Acquire);
-                while bits != 0 {
-                    let b = bits.trailing_zeros();
-                    let mask = 1u64 << b;
-                    if word.fetch_and(!mask, Ordering::AcqRel) & mask != 0 {
-                        let job = &self.jobs[w * 64 + b as usize];
-                        if let Some(gen) = job.claim() {
-                            return (job, gen);
-                        }
-                    }
-                    bits &= !mask;
+            for i in 0..MAX_JOBS {
+                let idx = (start + i) % MAX_JOBS;
+                if let Some(gen) = self.jobs[idx].claim() {
+                    HINT.with(|h| h.set(Some(idx)));
+                    return (&self.jobs[idx], gen);
                 }
             }
             spins += 1;
@@ -146,24 +154,25 @@ impl Scheduler {
         }
     }
 
-    /// A job's slot became FREE.
-    pub(crate) fn slot_freed(&self, slot: u32) {
-        self.free[slot as usize / 64].fetch_or(1 << (slot % 64), Ordering::AcqRel);
-    }
-
     /// Says that `job` has work for runners; wakes up to `n` sleeping workers.
     pub(crate) fn mark_runnable(&self, job: &Job, n: u32) {
         let p = job.data().priority.min(PRIORITIES - 1);
         let (w, bit) = (job.slot as usize / 64, 1u64 << (job.slot % 64));
+        job.shown.store(true, Ordering::Release);
         self.runnable[p][w].fetch_or(bit, Ordering::SeqCst);
         self.epoch.fetch_add(1, Ordering::SeqCst);
         if self.sleepers.load(Ordering::SeqCst) > 0 {
+            stats::count(Event::WorkerWake);
             futex_wake(&self.epoch, n.max(1));
         }
     }
 
-    /// Clears `job`'s runnable bit (it finished).
+    /// Clears `job`'s runnable bit (it finished). A job never shown to the workers (run inline
+    /// to its end) has none: the bitmaps every runner reads are not written for it.
     pub(crate) fn clear_runnable(&self, job: &Job) {
+        if !job.shown.load(Ordering::Acquire) {
+            return;
+        }
         let (w, bit) = (job.slot as usize / 64, 1u64 << (job.slot % 64));
         for p in &self.runnable {
             p[w].fetch_and(!bit, Ordering::SeqCst);
@@ -233,9 +242,19 @@ impl Scheduler {
     /// Whether a job other than `me` (of priority `prio`) deserves a runner more than `me`:
     /// one of higher priority, or of the same priority that no runner serves.
     pub(crate) fn better_elsewhere(&self, me: u32, prio: usize) -> bool {
+        self.better_among(!(1u128 << me), prio)
+    }
+
+    /// Whether a runnable job deserves a runner more than a new job of priority `prio`.
+    fn better_elsewhere_than_new(&self, prio: usize) -> bool {
+        self.better_among(!0, prio)
+    }
+
+    /// [`Scheduler::better_elsewhere`] over the jobs of the slots in `among`.
+    fn better_among(&self, among: u128, prio: usize) -> bool {
         for p in (prio..PRIORITIES).rev() {
             let mut m = self.mask(p);
-            m &= !(1u128 << me);
+            m &= among;
             if m == 0 {
                 continue;
             }
@@ -291,10 +310,11 @@ impl Scheduler {
             if let Some(job) = self.pick(&mut rr) {
                 match self.try_token() {
                     Some(token) => {
-                        run::run_job(self, job, run::Mode::Worker);
+                        self.run_as_worker(job);
                         drop(token);
                     }
                     None => {
+                        stats::count(Event::WorkerNoToken);
                         job.release(self);
                         self.idle(seen);
                     }
@@ -309,11 +329,13 @@ impl Scheduler {
     fn idle(&self, seen: u32) {
         if let Some(permit) = load::SpinPermit::try_new() {
             if permit.spin_until(IDLE_SPIN, || self.epoch.load(Ordering::Relaxed) != seen) {
+                stats::count(Event::WorkerSpinHit);
                 return;
             }
         }
         self.sleepers.fetch_add(1, Ordering::SeqCst);
         if self.epoch.load(Ordering::SeqCst) == seen && !self.any_runnable_for_token() {
+            stats::count(Event::WorkerSleep);
             futex_wait(&self.epoch, seen, IDLE_SLEEP);
         }
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
@@ -328,6 +350,7 @@ impl Scheduler {
     fn token_returned(&self) {
         if self.sleepers.load(Ordering::SeqCst) > 0 && self.any_runnable() {
             self.epoch.fetch_add(1, Ordering::SeqCst);
+            stats::count(Event::WorkerWakeToken);
             futex_wake(&self.epoch, 1);
         }
     }

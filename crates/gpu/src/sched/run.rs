@@ -3,10 +3,79 @@
 
 use super::context::Runner;
 use super::job::Job;
-use super::{with_runner, Scheduler};
+use super::stats::{self, Event};
+use super::{with_runner, Scheduler, Token};
 use crate::trace::Tracer;
 use crate::workgroup::{run_context, Outcome, Park};
+use std::cell::Cell;
 use std::sync::atomic::Ordering;
+
+thread_local! {
+    /// Whether this thread is inside [`run_job`] (the end of a dispatch it runs may launch the
+    /// next one of the same queue).
+    static IN_RUN: Cell<bool> = const { Cell::new(false) };
+    /// A job launched by the end of a dispatch this thread ran, kept for this thread to run
+    /// next (a "LIFO slot"): an in-order stream of small kernels then stays on one thread,
+    /// with no hand-off, no wake-up and a warm cache, like a packet processor running them
+    /// inline. Nobody else sees the job unless it has more than one work-group.
+    static NEXT: Cell<Option<(&'static Job, u32)>> = const { Cell::new(None) };
+}
+
+thread_local! {
+    /// This thread submits dispatches one after another and gives its token back itself
+    /// ([`hold_tokens_between_runs`]).
+    static STICKY: Cell<bool> = const { Cell::new(false) };
+    /// The token of this thread's last inline run, kept for its next one.
+    static HELD: std::cell::RefCell<Option<Token>> = const { std::cell::RefCell::new(None) };
+}
+
+/// For a thread that submits dispatches one after another and runs them inline (a packet
+/// processor): the token of an inline run is kept for the next one instead of going back to
+/// the scheduler's shared count after each dispatch (two contended atomics less per dispatch
+/// when many queues run small kernels at once). The thread must call [`release_held_token`]
+/// before it waits for anything.
+pub fn hold_tokens_between_runs() {
+    if std::env::var("SOFTHSA_STICKY").is_ok_and(|v| v == "0") {
+        return;
+    }
+    STICKY.with(|s| s.set(true));
+}
+
+/// Gives back the token this thread kept from its last inline run, if any.
+pub fn release_held_token() {
+    let t = HELD.try_with(|h| h.borrow_mut().take()).ok().flatten();
+    drop(t);
+}
+
+/// Marks the thread as inside [`run_job`] while it lives; put back when it ends, also by a
+/// panic, which also hands a job kept for the thread to the workers (else nobody would run it).
+struct InRun {
+    sched: &'static Scheduler,
+    outer: bool,
+}
+
+impl InRun {
+    fn enter(sched: &'static Scheduler) -> InRun {
+        InRun {
+            sched,
+            outer: IN_RUN.with(|f| f.replace(true)),
+        }
+    }
+}
+
+impl Drop for InRun {
+    fn drop(&mut self) {
+        let _ = IN_RUN.try_with(|f| f.set(self.outer));
+        if std::thread::panicking() {
+            self.sched.hand_next_to_workers();
+        }
+    }
+}
+
+/// Takes the job kept for this thread to run next, if any.
+fn take_next() -> Option<(&'static Job, u32)> {
+    NEXT.try_with(Cell::take).ok().flatten()
+}
 
 /// How a runner came to run a job.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -56,6 +125,8 @@ impl Tally {
 /// Runs work-groups of `job` (the caller's reference, which this drops) until it has none to
 /// give, a work-group parks (inline mode), or another job deserves this runner more.
 pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
+    let t0 = stats::enabled().then(std::time::Instant::now);
+    let _in_run = InRun::enter(s);
     job.runners.fetch_add(1, Ordering::Relaxed);
     let prio = job.data().priority;
     // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
@@ -91,6 +162,11 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
                     tally.waves += waves;
                     tally.insts += insts;
                     tally.done += 1;
+                    stats::count(if mode == Mode::Inline {
+                        Event::WgInline
+                    } else {
+                        Event::WgWorker
+                    });
                 }
                 Outcome::Fault(ctx, f) => {
                     job.record_fault(ctx.index, f);
@@ -137,21 +213,92 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
     job.release(s);
+    if let Some(t0) = t0 {
+        let e = if mode == Mode::Inline {
+            Event::InlineNs
+        } else {
+            Event::WorkerNs
+        };
+        stats::add(e, t0.elapsed().as_nanos() as u64);
+    }
 }
 
 impl Scheduler {
+    /// Runs `job` (the caller's reference) as a worker, then the jobs the ends of its
+    /// dispatches launched for this thread ([`NEXT`]), one after another (a loop, not a
+    /// recursion: a stream of a thousand kernels goes on at a constant depth).
+    pub(crate) fn run_as_worker(&'static self, job: &'static Job) {
+        stats::count(Event::WorkerRun);
+        run_job(self, job, Mode::Worker);
+        while let Some((next, gen)) = take_next() {
+            if next.acquire(Some(gen)) {
+                stats::count(Event::Continued);
+                run_job(self, next, Mode::Worker);
+            }
+        }
+    }
+
+    /// Keeps a job just launched (generation `gen`, priority `prio`) for this thread to run
+    /// next, when it is inside [`run_job`] (so it soon runs it), holds no such job yet, and no
+    /// job of higher priority, or of the same priority without a runner, waits (those get this
+    /// thread first: the job goes to the workers). Returns whether it was kept.
+    fn keep_for_this_thread(&self, job: &'static Job, gen: u32, prio: usize) -> bool {
+        static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if *OFF.get_or_init(|| std::env::var("SOFTHSA_LIFO").is_ok_and(|v| v == "0")) {
+            return false;
+        }
+        if !IN_RUN.with(Cell::get) || self.better_elsewhere_than_new(prio) {
+            return false;
+        }
+        NEXT.with(|n| match n.get() {
+            None => {
+                n.set(Some((job, gen)));
+                true
+            }
+            Some(_) => false,
+        })
+    }
+
+    /// The token this thread kept, if it is one of this scheduler's (another's goes back).
+    fn take_held_token(&'static self) -> Option<Token> {
+        let t = HELD.try_with(|h| h.borrow_mut().take()).ok().flatten()?;
+        if std::ptr::eq(t.0, self) {
+            Some(t)
+        } else {
+            None
+        }
+    }
+
+    /// Hands a job kept for this thread to the workers (the thread cannot run it next).
+    fn hand_next_to_workers(&'static self) {
+        if let Some((job, gen)) = take_next() {
+            if job.acquire(Some(gen)) {
+                self.mark_runnable(job, 1);
+                job.release(self);
+            }
+        }
+    }
+
     /// Publishes a job the caller has just activated (generation `gen`, `total` work-groups,
     /// priority `prio`). With `inline`, the caller then runs it itself while it may: a token is
     /// free and nothing of higher priority waits. A single-work-group job run inline is not
     /// shown to the workers at all unless it parks.
     pub(crate) fn publish(&'static self, job: &'static Job, gen: u32, total: u64, inline: bool) {
         let prio = job.data().priority;
+        if !inline && self.has_workers() && self.keep_for_this_thread(job, gen, prio) {
+            stats::count(Event::KeptForThread);
+            if total > 1 {
+                self.mark_runnable(job, total.min(u64::from(self.workers)) as u32);
+            }
+            return;
+        }
         let mut shown = false;
         if !inline || total > 1 || !self.has_workers() {
             self.mark_runnable(job, total.min(u64::from(self.workers)) as u32);
             shown = true;
         }
         if !inline {
+            stats::count(Event::PublishedToWorkers);
             return;
         }
         if !self.has_workers() {
@@ -159,22 +306,32 @@ impl Scheduler {
             while job.acquire(Some(gen)) {
                 run_job(self, job, Mode::Worker);
             }
+            self.hand_next_to_workers();
             return;
         }
         let token = if self.higher_priority_waiting(prio) {
+            release_held_token();
             None
         } else {
-            self.try_token()
+            self.take_held_token().or_else(|| self.try_token())
         };
         match token {
             Some(token) => {
+                stats::count(Event::InlineRun);
                 if job.acquire(Some(gen)) {
                     run_job(self, job, Mode::Inline);
                 }
-                drop(token);
+                // The submitter has its own work to go on with.
+                self.hand_next_to_workers();
+                if STICKY.with(Cell::get) {
+                    HELD.with(|h| *h.borrow_mut() = Some(token));
+                }
             }
-            None if !shown => self.mark_runnable(job, 1),
-            None => {}
+            None if !shown => {
+                stats::count(Event::InlineRefused);
+                self.mark_runnable(job, 1)
+            }
+            None => stats::count(Event::InlineRefused),
         }
     }
 

@@ -122,15 +122,17 @@ fn host_address(rt: &Runtime, addr: u64, len: u64) -> Result<u64> {
 /// a dependency directly in memory).
 fn worker(rx: &Receiver<CopyJob>, rt: &Weak<Runtime>, stop: &AtomicBool) {
     let mut pending: Vec<(CopyJob, Vec<bool>)> = Vec::new();
-    let sleeper = Sleeper::any();
     loop {
-        let epoch = sleeper.epoch();
         if pending.is_empty() {
             match rx.recv() {
                 Ok(job) => pending.push(with_seen(job)),
                 Err(_) => return,
             }
         }
+        // Watching every signal only while copies wait (signal changes then wake this thread;
+        // an idle worker costs other threads' signal operations nothing).
+        let sleeper = Sleeper::any();
+        let epoch = sleeper.epoch();
         while let Ok(job) = rx.try_recv() {
             pending.push(with_seen(job));
         }

@@ -39,6 +39,7 @@ pub use reader::{Reader, Storage};
 pub use symbol_info::{code_symbol_info, symbol_info};
 
 use crate::{Error, Result};
+use arc_swap::ArcSwap;
 use handles::Tag;
 use softhsa_abi::*;
 use std::collections::{BTreeMap, HashMap};
@@ -53,8 +54,11 @@ pub struct Loader {
     /// Ordered so that iteration follows creation order.
     executables: RwLock<BTreeMap<u64, Arc<Executable>>>,
     code_objects: RwLock<HashMap<u64, Arc<CodeObjectEntry>>>,
-    /// Kernel object address → kernel, for dispatch.
+    /// Kernel object address → kernel: changed under this lock...
     kernels: RwLock<HashMap<u64, Arc<LoadedKernel>>>,
+    /// ...and republished here for dispatch, which reads it for every packet from every
+    /// queue's thread: a lookup takes no lock and writes no shared cache line.
+    kernel_index: ArcSwap<HashMap<u64, Arc<LoadedKernel>>>,
 }
 
 impl Default for Loader {
@@ -80,6 +84,7 @@ impl Loader {
             executables: RwLock::default(),
             code_objects: RwLock::default(),
             kernels: RwLock::default(),
+            kernel_index: ArcSwap::default(),
         }
     }
 
@@ -104,7 +109,22 @@ impl Loader {
 
     /// The dispatcher's lookup: the kernel whose loaded descriptor is at `kernel_object`.
     pub fn kernel(&self, kernel_object: u64) -> Option<Arc<LoadedKernel>> {
-        lock(&self.kernels).get(&kernel_object).cloned()
+        self.kernel_index.load().get(&kernel_object).cloned()
+    }
+
+    /// Runs `f` with the kernel whose kernel object is at `kernel_object` (`None`: no such
+    /// kernel), without taking a reference to it (the dispatch path).
+    pub fn with_kernel<R>(
+        &self,
+        kernel_object: u64,
+        f: impl FnOnce(&LoadedKernel) -> R,
+    ) -> Option<R> {
+        self.kernel_index.load().get(&kernel_object).map(|k| f(k))
+    }
+
+    /// Makes the kernels table (held locked for writing by the caller) what lookups see.
+    fn publish_kernels(&self, kernels: &HashMap<u64, Arc<LoadedKernel>>) {
+        self.kernel_index.store(Arc::new(kernels.clone()));
     }
 
     #[cfg(test)]
@@ -172,6 +192,7 @@ impl Loader {
                 kernels.remove(&k.kernel_object);
             }
         }
+        self.publish_kernels(&kernels);
         for lco in &inner.loaded {
             registry.remove(lco.load_base);
         }
@@ -200,6 +221,7 @@ impl Loader {
         for k in loaded.kernels {
             kernels.insert(k.kernel_object, k);
         }
+        self.publish_kernels(&kernels);
         let index = exec
             .read()
             .loaded

@@ -37,10 +37,11 @@ pub use ring::QueueMemory;
 
 use crate::signal::{MemoryOrder, Signal};
 use crate::{config::Config, Error, Result, Runtime};
+use arc_swap::ArcSwap;
 use softhsa_abi::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 /// `hsa_queue_type_t` values a queue may be created with.
@@ -173,7 +174,11 @@ impl Queue {
 /// Every live queue, by `amd_queue_t` address, and the agent dispatch functions.
 #[derive(Default)]
 pub struct Queues {
-    table: RwLock<HashMap<u64, Arc<Queue>>>,
+    /// Read on every queue API call (host threads writing packets to their queues at once):
+    /// published through an `ArcSwap`, so a lookup takes no lock and writes no shared line.
+    /// Changes (create, destroy) copy it under `change`.
+    table: ArcSwap<HashMap<u64, Arc<Queue>>>,
+    change: Mutex<()>,
     next_id: AtomicU64,
     pub agent_functions: agent_dispatch::AgentFunctions,
 }
@@ -186,19 +191,33 @@ impl Queues {
 
     /// Looks a `hsa_queue_t*` up: INVALID_QUEUE unless it is a live queue.
     pub fn get(&self, addr: u64) -> Result<Arc<Queue>> {
-        self.table
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
+        self.with(addr, Arc::clone)
+    }
+
+    /// Runs `f` with the live queue at `hsa_queue_t*` `addr` (INVALID_QUEUE if none), without
+    /// taking a reference to it: the index operations of the C API.
+    pub fn with<R>(&self, addr: u64, f: impl FnOnce(&Arc<Queue>) -> R) -> Result<R> {
+        let table = self.table.load();
+        let q = table
             .get(&addr)
-            .cloned()
-            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_QUEUE))
+            .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_QUEUE))?;
+        Ok(f(q))
+    }
+
+    /// Changes the table (under the change lock): `edit` gets a copy, which replaces it.
+    fn change<R>(&self, edit: impl FnOnce(&mut HashMap<u64, Arc<Queue>>) -> R) -> R {
+        let _g = self.change.lock().unwrap_or_else(|e| e.into_inner());
+        let mut copy = HashMap::clone(&self.table.load());
+        let r = edit(&mut copy);
+        self.table.store(Arc::new(copy));
+        r
     }
 
     /// `true` when `s` is a signal a live queue created and owns (its doorbell, its
     /// `queue_inactive_signal`): the program may use it but not destroy it (a stale handle of
     /// the program's can name the same slot).
     pub fn owns_signal(&self, s: Signal) -> bool {
-        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let table = self.table.load();
         table.values().any(|q| {
             (q.owns_doorbell && q.doorbell == s)
                 || q.mem
@@ -336,10 +355,7 @@ impl Queues {
     }
 
     fn insert(&self, _rt: &Runtime, q: Arc<Queue>) {
-        self.table
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(q.addr(), q);
+        self.change(|t| t.insert(q.addr(), q));
     }
 
     /// `hsa_queue_inactivate`: no further packets are processed; the queue stays valid.
@@ -358,10 +374,7 @@ impl Queues {
     /// `hsa_queue_destroy`: stops the processor, frees the queue and the signals it owns.
     pub fn destroy(&self, rt: &Runtime, addr: u64) -> Result<()> {
         let q = self
-            .table
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&addr)
+            .change(|t| t.remove(&addr))
             .ok_or(Error::new(HSA_STATUS_ERROR_INVALID_QUEUE))?;
         stop_processor(&q);
         if q.owns_doorbell {
@@ -386,13 +399,7 @@ impl Queues {
 
     /// Stops every packet processor (runtime shut-down).
     pub fn shut_down(&self) {
-        let all: Vec<_> = self
-            .table
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain()
-            .map(|(_, q)| q)
-            .collect();
+        let all: Vec<_> = self.change(|t| t.drain().map(|(_, q)| q).collect());
         for q in all {
             stop_processor(&q);
         }

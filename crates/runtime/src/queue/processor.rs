@@ -35,6 +35,8 @@ use crate::system::trace;
 use crate::{dispatch, Error, Runtime};
 use softhsa_abi::{hsa_kernel_dispatch_packet_t, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT};
 use softhsa_gpu::sched::load::SpinPermit;
+use softhsa_gpu::sched::release_held_token;
+use softhsa_gpu::sched::stats::{self, Event};
 use softhsa_gpu::DispatchClient;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
@@ -106,6 +108,12 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         Ordering::Release,
     );
     acquire_launcher(&q);
+    // Held while the thread lives (it ends before the runtime is torn down: shut-down and
+    // queue destroy stop it): upgrading the weak reference for every packet made every
+    // processor write the runtime's shared reference count.
+    let Some(rt) = rt.upgrade() else { return };
+    // Back-to-back inline runs keep their token; every wait below gives it back first.
+    softhsa_gpu::sched::hold_tokens_between_runs();
     let mut idle = Idle {
         average_ns: PACKET_SPIN.as_nanos() as u64 / 2,
         since: None,
@@ -120,6 +128,8 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         }
         let packet = Packet(q.mem.read_packet(next));
         if packet.barrier() && q.in_flight.load(Ordering::Acquire) > 0 {
+            // The dispatches waited for may need the token this thread kept.
+            release_held_token();
             // Ends of dispatches may launch what follows meanwhile (continue_launches). The last
             // one may have ended before the right was given back: then go on at once.
             q.launcher.store(false, Ordering::SeqCst);
@@ -129,14 +139,15 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
             acquire_launcher(&q);
             continue;
         }
-        let Some(rt) = rt.upgrade() else { break };
         if let Err(stop) = execute_guarded(&rt, &q, next, &packet, true) {
+            release_held_token();
             if let Stop::Failed(e) = stop {
                 fail(&q, &e);
             }
             break;
         }
     }
+    release_held_token();
     // Leaving (holding the launcher, so nothing else launches): what still runs is cancelled
     // (its packets do not complete) and waited for.
     if let Some(dev) = &q.device {
@@ -286,16 +297,21 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool
         q.mem.write_index().load(Ordering::Acquire) > next
             && q.mem.packet_header(next).load(Ordering::Acquire) & 0xff != PACKET_TYPE_INVALID
     };
-    if ready() {
+    if ready() || (idle.since.is_none() && softhsa_gpu::sched::load::brief_spin(ready)) {
+        // (A packet written right behind the last one, as producers streaming packets do: no
+        // idle period to account for, and the token kept.)
+        stats::count(Event::PacketReady);
         idle.ended();
         return true;
     }
+    release_held_token();
     // Spin at the start of an idle period only (not after each wake-up of a long one).
     if idle.since.is_none() {
         idle.since = Some(Instant::now());
         if let Some(permit) = SpinPermit::try_new() {
             if permit.spin_until(idle.spin(), || ready() || q.stop.load(Ordering::Relaxed)) {
                 if ready() {
+                    stats::count(Event::PacketSpun);
                     idle.ended();
                 }
                 return ready();
@@ -309,6 +325,7 @@ fn wait_for_packet(q: &Queue, next: u64, doorbell: u64, idle: &mut Idle) -> bool
     }
     // A written slot whose header is not yet published wakes nobody: poll it sooner.
     let written = q.mem.write_index().load(Ordering::Acquire) > next;
+    stats::count(Event::PacketSlept);
     sleeper.sleep(epoch, Some(if written { POLL } else { IDLE_POLL }));
     false
 }
@@ -321,17 +338,36 @@ fn wait_for_dispatches(q: &Queue, next: u64) {
             || q.stop.load(Ordering::Acquire)
             || q.launched.load(Ordering::Acquire) != next
     };
+    let t0 = stats::enabled().then(Instant::now);
+    let spent = || {
+        if let Some(t0) = t0 {
+            stats::add(Event::BarrierWaitNs, t0.elapsed().as_nanos() as u64);
+        }
+    };
     if let Some(permit) = SpinPermit::try_new() {
         if permit.spin_until(PACKET_SPIN, done) {
+            stats::count(Event::BarrierSpun);
+            spent();
             return;
         }
     }
+    stats::count(Event::BarrierSlept);
+    let _spent = Finally(spent);
     while !done() {
         let seen = q.parker.epoch();
         if done() {
             return;
         }
         q.parker.sleep(seen, POLL);
+    }
+}
+
+/// Runs a closure when dropped.
+struct Finally<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Finally<F> {
+    fn drop(&mut self) {
+        (self.0)()
     }
 }
 
@@ -354,13 +390,24 @@ fn execute(
         kind,
         Kind::BarrierAnd(_) | Kind::BarrierOr(_) | Kind::BarrierValue { .. }
     );
+    if !matches!(kind, Kind::KernelDispatch) {
+        // Barrier and agent packets wait or run host code: not while keeping a token.
+        release_held_token();
+    }
     if !is_barrier && p.acquire_scope() != SCOPE_NONE {
         fence(Ordering::SeqCst);
     }
     // Launched from here on: its end may advance the read index up to it.
     q.launched.store(index + 1, Ordering::Release);
     match &kind {
-        Kind::KernelDispatch => return kernel_dispatch(rt, q, index, p, inline),
+        Kind::KernelDispatch => {
+            stats::count(if inline {
+                Event::LaunchProcessor
+            } else {
+                Event::LaunchContinued
+            });
+            return kernel_dispatch(rt, q, index, p, inline);
+        }
         Kind::AgentDispatch {
             function,
             return_address,
@@ -457,8 +504,11 @@ fn kernel_dispatch(
     let packet: hsa_kernel_dispatch_packet_t = unsafe { std::mem::transmute(p.0) };
     // One decoded program per code object segment, shared by its kernels (the loader caches it).
     let find_kernel = |object: u64| {
-        let k = rt.loader.kernel(object).ok_or("is not a loaded kernel")?;
-        dispatch::device_kernel(&k, device.config().gfx.isa())
+        rt.loader
+            .with_kernel(object, |k| {
+                dispatch::device_kernel(k, device.config().gfx.isa())
+            })
+            .ok_or("is not a loaded kernel")?
             .map_err(|e| format!("cannot run: {e}"))
     };
     // Inline: a small dispatch ends with no hand-off. A later packet (which may overlap this

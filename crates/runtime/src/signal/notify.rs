@@ -20,7 +20,7 @@
 //! Runtime threads with nothing to watch (the async handler thread without handlers) sleep on
 //! the control channel, which only [`wake_all`] (registrations, shut-down) wakes.
 
-use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
+use std::sync::atomic::{fence, AtomicU32, Ordering::SeqCst};
 use std::time::Duration;
 
 /// One futex word and the count of threads that may sleep on it (own cache line each).
@@ -56,6 +56,14 @@ impl Channel {
 
 const BUCKETS: usize = 64;
 static ANY: Channel = Channel::new();
+
+/// Threads watching the "any" channel now, registered for their whole wait (not only while in
+/// the system call). A signal change bumps that channel only while there is one: otherwise
+/// every signal operation of every thread (doorbells rung by host threads feeding different
+/// queues, completion signals) wrote this one cache line.
+#[repr(align(64))]
+struct Watchers(AtomicU32);
+static ANY_WATCHERS: Watchers = Watchers(AtomicU32::new(0));
 static CONTROL: Channel = Channel::new();
 static BUCKET: [Channel; BUCKETS] = [const { Channel::new() }; BUCKETS];
 
@@ -69,7 +77,12 @@ fn bucket(value_addr: u64) -> &'static Channel {
 /// system call when nobody sleeps.
 pub fn wake(value_addr: u64) {
     bucket(value_addr).wake();
-    ANY.wake();
+    // Pairs with the fence in `Sleeper::any`: either this sees the watcher, or the watcher's
+    // check (after it registered) sees the change that preceded this call.
+    fence(SeqCst);
+    if ANY_WATCHERS.0.load(SeqCst) != 0 {
+        ANY.wake();
+    }
 }
 
 /// Wakes the threads that watch every signal (a copy worker told of a new copy).
@@ -87,7 +100,11 @@ pub fn wake_all() {
 }
 
 /// A wait channel to sleep on: loop `let e = s.epoch(); check the condition; s.sleep(e, ..)`.
-pub struct Sleeper(&'static Channel);
+pub struct Sleeper {
+    channel: &'static Channel,
+    /// Registered in `ANY_WATCHERS` until dropped.
+    watcher: bool,
+}
 
 impl Sleeper {
     /// For a thread waiting on the one signal whose value is at `value_addr`: woken by changes
@@ -96,9 +113,15 @@ impl Sleeper {
         Sleeper::on(bucket(value_addr))
     }
 
-    /// For a thread watching several signals: woken by a change to any signal.
+    /// For a thread watching several signals: woken by a change to any signal made while this
+    /// sleeper lives (create it before checking the signals, keep it until done waiting).
     pub fn any() -> Sleeper {
-        Sleeper::on(&ANY)
+        ANY_WATCHERS.0.fetch_add(1, SeqCst);
+        fence(SeqCst);
+        Sleeper {
+            channel: &ANY,
+            watcher: true,
+        }
     }
 
     /// For a thread that waits for runtime control events only ([`wake_all`]).
@@ -106,13 +129,16 @@ impl Sleeper {
         Sleeper::on(&CONTROL)
     }
 
-    fn on(c: &'static Channel) -> Sleeper {
-        Sleeper(c)
+    fn on(channel: &'static Channel) -> Sleeper {
+        Sleeper {
+            channel,
+            watcher: false,
+        }
     }
 
     /// The epoch to pass to [`Sleeper::sleep`]; read it before checking the condition.
     pub fn epoch(&self) -> u32 {
-        self.0.epoch.load(SeqCst)
+        self.channel.epoch.load(SeqCst)
     }
 
     /// Sleeps until the epoch moves past `seen` or `timeout` passes (`None`: no bound).
@@ -125,19 +151,27 @@ impl Sleeper {
         let ts_ptr = ts
             .as_ref()
             .map_or(std::ptr::null(), |t| t as *const libc::timespec);
-        self.0.sleepers.fetch_add(1, SeqCst);
+        self.channel.sleepers.fetch_add(1, SeqCst);
         // SAFETY: FUTEX_WAIT reads the static atomic and compares it with `seen`; `ts_ptr` is
         // NULL or points to a timespec that lives until the call returns.
         unsafe {
             libc::syscall(
                 libc::SYS_futex,
-                self.0.epoch.as_ptr(),
+                self.channel.epoch.as_ptr(),
                 libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
                 seen,
                 ts_ptr,
             );
         }
-        self.0.sleepers.fetch_sub(1, SeqCst);
+        self.channel.sleepers.fetch_sub(1, SeqCst);
+    }
+}
+
+impl Drop for Sleeper {
+    fn drop(&mut self) {
+        if self.watcher {
+            ANY_WATCHERS.0.fetch_sub(1, SeqCst);
+        }
     }
 }
 

@@ -119,6 +119,15 @@ pub fn wait_any(
     if let Some((i, v)) = check() {
         return (Some(i), v);
     }
+    let mut hit = None;
+    if softhsa_gpu::sched::load::brief_spin(|| {
+        hit = check();
+        hit.is_some()
+    }) {
+        if let Some((i, v)) = hit {
+            return (Some(i), v);
+        }
+    }
     if let Some(permit) = softhsa_gpu::sched::load::SpinPermit::for_waiter() {
         let limit = match deadline {
             Some(d) => hint.spin().min(d.saturating_duration_since(start)),
@@ -130,12 +139,14 @@ pub fn wait_any(
             hit.is_some()
         }) {
             if let Some((i, v)) = hit {
+                softhsa_gpu::sched::stats::count(softhsa_gpu::sched::stats::Event::HostWaitSpun);
                 return (Some(i), v);
             }
         }
     }
 
     // Sleep phase: woken by API stores, the packet processors and device interrupts.
+    softhsa_gpu::sched::stats::count(softhsa_gpu::sched::stats::Event::HostWaitSlept);
     let sleeper = match conds {
         [(one, _, _)] => Sleeper::for_value(one.as_ptr() as u64),
         _ => Sleeper::any(),
