@@ -6,9 +6,9 @@
 //! the interpreter runs the instruction (out-of-range reads return 0 and writes are dropped,
 //! lane by lane, as on GFX9). Scatters write in lane order, so where lanes collide the
 //! highest lane wins, as in the interpreter. A `write2` whose two addresses are not one
-//! contiguous pair (offset1 = offset0 + 1 element) goes to the interpreter too: its lane
-//! order (both writes of lane 0, then of lane 1, ...) is not a pair of scatters'. AVX2 reads
-//! with dword gathers and writes lane by lane (scalar moves in lane order).
+//! contiguous pair (offset1 = offset0 + 1 element) goes lane by lane (both writes of lane 0,
+//! then of lane 1, ...: not a pair of scatters' order). AVX2 reads with dword gathers and
+//! writes lane by lane (scalar moves in lane order).
 //!
 //! Stub interface: rdi = the address VGPR, rsi = the data (writes) or destination (reads)
 //! VGPR of the first access, rdx = that of the second (a `write2` pair's second data VGPR,
@@ -54,10 +54,10 @@ impl Emitter<'_> {
         let n_dst = u32::from(d.dwords) * if d.two { 2 } else { 1 };
         let overlap = d.load && (0..n_dst).any(|k| d.dst.wrapping_add(k as u8) == d.addr);
         let native = match self.isa {
-            Isa::Avx512 => d.load || !d.two || pair_write,
+            Isa::Avx512 => true,
             // AVX2 gathers read; the destination must not be the address register, which
             // it reads chunk by chunk. Writes go lane by lane.
-            Isa::Avx2 => (d.load && !overlap) || (!d.load && (!d.two || pair_write)),
+            Isa::Avx2 => !d.load || !overlap,
         };
         if !native {
             self.a.jmp(slow)?;
@@ -70,7 +70,8 @@ impl Emitter<'_> {
         };
         let (first, second) = if d.load {
             (d.dst, d.dst.wrapping_add(d.dwords))
-        } else if pair_write {
+        } else if pair_write || d.two {
+            // (A `write2_b64`'s high dwords follow each data VGPR.)
             (d.data0, d.data1)
         } else {
             (d.data0, d.data0.wrapping_add(1))
@@ -126,7 +127,10 @@ impl Emitter<'_> {
                         a.jnz(slow)?;
                     }
                 }
-                for p in 0..parts {
+                if !shape.load && shape.two {
+                    self.lds_write_lanes(shape)?;
+                }
+                for p in (0..parts).filter(|_| shape.load || !shape.two) {
                     let first = 16 + 4 * p as u8;
                     // Part 0 moves through rsi (and rdx for a pair's second dword).
                     let (lo, hi) = if p == 0 { (rsi, rdx) } else { (rdx, rdx) };
@@ -154,7 +158,7 @@ impl Emitter<'_> {
                         self.lds_read_avx2(off, dst, shape.bytes == 8)?;
                     }
                 } else {
-                    self.lds_write_lanes(shape.bytes == 8)?;
+                    self.lds_write_lanes(shape)?;
                 }
             }
         }
@@ -168,24 +172,45 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Each active lane's data dword (`wide`: and the dword at rdx, the pair's second) at LDS
-    /// address `addr + ecx`, lanes in order (AVX2, after the range check; r9 = the LDS).
-    fn lds_write_lanes(&mut self, wide: bool) -> R<()> {
+    /// Writes lane by lane, lanes in order, after the range check (r9 = the LDS): each active
+    /// lane's data dword (8-byte accesses: and the dword at rdx, the pair's second) at LDS
+    /// address `addr + ecx`; for a `write2`, its first data (rsi) at `addr + ecx` and then its
+    /// second (rdx) at `addr + r8d`, each with its next VGPR's dword for `write2_b64`.
+    fn lds_write_lanes(&mut self, shape: DsShape) -> R<()> {
+        let wide = shape.bytes == 8;
         let a = &mut self.a;
         let mut lane = a.create_label();
         a.mov(r11, qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))))?;
+        // rbx (the wave, not needed past EXEC) and rbp hold the data and the address.
+        a.push(rbx)?;
+        a.push(rbp)?;
         bind(a, &mut lane)?;
         a.tzcnt(rax, r11)?;
         a.mov(r10d, dword_ptr(rdi + rax * 4))?;
-        a.add(r10d, ecx)?;
-        a.mov(r8d, dword_ptr(rsi + rax * 4))?;
-        a.mov(dword_ptr(r9 + r10), r8d)?;
-        if wide {
-            a.mov(r8d, dword_ptr(rdx + rax * 4))?;
-            a.mov(dword_ptr(r9 + r10 + 4), r8d)?;
+        let parts: &[(AsmRegister64, AsmRegister64)] = if shape.two {
+            &[(rcx, rsi), (r8, rdx)]
+        } else {
+            &[(rcx, rsi)]
+        };
+        for &(off, data) in parts {
+            // 32-bit LDS address: both registers hold zero-extended dwords.
+            a.lea(ebp, dword_ptr(r10 + off))?;
+            a.mov(ebx, dword_ptr(data + rax * 4))?;
+            a.mov(dword_ptr(r9 + rbp), ebx)?;
+            if wide {
+                let hi = if shape.two {
+                    dword_ptr(data + rax * 4 + 256)
+                } else {
+                    dword_ptr(rdx + rax * 4)
+                };
+                a.mov(ebx, hi)?;
+                a.mov(dword_ptr(r9 + rbp + 4), ebx)?;
+            }
         }
         a.blsr(r11, r11)?;
         a.jnz(lane)?;
+        a.pop(rbp)?;
+        a.pop(rbx)?;
         Ok(())
     }
 

@@ -152,6 +152,9 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
                 (0x4d, false),
                 (0x0e, true),
                 (0x0f, true),
+                (0x4e, true),
+                (0x4f, true),
+                (0x78, true),
             ]);
             let (o0, o1) = if two {
                 let o0 = (r.next() % 8) as u32;
@@ -161,7 +164,7 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
                 ((r.next() % 64) as u32 * 4, 0)
             };
             // (A read's data fields and a write's vdst are zero in valid encodings.)
-            if matches!(op, 0x36..=0x38 | 0x76 | 0x77) {
+            if matches!(op, 0x36..=0x38 | 0x76..=0x78) {
                 ds(op, 23, 0, 0, d, o0, o1)
             } else if two {
                 ds(op, 23, d, (d + 2) % 8, 0, o0, o1)
