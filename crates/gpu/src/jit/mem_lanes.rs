@@ -3,9 +3,11 @@
 //! gathers but no scatters, and masked gathers cost about as much as scalar moves). One pass
 //! over the active lanes finds the lowest and highest address for the span check, a second
 //! moves each lane's dwords; stores go in lane order, so the highest lane wins where addresses
-//! overlap, as in the other paths. When every active lane has the same address (a uniform
-//! load, as of the body an n-body loop reads), a load broadcasts the dwords to the active
-//! lanes with masked moves and a store writes the highest active lane's data.
+//! overlap, as in the other paths. Each naturally aligned 8-byte piece of a lane's dwords is
+//! one 64-bit host access, as in the interpreter (`memory::read_dwords`): another work-group's
+//! 64-bit flag-and-value word (a decoupled look-back scan's) is never seen torn. When every
+//! active lane has the same dword address (a uniform load), a load broadcasts it to the
+//! active lanes with masked moves and a store writes the highest active lane's data.
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
 use super::mem_vector::{exec_byte, VmemShape};
@@ -52,6 +54,10 @@ impl Emitter<'_> {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
         }
         let (mut lanes, mut end) = (a.create_label(), a.create_label());
+        if shape.dwords > 1 {
+            // (Broadcasts read dword by dword: wider accesses keep their 64-bit pieces.)
+            a.jmp(lanes)?;
+        }
         a.cmp(r10, size)?;
         a.jne(lanes)?;
         a.lea(r11, qword_ptr(rax + r8))?;
@@ -84,21 +90,68 @@ impl Emitter<'_> {
         bind(a, &mut lane)?;
         lane_address(a, shape.pair)?;
         a.add(r11, r8)?;
-        for k in 0..i32::from(shape.dwords) {
-            let (host, reg) = (dword_ptr(r11 + 4 * k), dword_ptr(rsi + r10 * 4 + 256 * k));
-            if shape.load {
-                a.mov(eax, host)?;
-                a.mov(reg, eax)?;
-            } else {
-                a.mov(eax, reg)?;
-                a.mov(host, eax)?;
-            }
+        let n = i32::from(shape.dwords);
+        if n == 1 {
+            lane_pieces(a, shape.load, &[(0, false)])?;
+        } else {
+            // The pieces by the host address's alignment: 8, 4 (dword 1 starts a qword), or
+            // less (dwords only).
+            let (mut at4, mut loose, mut next) =
+                (a.create_label(), a.create_label(), a.create_label());
+            a.test(r11b, 7)?;
+            a.jnz(at4)?;
+            let aligned: Vec<(i32, bool)> = (0..n).step_by(2).map(|k| (k, k + 1 < n)).collect();
+            lane_pieces(a, shape.load, &aligned)?;
+            a.jmp(next)?;
+            bind(a, &mut at4)?;
+            a.test(r11b, 3)?;
+            a.jnz(loose)?;
+            let mut shifted = vec![(0, false)];
+            shifted.extend((1..n).step_by(2).map(|k| (k, k + 1 < n)));
+            lane_pieces(a, shape.load, &shifted)?;
+            a.jmp(next)?;
+            bind(a, &mut loose)?;
+            let dwords: Vec<(i32, bool)> = (0..n).map(|k| (k, false)).collect();
+            lane_pieces(a, shape.load, &dwords)?;
+            bind(a, &mut next)?;
         }
         a.blsr(rcx, rcx)?;
         a.jnz(lane)?;
         a.pop(rbp)?;
         bind(a, &mut end)
     }
+}
+
+/// Moves lane r10's dwords between host address r11 and the data VGPRs at rsi, in pieces
+/// `(first dword, 64-bit)`: a 64-bit piece is one host access (rbp is scratch).
+fn lane_pieces(a: &mut CodeAssembler, load: bool, pieces: &[(i32, bool)]) -> R<()> {
+    let reg = |k: i32| dword_ptr(rsi + r10 * 4 + 256 * k);
+    for &(k, wide) in pieces {
+        match (load, wide) {
+            (true, false) => {
+                a.mov(eax, dword_ptr(r11 + 4 * k))?;
+                a.mov(reg(k), eax)?;
+            }
+            (false, false) => {
+                a.mov(eax, reg(k))?;
+                a.mov(dword_ptr(r11 + 4 * k), eax)?;
+            }
+            (true, true) => {
+                a.mov(rax, qword_ptr(r11 + 4 * k))?;
+                a.mov(reg(k), eax)?;
+                a.shr(rax, 32)?;
+                a.mov(reg(k + 1), eax)?;
+            }
+            (false, true) => {
+                a.mov(eax, reg(k))?;
+                a.mov(ebp, reg(k + 1))?;
+                a.shl(rbp, 32)?;
+                a.or(rax, rbp)?;
+                a.mov(qword_ptr(r11 + 4 * k), rax)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// r11 = the address of the lowest lane left in rcx (r10 = that lane): its VGPR dword(s) plus
