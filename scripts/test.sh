@@ -60,6 +60,9 @@ stage jit-check bash -c "SOFTHSA_JIT=check scripts/run-corpus.sh --quick && SOFT
 stage images-engines bash -c "SOFTHSA_JIT=off scripts/run-image-tests.sh && SOFTHSA_JIT=check scripts/run-image-tests.sh"
 # The JIT's AVX2 code on this host too (AVX-512 hosts otherwise run only the AVX-512 code).
 stage jit-avx2 env SOFTHSA_JIT_ISA=avx2 scripts/run-corpus.sh --quick
+# The AVX2 code's memory paths against the memory model (its lane-by-lane 64-bit accesses tore
+# once: the atom64 litmus and the look-back scan catch that at once).
+stage memory-model-avx2 env SOFTHSA_JIT_ISA=avx2 scripts/run-memory-model.sh --quick
 # Robustness (issue 11): a bounded run of every fuzz target, and the C tests most likely to find
 # memory errors under valgrind (scripts/run-c-tests.sh above ran the negative, stress and
 # isolation tests natively), with the image cases (texel accesses, descriptor slots).
