@@ -10,7 +10,7 @@
 //! active lanes with masked moves and a store writes the highest active lane's data.
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
-use super::mem_vector::{exec_byte, VmemShape};
+use super::mem_vector::{exec_byte, VmemShape, SITE_DELTA};
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 
@@ -49,7 +49,7 @@ impl Emitter<'_> {
         a.sub(r10, rax)?;
         self.stub_range_check(!shape.load, retry, slow)?;
         let a = &mut self.a;
-        a.mov(r8, qword_ptr(r11 + 16))?;
+        a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
         }

@@ -29,6 +29,8 @@ use std::mem::offset_of;
 const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
 const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
+/// `Site::delta`: host address = address + delta.
+pub(super) const SITE_DELTA: i32 = offset_of!(crate::memory::Site, delta) as i32;
 /// `Site::hint`: the rows path served the site.
 const ROWS_HINT: i32 = 1;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
@@ -244,7 +246,7 @@ impl Emitter<'_> {
         a.add(rcx, r8)?;
         self.stub_range_check(!shape.load, top, slow)?;
         let a = &mut self.a;
-        a.add(r8, qword_ptr(r11 + 16))?;
+        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         if shape.dwords > 1 {
             a.test(r8b, 7)?;
             a.jnz(slow)?;
@@ -471,7 +473,7 @@ impl Emitter<'_> {
         a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
         self.stub_range_check(!shape.load, retry, slow)?;
         let a = &mut self.a;
-        a.add(r8, qword_ptr(r11 + 16))?;
+        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
@@ -541,7 +543,7 @@ impl Emitter<'_> {
         a.add(rcx, 4 * i32::from(shape.dwords))?;
         self.stub_range_check(!shape.load, retry, slow)?;
         let a = &mut self.a;
-        a.mov(r8, qword_ptr(r11 + 16))?;
+        a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
         if shape.dwords > 1 {
             // Every active lane's address 8-byte aligned, else the interpreter.
             a.mov(eax, 7)?;
