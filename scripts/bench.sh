@@ -5,7 +5,8 @@
 #
 #   scripts/bench.sh                    full sizes, every kernel
 #   scripts/bench.sh --quick            small sizes (CI smoke run, well under a minute on 2 cores)
-#   scripts/bench.sh --workers 1,2,4,8  also a softhsa scaling table over SOFTHSA_WORKERS
+#   scripts/bench.sh --workers 1,2,4,8  also scaling tables: softhsa over SOFTHSA_WORKERS, native
+#                                       C over OMP_NUM_THREADS
 #   scripts/bench.sh -k 'saxpy|matmul'  only matching kernels
 #   scripts/bench.sh --runs N           timed runs per measurement (after one warm-up)
 #   scripts/bench.sh --no-build         do not run scripts/build-lib.sh
@@ -232,12 +233,14 @@ work-group 0 (kernels whose work-groups all run alike); n/a: the runtime does no
 count and the kernel diverges between work-groups.
 EOF
 
-# ---- 5. softhsa scaling over worker threads ----
-if [ -n "$workers" ] && [ $have_softhsa = 1 ]; then
-    IFS=',' read -r -a ws <<<"$workers"
+# ---- 5. scaling over threads: softhsa's workers, and native C's OpenMP threads beside them ----
+# The native table shows what the machine allows: a kernel bound by memory bandwidth stops
+# scaling in C too, so softhsa's speed-up is read against native C's on the same kernel.
+scaling() { # BACKEND VARIABLE TITLE
+    local backend=$1 var=$2 k w t line base
     {
         echo
-        echo "# softhsa scaling: median ms with SOFTHSA_WORKERS=w (speed-up over the first w)"
+        echo "# $3: median ms with $var=w (speed-up over the first w)"
         printf '%-11s' kernel
         for w in "${ws[@]}"; do printf ' %18s' "w=$w"; done
         echo
@@ -245,12 +248,17 @@ if [ -n "$workers" ] && [ $have_softhsa = 1 ]; then
     for k in "${kernels[@]}"; do
         line=$(printf '%-11s' "$k") base=""
         for w in "${ws[@]}"; do
-            t=$(run softhsa "$k" "$OUT/log/$k.softhsa.w$w.log" SOFTHSA_WORKERS="$w")
+            t=$(run "$backend" "$k" "$OUT/log/$k.$backend.w$w.log" "$var=$w")
             [ -n "$base" ] || base=$t
             line+=$(printf ' %18s' "$t ($(ratio "$base" "$t"))")
         done
         echo "$line" >>"$table"
     done
+}
+if [ -n "$workers" ]; then
+    IFS=',' read -r -a ws <<<"$workers"
+    [ $have_softhsa = 0 ] || scaling softhsa SOFTHSA_WORKERS "softhsa scaling (JIT)"
+    scaling native OMP_NUM_THREADS "native C scaling (OpenMP)"
 fi
 
 # ---- 6. the checks' self-test: a flipped bit in one output element must be reported ----
