@@ -372,6 +372,9 @@ impl<'p> Emitter<'p> {
             Kind::Nop => {}
             // The wave ends where it stands (pc at s_endpgm, as the interpreter leaves it).
             Kind::End => self.exit_with(super::EXIT_END, Some(i))?,
+            // As the interpreter: counted, pc after it, the wave waits (the scheduler runs the
+            // work-group's other waves; no call-out per barrier).
+            Kind::Barrier => self.exit_with(super::EXIT_BARRIER, Some(i + 1))?,
             Kind::Lane(_) => return Err(err("lane op outside a segment")),
         }
         if checked {

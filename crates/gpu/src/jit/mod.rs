@@ -329,6 +329,8 @@ pub(crate) const EXIT_INTERP: u32 = 4;
 pub(crate) const EXIT_DISPATCH: u32 = 5;
 /// `s_endpgm`: the wave is done.
 pub(crate) const EXIT_END: u32 = 6;
+/// `s_barrier`: the wave waits at the barrier, `w.pc` after it.
+pub(crate) const EXIT_BARRIER: u32 = 7;
 
 /// Runs `w` under `engine` until it ends, waits, sleeps or faults (as [`exec::run`]).
 pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFault> {
@@ -398,6 +400,10 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
             EXIT_STOP => return j.exit.take().unwrap_or(Ok(())),
             EXIT_STOPPED | EXIT_END => {
                 w.state = WaveState::Done;
+                return Ok(());
+            }
+            EXIT_BARRIER => {
+                w.state = WaveState::Barrier;
                 return Ok(());
             }
             EXIT_INTERP => {

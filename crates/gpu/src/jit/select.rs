@@ -196,6 +196,8 @@ pub(super) enum Kind {
     Nop,
     /// `s_endpgm`.
     End,
+    /// `s_barrier`.
+    Barrier,
 }
 
 impl Kind {
@@ -240,6 +242,7 @@ fn sopp(x: &XInst) -> Option<Kind> {
         Op::S_NOP => Kind::Nop,
         Op::S_WAITCNT => Kind::Waitcnt(x.inst.imm as u16),
         Op::S_ENDPGM => Kind::End,
+        Op::S_BARRIER => Kind::Barrier,
         _ => return None,
     };
     // A branch to nowhere faults in the interpreter.
