@@ -297,7 +297,7 @@ impl<'p> Emitter<'p> {
         });
         self.natives_left = b.native;
         self.lds_cls.clear();
-        for item in &b.items {
+        for (p, item) in b.items.iter().enumerate() {
             self.free_all();
             let before = self.a.instructions().len();
             let kind = match item {
@@ -322,7 +322,12 @@ impl<'p> Emitter<'p> {
                     if hooked {
                         self.check_hook(insts[0].0, true)?;
                     }
-                    self.segment(insts)?;
+                    let dead_after = if self.check {
+                        0
+                    } else {
+                        super::mask_live::dead_after(&b.items[p + 1..])
+                    };
+                    self.segment(insts, dead_after)?;
                     if hooked {
                         self.check_hook(insts[0].0, false)?;
                     }

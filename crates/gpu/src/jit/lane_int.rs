@@ -246,6 +246,30 @@ impl Emitter<'_> {
             None
         };
         let (xv, yv) = (self.opd_reg(x)?, self.opd_reg(y)?);
+        if self.mask_unread() {
+            // Nobody reads the carry-out: the sum or difference alone.
+            let t = self.tmp()?;
+            let add = matches!(op, AddCo | Addc);
+            if add {
+                self.v_add(t, xv, Vs::R(yv))?;
+            } else {
+                self.v_sub(t, xv, Vs::R(yv))?;
+            }
+            let r = match cin {
+                Some(c) if add => {
+                    let r = self.tmp()?;
+                    self.v_add_mask_bit(r, t, c)?;
+                    r
+                }
+                Some(c) => {
+                    let r = self.tmp()?;
+                    self.v_sub_mask_bit(r, t, c)?;
+                    r
+                }
+                None => t,
+            };
+            return self.put(d, r);
+        }
         let t = self.tmp()?;
         let carry = self.mtmp()?;
         if matches!(op, AddCo | Addc) {

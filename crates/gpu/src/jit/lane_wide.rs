@@ -164,7 +164,9 @@ impl Emitter<'_> {
         self.v_add(t, phi, ch)?;
         let rh = self.tmp()?;
         self.v_add_mask_bit(rh, t, c1)?;
-        if signed {
+        if self.mask_unread() {
+            // Nobody reads the carry or overflow out.
+        } else if signed {
             // Overflow: the sum's sign differs from both addends' (equal) signs.
             let u = self.tmp()?;
             self.v_xor(t, rh, Vs::R(phi))?;

@@ -30,6 +30,7 @@ mod lane_float;
 mod lane_int;
 mod lane_wide;
 mod lds_class;
+mod mask_live;
 mod mem_lanes;
 mod mem_lds;
 mod mem_scalar;

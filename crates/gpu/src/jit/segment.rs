@@ -45,6 +45,9 @@ pub(super) struct Seg {
     mask_acc: Option<AsmRegister64>,
     /// A later instruction of the segment reads a VGPR the instruction being emitted writes.
     reread: bool,
+    /// Nothing reads the lane mask the instruction being emitted writes (`unread_masks`): it
+    /// need not be computed or stored.
+    mask_unread: bool,
 }
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
@@ -68,7 +71,9 @@ impl Emitter<'_> {
     }
 
     /// Emits a segment.
-    pub(super) fn segment(&mut self, insts: &[(u32, LaneInst)]) -> R<()> {
+    /// Emits segment `insts`; `dead_after`: the scalar registers the rest of the block writes
+    /// before it reads them ([`super::mask_live::dead_after`]).
+    pub(super) fn segment(&mut self, insts: &[(u32, LaneInst)], dead_after: u128) -> R<()> {
         let isa = self.isa;
         // Homes for the most used values.
         let mut uses: HashMap<Opd, u32> = HashMap::new();
@@ -127,12 +132,21 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
-        let dead = if self.check {
-            vec![false; insts.len()]
+        let (mut dead, unread) = if self.check {
+            (vec![false; insts.len()], vec![false; insts.len()])
         } else {
-            dead_mask_stores(insts, !isa.mask_homes().is_empty())
+            (
+                dead_mask_stores(insts, !isa.mask_homes().is_empty()),
+                unread_masks(insts, dead_after),
+            )
         };
-        let accs = mask_accumulators(insts);
+        dead.iter_mut().zip(&unread).for_each(|(d, &u)| *d |= u);
+        let accs = mask_accumulators(insts, &unread);
+        // A mask nothing reads after the segment needs no zeros for chunks without lanes.
+        masks_out.retain(|&m| {
+            let last = insts.iter().rposition(|(_, li)| li.mask_out == Some(m));
+            !last.is_some_and(|k| unread[k])
+        });
         let reread = rereads(insts);
         self.seg = Some(Seg {
             homes,
@@ -141,6 +155,7 @@ impl Emitter<'_> {
             mask_store_dead: false,
             mask_acc: None,
             reread: false,
+            mask_unread: false,
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -176,12 +191,13 @@ impl Emitter<'_> {
                 a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
             }
         }
-        for ((((i, li), &dead), acc), &again) in insts.iter().zip(&dead).zip(&accs).zip(&reread) {
+        for (k, (i, li)) in insts.iter().enumerate() {
             self.free_all();
             if let Some(seg) = self.seg.as_mut() {
-                seg.mask_store_dead = dead;
-                seg.mask_acc = acc.map(|k| MASK_ACCS[k]);
-                seg.reread = again;
+                seg.mask_store_dead = dead[k];
+                seg.mask_acc = accs[k].map(|a| MASK_ACCS[a]);
+                seg.reread = reread[k];
+                seg.mask_unread = unread[k];
             }
             self.lane(*i, li).map_err(|e| {
                 super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
@@ -359,6 +375,12 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether nothing reads the lane mask the instruction being emitted writes: a lowering
+    /// may skip computing it ([`Emitter::mask_out`] then writes nothing).
+    pub(super) fn mask_unread(&self) -> bool {
+        self.seg.as_ref().is_some_and(|g| g.mask_unread)
+    }
+
     /// The chunk's bits of lane mask `s` (an SGPR pair) in a mask register (read-only: it may
     /// be the mask's home).
     pub(super) fn mask_in(&mut self, s: u8) -> R<M> {
@@ -384,6 +406,9 @@ impl Emitter<'_> {
     /// Writes lane mask `m`, restricted to the chunk's active lanes, as the chunk's bits of
     /// SGPR pair `s` (and of EXEC too when `exec`).
     pub(super) fn mask_out(&mut self, s: u8, m: M, exec_too: bool) -> R<()> {
+        if !exec_too && self.mask_unread() {
+            return Ok(());
+        }
         let exec = self.isa.exec_mask();
         self.m_and(m, m, exec)?;
         let dead = !exec_too && self.seg.as_ref().is_some_and(|g| g.mask_store_dead);
@@ -468,12 +493,7 @@ fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
 /// may wait for the end of the loop; reads earlier in the iteration see memory's old chunk
 /// bits, as they would with per-chunk stores). EXEC and compares that also write EXEC keep
 /// per-chunk stores: the next chunk's iteration reads its EXEC bits from memory.
-fn mask_accumulators(insts: &[(u32, LaneInst)]) -> Vec<Option<usize>> {
-    let touches = |li: &LaneInst, s: u8| {
-        li.sgpr_values().any(|r| r.abs_diff(s) < 2)
-            || li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
-            || li.mask_out.is_some_and(|m| m.abs_diff(s) < 2)
-    };
+fn mask_accumulators(insts: &[(u32, LaneInst)], unread: &[bool]) -> Vec<Option<usize>> {
     let mut next = 0;
     (0..insts.len())
         .map(|k| {
@@ -481,6 +501,7 @@ fn mask_accumulators(insts: &[(u32, LaneInst)]) -> Vec<Option<usize>> {
             let s = li.mask_out.filter(|_| !li.writes_exec)?;
             if s.abs_diff(EXEC_LO as u8) < 2
                 || s % 2 != 0
+                || unread[k]
                 || insts[k + 1..].iter().any(|(_, later)| touches(later, s))
                 || next == MASK_ACCS.len()
             {
@@ -488,6 +509,30 @@ fn mask_accumulators(insts: &[(u32, LaneInst)]) -> Vec<Option<usize>> {
             }
             next += 1;
             Some(next - 1)
+        })
+        .collect()
+}
+
+/// Whether lane instruction `li` reads or writes any SGPR of the pair at `s`.
+fn touches(li: &LaneInst, s: u8) -> bool {
+    li.sgpr_values().any(|r| r.abs_diff(s) < 2)
+        || li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
+        || li.mask_out.is_some_and(|m| m.abs_diff(s) < 2)
+}
+
+/// Per instruction of a segment: whether the lane mask it writes is never read: nothing later
+/// in the segment touches it, and the rest of the block writes it before reading it
+/// (`dead_after`). Such a mask is neither stored nor collected.
+fn unread_masks(insts: &[(u32, LaneInst)], dead_after: u128) -> Vec<bool> {
+    (0..insts.len())
+        .map(|k| {
+            let li = &insts[k].1;
+            li.mask_out
+                .filter(|&s| !li.writes_exec && s.abs_diff(EXEC_LO as u8) >= 2)
+                .is_some_and(|s| {
+                    super::mask_live::mask_dead(dead_after, s)
+                        && !insts[k + 1..].iter().any(|(_, later)| touches(later, s))
+                })
         })
         .collect()
 }

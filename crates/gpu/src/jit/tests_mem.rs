@@ -30,6 +30,20 @@ struct NoEvents;
 impl DeviceEvents for NoEvents {}
 
 /// What a run left: how it stopped, the wave, the buffer and the LDS.
+/// The SGPR pairs the program's lane instructions write as lane masks (for `isa`).
+fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
+    prog.slots
+        .iter()
+        .filter_map(|s| match s {
+            Slot::Ok(x) => match super::select::select(x, false, isa) {
+                Some(super::select::Kind::Lane(li)) => li.mask_out,
+                _ => None,
+            },
+            Slot::Illegal(_) => None,
+        })
+        .collect()
+}
+
 struct Outcome {
     r: Result<(), ExecFault>,
     w: Wave,
@@ -303,7 +317,18 @@ fn random_memory_sequences_match_the_interpreter() {
                 listing()
             );
             assert_eq!(a.w.pc, b.w.pc, "case {case} {isa:?}: pc\n{}", listing());
-            let diff = first_difference(&b.w, &a.w, 0..256);
+            // A fault ends the wave, and its report names kind, pc, lane and address, not
+            // registers: the JIT need not have stored a lane mask that the rest of the block
+            // would have overwritten unread (`mask_live`). Everything else must match.
+            let mut jw = b.w.clone();
+            if a.r.is_err() {
+                for m in mask_outputs(&prog, isa) {
+                    for r in [m, m + 1] {
+                        jw.s[usize::from(r)] = a.w.s[usize::from(r)];
+                    }
+                }
+            }
+            let diff = first_difference(&jw, &a.w, 0..256);
             assert!(
                 diff.is_none(),
                 "case {case} {isa:?}: {}\n{}",
