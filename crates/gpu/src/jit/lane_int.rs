@@ -246,39 +246,50 @@ impl Emitter<'_> {
             None
         };
         let (xv, yv) = (self.opd_reg(x)?, self.opd_reg(y)?);
+        let add = matches!(op, AddCo | Addc);
+        // Results go straight to the destination's home where no operand read later is
+        // overwritten (the three-operand forms read both sources first): no copy after.
         if self.mask_unread() {
             // Nobody reads the carry-out: the sum or difference alone.
+            let Some(c) = cin else {
+                let r = self.dst_reg(d)?;
+                if add {
+                    self.v_add(r, xv, Vs::R(yv))?;
+                } else {
+                    self.v_sub(r, xv, Vs::R(yv))?;
+                }
+                return self.put(d, r);
+            };
             let t = self.tmp()?;
-            let add = matches!(op, AddCo | Addc);
             if add {
                 self.v_add(t, xv, Vs::R(yv))?;
             } else {
                 self.v_sub(t, xv, Vs::R(yv))?;
             }
-            let r = match cin {
-                Some(c) if add => {
-                    let r = self.tmp()?;
-                    self.v_add_mask_bit(r, t, c)?;
-                    r
-                }
-                Some(c) => {
-                    let r = self.tmp()?;
-                    self.v_sub_mask_bit(r, t, c)?;
-                    r
-                }
-                None => t,
-            };
+            let r = self.dst_reg(d)?;
+            if add {
+                self.v_add_mask_bit(r, t, c)?;
+            } else {
+                self.v_sub_mask_bit(r, t, c)?;
+            }
             return self.put(d, r);
         }
-        let t = self.tmp()?;
         let carry = self.mtmp()?;
-        if matches!(op, AddCo | Addc) {
+        if add {
+            let t = match cin {
+                // (The sum wrapped iff it is below either addend: compared with one it spared.)
+                None => match self.dst_reg(d)? {
+                    h if h == xv && h == yv => self.tmp()?,
+                    h => h,
+                },
+                Some(_) => self.tmp()?,
+            };
             self.v_add(t, xv, Vs::R(yv))?;
-            self.ult(carry, t, xv)?; // the sum wrapped
+            self.ult(carry, t, if t == xv { yv } else { xv })?; // the sum wrapped
             self.free(xv);
             self.free(yv);
             if let Some(c) = cin {
-                let r = self.tmp()?;
+                let r = self.dst_reg(d)?;
                 self.v_add_mask_bit(r, t, c)?;
                 let c2 = self.mtmp()?;
                 self.ult(c2, r, t)?; // adding the carry wrapped
@@ -288,8 +299,13 @@ impl Emitter<'_> {
                 self.put(d, t)?;
             }
         } else {
-            self.v_sub(t, xv, Vs::R(yv))?;
             self.ult(carry, xv, yv)?; // borrow: y > x
+            let t = if cin.is_none() {
+                self.dst_reg(d)?
+            } else {
+                self.tmp()?
+            };
+            self.v_sub(t, xv, Vs::R(yv))?;
             self.free(xv);
             self.free(yv);
             if let Some(c) = cin {
@@ -300,7 +316,7 @@ impl Emitter<'_> {
                 self.v_icmp(z, Icmp::Eq, false, t, Vs::R(zero))?;
                 self.m_and(z, z, c)?;
                 self.m_or(carry, carry, z)?;
-                let r = self.tmp()?;
+                let r = self.dst_reg(d)?;
                 self.v_sub_mask_bit(r, t, c)?;
                 self.put(d, r)?;
             } else {
