@@ -70,7 +70,6 @@ impl Emitter<'_> {
         }
     }
 
-    /// Emits a segment.
     /// Emits segment `insts`; `dead_after`: the scalar registers the rest of the block writes
     /// before it reads them ([`super::mask_live::dead_after`]).
     pub(super) fn segment(&mut self, insts: &[(u32, LaneInst)], dead_after: u128) -> R<()> {
