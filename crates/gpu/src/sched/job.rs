@@ -10,7 +10,6 @@
 //! finished; whoever drops the last reference of a FINISHED job frees it.
 
 use super::context::{Runner, WgContext};
-use super::Scheduler;
 use crate::device::{DeviceShared, DispatchClient, DispatchStats};
 use crate::fault::{Fault, FaultKind};
 use crate::grid::Grid;
@@ -186,16 +185,15 @@ impl Job {
     }
 
     /// Drops a reference; the last one of a FINISHED job frees it.
-    pub fn release(&self, sched: &Scheduler) {
+    pub fn release(&self) {
         let prev = self.ctl.fetch_sub(1, Ordering::AcqRel);
         if state(prev) == FINISHED && prev & REFS == 1 {
             // Nobody can take a reference any more: drop the launch data (kernel and client
-            // references), then hand the slot back.
+            // references), then hand the slot back (`Scheduler::claim` looks for FREE).
             // SAFETY: FINISHED with no references: this thread is the only one here.
             drop(unsafe { (*self.data.get()).take() });
             self.ctl
                 .store(word(generation(prev), FREE, 0), Ordering::Release);
-            let _ = sched; // the FREE state is what `Scheduler::claim` looks for
         }
     }
 
@@ -348,6 +346,6 @@ impl Job {
         self.ctl
             .fetch_add(word(0, FINISHED - ACTIVE, 0), Ordering::AcqRel);
         debug_assert_eq!(state(c), ACTIVE);
-        self.release(sched);
+        self.release();
     }
 }

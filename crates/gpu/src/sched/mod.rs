@@ -224,7 +224,7 @@ impl Scheduler {
                     *rr = idx + 1;
                     return Some(job);
                 }
-                job.release(self);
+                job.release();
             }
         }
         None
@@ -315,7 +315,7 @@ impl Scheduler {
                     }
                     None => {
                         stats::count(Event::WorkerNoToken);
-                        job.release(self);
+                        job.release();
                         self.idle(seen);
                     }
                 }

@@ -212,7 +212,7 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
         tally.flush(job);
     });
     job.runners.fetch_sub(1, Ordering::Relaxed);
-    job.release(s);
+    job.release();
     if let Some(t0) = t0 {
         let e = if mode == Mode::Inline {
             Event::InlineNs
@@ -274,7 +274,7 @@ impl Scheduler {
         if let Some((job, gen)) = take_next() {
             if job.acquire(Some(gen)) {
                 self.mark_runnable(job, 1);
-                job.release(self);
+                job.release();
             }
         }
     }
@@ -338,7 +338,7 @@ impl Scheduler {
     /// Whether the job of generation `gen` in `job`'s slot is still in flight.
     pub(crate) fn in_flight(&self, job: &Job, gen: u32) -> bool {
         if job.acquire(Some(gen)) {
-            job.release(self);
+            job.release();
             true
         } else {
             false
@@ -351,7 +351,7 @@ impl Scheduler {
         if job.acquire(Some(gen)) {
             job.stop.store(true, Ordering::Release);
             job.close();
-            job.release(self);
+            job.release();
         }
     }
 }
