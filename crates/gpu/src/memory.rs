@@ -115,7 +115,9 @@ impl<'a> Checker<'a> {
     /// Proves `[lo, end)` is accessible; returns the delta to add to reach host memory.
     #[inline]
     pub fn span(&mut self, lo: u64, end: u64, write: bool) -> Result<u64, MemErr> {
-        if lo >= self.cache.range.start && end <= self.cache.range.end && end >= lo {
+        // Never an empty span: a lane set's end that wrapped past the top of the address
+        // space to exactly its start (lanes at 0 and at 2^64 - size) would pass as one.
+        if lo >= self.cache.range.start && end <= self.cache.range.end && end > lo {
             return Ok(self.cache.delta);
         }
         self.span_slow(lo, end, write, None)
@@ -134,7 +136,7 @@ impl<'a> Checker<'a> {
             write,
             lane,
         };
-        if end < lo {
+        if end <= lo {
             return Err(err);
         }
         if lo >= self.scratch.start && end <= self.scratch.end {
@@ -407,6 +409,18 @@ mod tests {
         assert_eq!(e.address, 0x1ffc);
         assert!(c.span(0x9100, 0x9200, true).is_ok());
         assert!(c.span(0x8fff, 0x9001, false).is_err());
+    }
+
+    /// A span is never empty: lanes at 0 and at 2^64 - 4 make [0, 0) once the end wraps,
+    /// which a fresh cache (the empty range at 0) or an empty scratch range would contain.
+    #[test]
+    fn empty_and_reversed_spans_are_refused() {
+        let map = OneRange(0x1000..0x2000);
+        let mut c = Checker::new(&map, 0..0);
+        assert!(c.span(0, 0, true).is_err());
+        assert!(c.span(0x1000, 0x1000, false).is_err());
+        assert!(c.span(0x1ffc, 0x1000, false).is_err());
+        assert!(c.span(0x1000, 0x1004, false).is_ok());
     }
 
     /// [0x1000, 0x2000) is host memory; [0x9000, 0xa000) an alias of it (delta -0x8000).

@@ -39,8 +39,9 @@ impl Emitter<'_> {
         a.jb(miss)?;
         a.cmp(rcx, qword_ptr(rdx + (at + 8)))?;
         a.ja(miss)?;
+        // Never an empty span (see `stub_range_check`).
         a.cmp(rcx, rax)?;
-        a.jb(miss)?;
+        a.jbe(miss)?;
         let slow = self.slow_callout(i, resume)?;
         self.cold(move |e| {
             let a = &mut e.a;

@@ -309,8 +309,10 @@ impl Emitter<'_> {
         a.jb(miss)?;
         a.cmp(rcx, qword_ptr(r11 + 8))?;
         a.ja(miss)?;
+        // A span is never empty: an end that wrapped to its start (lanes at 0 and at the
+        // top of the address space) misses, and the checker refuses it.
         a.cmp(rcx, rax)?;
-        a.jb(miss)?;
+        a.jbe(miss)?;
         a.jmp(hit)?;
         bind(a, &mut miss)?;
         a.push(rdi)?;

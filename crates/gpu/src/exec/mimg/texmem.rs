@@ -26,7 +26,8 @@ impl<'c, 'a> TexMem<'c, 'a> {
     /// The host address of `[addr, addr + bytes)`, checked.
     fn host(&mut self, addr: u64, bytes: u64, lane: usize) -> Result<u64, ExecFault> {
         if let Some((lo, hi, d)) = self.fast {
-            if addr >= lo && addr + bytes <= hi {
+            // (`hi - addr`, not `addr + bytes`: an address near the top must not wrap in.)
+            if addr >= lo && addr < hi && bytes <= hi - addr {
                 return Ok(addr.wrapping_add(d));
             }
         }
