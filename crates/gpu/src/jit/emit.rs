@@ -327,7 +327,12 @@ impl<'p> Emitter<'p> {
                     } else {
                         super::mask_live::dead_after(&b.items[p + 1..])
                     };
-                    self.segment(insts, dead_after)?;
+                    // A memory access right after reads the segment's results at once.
+                    let mem_next = matches!(
+                        b.items.get(p + 1),
+                        Some(Item::Op(_, Kind::Vmem(_) | Kind::Ds(_)))
+                    );
+                    self.segment(insts, dead_after, mem_next)?;
                     if hooked {
                         self.check_hook(insts[0].0, false)?;
                     }

@@ -15,7 +15,7 @@
 use super::emit::{bind, Emitter, EXEC, R, W_S};
 use super::mem_lds::DsShape;
 use super::mem_lds::LANE_OFFSETS4;
-use super::mem_vector::{exec_word, reduce_min_max_u32};
+use super::mem_vector::{exec_word, merge_chunk, reduce_min_max_u32};
 use super::select::Kind;
 use super::stubs::Stub;
 use super::JitCtx;
@@ -247,12 +247,14 @@ impl Emitter<'_> {
                     &[(rcx, rsi)]
                 };
                 for &(off, dst) in parts {
-                    if bcast {
-                        a.vpbroadcastd(zmm0, dword_ptr(rax + off))?;
-                    } else {
-                        a.vmovdqu32(zmm0.k1().z(), zmmword_ptr(rax + off))?;
-                    }
-                    a.vmovdqu32(zmmword_ptr(dst + 64 * c).k1(), zmm0)?;
+                    merge_chunk(a, dst + 64 * c, zmm0, |a, t| {
+                        if bcast {
+                            a.vpbroadcastd(t.k1(), dword_ptr(rax + off))?;
+                        } else {
+                            a.vmovdqu32(t.k1(), zmmword_ptr(rax + off))?;
+                        }
+                        Ok(())
+                    })?;
                 }
             }
             a.xor(eax, eax)?;

@@ -16,7 +16,7 @@
 //! Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
-use super::mem_vector::{exec_byte, exec_word};
+use super::mem_vector::{exec_byte, exec_word, merge_chunk};
 use super::select::DsInst;
 use super::stubs::Stub;
 use super::vx::{zr, Isa, V};
@@ -258,8 +258,9 @@ impl Emitter<'_> {
                 a.vpcmpd(k2.k1(), zmm7, idx, 4)?;
                 a.kortestw(k2, k2)?;
                 a.jnz(spread)?;
-                a.vpbroadcastd(zmm3, dword_ptr(r9 + rax))?;
-                a.vmovdqu32(data.k1(), zmm3)?;
+                merge_chunk(a, reg + 64 * c, zmm3, |a, t| {
+                    Ok(a.vpbroadcastd(t.k1(), dword_ptr(r9 + rax))?)
+                })?;
                 a.jmp(next)?;
                 bind(a, &mut spread)?;
             }
@@ -271,8 +272,9 @@ impl Emitter<'_> {
             a.kortestw(k2, k2)?;
             a.jnz(gather)?;
             if load {
-                a.vmovdqu32(zmm3.k1().z(), zmmword_ptr(r9 + rax))?;
-                a.vmovdqu32(data.k1(), zmm3)?;
+                merge_chunk(a, reg + 64 * c, zmm3, |a, t| {
+                    Ok(a.vmovdqu32(t.k1(), zmmword_ptr(r9 + rax))?)
+                })?;
             } else {
                 a.vmovdqu32(zmm3, data)?;
                 a.vmovdqu32(zmmword_ptr(r9 + rax).k1(), zmm3)?;
@@ -281,8 +283,9 @@ impl Emitter<'_> {
             bind(a, &mut gather)?;
             a.kmovw(k2, exec_word(c))?;
             if load {
-                a.vpgatherdd(zmm3.k2(), ptr(r9 + idx))?;
-                a.vmovdqu32(data.k1(), zmm3)?;
+                merge_chunk(a, reg + 64 * c, zmm3, |a, t| {
+                    Ok(a.vpgatherdd(t.k2(), ptr(r9 + idx))?)
+                })?;
             } else {
                 a.vmovdqu32(zmm3, data)?;
                 a.vpscatterdd(ptr(r9 + idx).k2(), zmm3)?;

@@ -98,6 +98,38 @@ pub(super) fn exec_byte(g: i32) -> AsmMemoryOperand {
     byte_ptr(rbx + (W_S + 4 * i32::from(EXEC) + g))
 }
 
+/// Writes VGPR lanes as one plain 64-byte store: `t` = the 16 lanes at `dst`, `fill` puts
+/// the new values into `t` under a mask (merge-masking keeps the other lanes), then `t` goes
+/// back whole. The segment that reads the register next gets it forwarded from the store
+/// buffer; after a masked store (`vmovdqu32 [dst]{k1}`) the read waits for the store to
+/// reach the cache, about 20 cycles (measured on Zen 4: 0.6 ns per plain store-load round,
+/// 6.8 ns with a masked store).
+pub(super) fn merge_chunk(
+    a: &mut CodeAssembler,
+    dst: AsmMemoryOperand,
+    t: AsmRegisterZmm,
+    fill: impl FnOnce(&mut CodeAssembler, AsmRegisterZmm) -> R<()>,
+) -> R<()> {
+    a.vmovdqu32(t, zmmword_ptr(dst))?;
+    fill(a, t)?;
+    a.vmovdqu32(zmmword_ptr(dst), t)?;
+    Ok(())
+}
+
+/// `vpermt2d` indices that take the low (then the high) dwords of 16 qwords in two tables.
+static DEINTERLEAVE: [[u32; 16]; 2] = deinterleave();
+
+const fn deinterleave() -> [[u32; 16]; 2] {
+    let mut t = [[0u32; 16]; 2];
+    let mut i = 0;
+    while i < 16 {
+        t[0][i] = 2 * i as u32;
+        t[1][i] = 2 * i as u32 + 1;
+        i += 1;
+    }
+    t
+}
+
 /// The shape of a vector memory access a stub serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct VmemShape {
@@ -341,40 +373,50 @@ impl Emitter<'_> {
         let a = &mut self.a;
         for c in 0..4 {
             a.kmovw(k1, exec_word(c))?;
-            let reg = zmmword_ptr(rsi + 64 * c);
             let host = zmmword_ptr(r8 + 64 * c);
             if load {
-                a.vmovdqu32(zmm0.k1().z(), host)?;
-                a.vmovdqu32(reg.k1(), zmm0)?;
+                merge_chunk(a, rsi + 64 * c, zmm0, |a, t| Ok(a.vmovdqu32(t.k1(), host)?))?;
             } else {
-                a.vmovdqu32(zmm0, reg)?;
+                a.vmovdqu32(zmm0, zmmword_ptr(rsi + 64 * c))?;
                 a.vmovdqu32(host.k1(), zmm0)?;
             }
         }
         Ok(())
     }
 
-    /// Consecutive dword pairs at host address r8 (AVX-512): 8 lanes' qwords at a time.
+    /// Consecutive dword pairs at host address r8 (AVX-512): loads 16 lanes at a time,
+    /// stores 8 lanes' qwords at a time.
     fn contiguous2_512(&mut self, load: bool) -> R<()> {
         let a = &mut self.a;
+        if load {
+            // 16 lanes at a time: two qword moves, split into the registers' chunks.
+            a.mov(rcx, DEINTERLEAVE.as_ptr() as u64)?;
+            a.vmovdqu32(zmm4, zmmword_ptr(rcx))?;
+            a.vmovdqu32(zmm5, zmmword_ptr(rcx + 64))?;
+            for c in 0..4 {
+                a.kmovw(k1, exec_word(c))?;
+                a.kshiftrw(k2, k1, 8)?;
+                a.vmovdqu64(zmm0.k1().z(), zmmword_ptr(r8 + 128 * c))?;
+                a.vmovdqu64(zmm1.k2().z(), zmmword_ptr(r8 + (128 * c + 64)))?;
+                a.vmovdqa64(zmm2, zmm0)?;
+                a.vpermt2d(zmm2, zmm4, zmm1)?;
+                a.vpermt2d(zmm0, zmm5, zmm1)?;
+                merge_chunk(a, rsi + 64 * c, zmm3, |a, t| Ok(a.vmovdqa32(t.k1(), zmm2)?))?;
+                merge_chunk(a, rsi + (256 + 64 * c), zmm3, |a, t| {
+                    Ok(a.vmovdqa32(t.k1(), zmm0)?)
+                })?;
+            }
+            return Ok(());
+        }
         for g in 0..8 {
             a.kmovb(k1, exec_byte(g))?;
             let host = zmmword_ptr(r8 + 64 * g);
             let (lo, hi) = (ymmword_ptr(rsi + 32 * g), ymmword_ptr(rsi + (256 + 32 * g)));
-            if load {
-                a.vmovdqu64(zmm0.k1().z(), host)?;
-                a.vpmovqd(ymm1, zmm0)?;
-                a.vpsrlq(zmm0, zmm0, 32)?;
-                a.vpmovqd(ymm2, zmm0)?;
-                a.vmovdqu32(lo.k1(), ymm1)?;
-                a.vmovdqu32(hi.k1(), ymm2)?;
-            } else {
-                a.vpmovzxdq(zmm0, lo)?;
-                a.vpmovzxdq(zmm1, hi)?;
-                a.vpsllq(zmm1, zmm1, 32)?;
-                a.vporq(zmm0, zmm0, zmm1)?;
-                a.vmovdqu64(host.k1(), zmm0)?;
-            }
+            a.vpmovzxdq(zmm0, lo)?;
+            a.vpmovzxdq(zmm1, hi)?;
+            a.vpsllq(zmm1, zmm1, 32)?;
+            a.vporq(zmm0, zmm0, zmm1)?;
+            a.vmovdqu64(host.k1(), zmm0)?;
         }
         Ok(())
     }
@@ -480,19 +522,32 @@ impl Emitter<'_> {
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
         }
+        if shape.load {
+            // Per chunk: both groups' moves merged into the old lanes, one store.
+            for c in 0..4 {
+                // An empty group's mask keeps the move from touching memory.
+                a.kmovw(k1, exec_word(c))?;
+                a.kshiftrw(k2, k1, 8)?;
+                a.mov(eax, dword_ptr(rdi + 64 * c))?;
+                a.add(rax, r8)?;
+                a.mov(ecx, dword_ptr(rdi + (64 * c + 32)))?;
+                a.add(rcx, r8)?;
+                a.vmovdqu32(ymm1, ymmword_ptr(rsi + (64 * c + 32)))?;
+                a.vmovdqu32(ymm1.k2(), ymmword_ptr(rcx))?;
+                merge_chunk(a, rsi + 64 * c, zmm0, |a, t| {
+                    a.vmovdqu32(ymm0.k1(), ymmword_ptr(rax))?;
+                    Ok(a.vinserti64x4(t, t, ymm1, 1)?)
+                })?;
+            }
+            return Ok(());
+        }
         for g in 0..8 {
             // An empty group's mask keeps the move from touching memory.
             a.kmovb(k1, exec_byte(g))?;
             a.mov(eax, dword_ptr(rdi + 32 * g))?;
             a.add(rax, r8)?;
-            let reg = ymmword_ptr(rsi + 32 * g);
-            if shape.load {
-                a.vmovdqu32(ymm0.k1().z(), ymmword_ptr(rax))?;
-                a.vmovdqu32(reg.k1(), ymm0)?;
-            } else {
-                a.vmovdqu32(ymm0, reg)?;
-                a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;
-            }
+            a.vmovdqu32(ymm0, ymmword_ptr(rsi + 32 * g))?;
+            a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;
         }
         Ok(())
     }

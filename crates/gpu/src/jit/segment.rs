@@ -71,8 +71,14 @@ impl Emitter<'_> {
     }
 
     /// Emits segment `insts`; `dead_after`: the scalar registers the rest of the block writes
-    /// before it reads them ([`super::mask_live::dead_after`]).
-    pub(super) fn segment(&mut self, insts: &[(u32, LaneInst)], dead_after: u128) -> R<()> {
+    /// before it reads them ([`super::mask_live::dead_after`]); `mem_next`: a memory access
+    /// follows at once.
+    pub(super) fn segment(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        dead_after: u128,
+        mem_next: bool,
+    ) -> R<()> {
         let isa = self.isa;
         // Homes for the most used values.
         let mut uses: HashMap<Opd, u32> = HashMap::new();
@@ -218,6 +224,22 @@ impl Emitter<'_> {
             }
         }
         dirty.sort_by_key(|d| d.0);
+        if isa == Isa::Avx512 && mem_next && !dirty.is_empty() {
+            // A chunk whose lanes are all active stores whole registers: the memory access
+            // reading them next (its address, its data) is forwarded from a plain store but
+            // waits for a masked one to reach the cache. (Not in general: where chunks of
+            // one segment alternate between full and partial, as in a divergent loop, the
+            // mispredicted branch costs more than the store it saves.)
+            let mut partial = self.a.create_label();
+            self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
+            self.a.jae(partial)?;
+            for &(r, v) in &dirty {
+                let m = self.vgpr_mem(r);
+                self.a.vmovdqu32(zmmword_ptr(m), super::vx::zr(v))?;
+            }
+            self.a.jmp(next)?;
+            bind(&mut self.a, &mut partial)?;
+        }
         for (r, v) in dirty {
             let m = self.vgpr_mem(r);
             self.v_store_masked_blend(m, v, exec)?;
