@@ -361,6 +361,15 @@ fn random_memory_sequences_match_the_interpreter() {
     );
 }
 
+/// A program of one 64-bit instruction and `s_endpgm`.
+fn then_endpgm(inst: [u32; 2]) -> Program {
+    let code: Vec<u8> = [inst[0], inst[1], 0xbf81_0000]
+        .iter()
+        .flat_map(|d| d.to_le_bytes())
+        .collect();
+    Program::new(&code, 0x1000)
+}
+
 /// LDS offsets computed as `lid * 4 - 4` with lane 0 inactive (its offset wraps to
 /// 0xfffffffc): the active lanes are consecutive only modulo 2^32, so the vector fast path
 /// must not take lane 0's offset as its base (a host access 4 GiB past the LDS).
@@ -370,13 +379,7 @@ fn lds_reads_next_to_a_wrapping_inactive_lane() {
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
     for (op, dwords) in [(0x36u32, 1usize), (0x76, 2)] {
-        let words = [ds(op, 23, 0, 0, 0, 0, 0), [0xbf81_0000, 0]];
-        let code: Vec<u8> = words
-            .iter()
-            .flatten()
-            .flat_map(|d| d.to_le_bytes())
-            .collect();
-        let prog = Program::new(&code[..12], 0x1000);
+        let prog = then_endpgm(ds(op, 23, 0, 0, 0, 0, 0));
         let mut w0 = random_wave(&mut Rng(5));
         for l in 0..64u32 {
             w0.v[23][l as usize] = (4 * dwords as u32 * l).wrapping_sub(4 * dwords as u32);
@@ -405,13 +408,7 @@ fn global_lanes_whose_span_wraps_to_its_start_fault() {
     // global_store_dword, global_load_dword, global_store_dwordx4, global_load_dwordx4
     for (op, dwords) in [(0x1cu32, 1u64), (0x14, 1), (0x1f, 4), (0x17, 4)] {
         let (data, vdst) = if op >= 0x1c { (2, 0) } else { (0, 2) };
-        let words = [flat(op, 2, 20, data, 0x7f, vdst, 0), [0xbf81_0000, 0]];
-        let code: Vec<u8> = words
-            .iter()
-            .flatten()
-            .flat_map(|d| d.to_le_bytes())
-            .collect();
-        let prog = Program::new(&code[..12], 0x1000);
+        let prog = then_endpgm(flat(op, 2, 20, data, 0x7f, vdst, 0));
         for lanes in [
             [0u64.wrapping_sub(4 * dwords), 0],
             [0, 0u64.wrapping_sub(4 * dwords)],
