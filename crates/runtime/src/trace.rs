@@ -6,8 +6,9 @@
 //! `SOFTHSA_TRACE_FILE`; each line is `softhsa[<category>] <message>`.
 //!
 //! The timeline is written as a JSON array, one event per line, as events happen; [`flush`]
-//! (called by `hsa_shut_down`) closes the array. Chrome and Perfetto also accept the array without
-//! its closing bracket, so a process that never shuts down still leaves a readable file.
+//! (called by `hsa_shut_down`, and at exit for programs that never shut down) writes the buffered
+//! tail and closes the array. Chrome and Perfetto also accept the array without its closing
+//! bracket, so even a process killed by a signal leaves a readable file.
 //!
 //! Use [`enabled`] before building an expensive message, or the [`trace!`](crate::trace!) macro,
 //! which does that for you.
@@ -115,7 +116,24 @@ pub fn install(cfg: &TraceConfig) {
         let _ = writeln!(w, "[");
         bits |= TIMELINE_BIT;
     }
+    if sinks.text.is_some() || sinks.timeline.is_some() {
+        flush_at_exit();
+    }
     MASK.store(bits, Ordering::Relaxed);
+}
+
+/// Has [`flush`] run when the process exits: many programs (HIP's among them) end without
+/// `hsa_shut_down`, and the buffered tail of a file would be lost.
+fn flush_at_exit() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        extern "C" fn at_exit() {
+            // Nothing may unwind out of an exit handler.
+            let _ = std::panic::catch_unwind(flush);
+        }
+        // SAFETY: registers a plain `extern "C"` function that takes nothing and never unwinds.
+        unsafe { libc::atexit(at_exit) };
+    });
 }
 
 /// Whether `category` is traced.
@@ -213,7 +231,8 @@ pub fn timeline_track_name(track: u64, name: &str) {
     write_timeline(line);
 }
 
-/// Flushes both outputs and closes the timeline's JSON array (`hsa_shut_down` calls this).
+/// Flushes both outputs and closes the timeline's JSON array (`hsa_shut_down` calls this, and
+/// the process's exit).
 pub fn flush() {
     let mut sinks = SINKS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(w) = sinks.text.as_mut() {
