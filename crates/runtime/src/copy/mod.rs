@@ -192,12 +192,7 @@ fn run(rt: &Runtime, job: &CopyJob) {
     }
     std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
     let end = crate::profiling::now();
-    if let Ok(c) = rt.signals.get(job.completion) {
-        if crate::profiling::async_copy_enabled() {
-            c.set_timestamps(start, end);
-        }
-        c.subtract(1, MemoryOrder::Release);
-    }
+    // The event goes out before the signal: a host that waits for it may exit at once.
     if trace::timeline_enabled() {
         let bytes: u64 = job.spans.iter().map(|s| s.len).sum();
         trace::timeline_track_name(COPY_TRACK, "copy engine");
@@ -209,6 +204,12 @@ fn run(rt: &Runtime, job: &CopyJob) {
             end,
             &[("bytes", &bytes.to_string())],
         );
+    }
+    if let Ok(c) = rt.signals.get(job.completion) {
+        if crate::profiling::async_copy_enabled() {
+            c.set_timestamps(start, end);
+        }
+        c.subtract(1, MemoryOrder::Release);
     }
 }
 

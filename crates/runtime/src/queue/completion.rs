@@ -20,8 +20,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{fence, Ordering};
 use std::sync::{Arc, Weak};
 
-/// Completes packet `index` of `q`: release fence, slot freed, read index advanced, profiling
-/// timestamps, completion signal decremented, timeline event.
+/// Completes packet `index` of `q`: release fence, slot freed, read index advanced, trace line
+/// and timeline event, profiling timestamps, completion signal decremented.
 pub(super) fn complete_packet(rt: &Runtime, q: &Queue, index: u64, kind: &Kind) {
     // Everything needed is read before the slot is freed (a producer may reuse it after).
     let p = Packet(q.mem.read_packet(index));
@@ -35,12 +35,8 @@ pub(super) fn complete_packet(rt: &Runtime, q: &Queue, index: u64, kind: &Kind) 
     advance_read_index(q);
     let timeline = trace::timeline_enabled();
     let end = (q.profiling() || timeline).then(crate::profiling::now);
-    if let Ok(Some(c)) = rt.signals.get_optional(p.completion_signal()) {
-        if let (Some(end), true) = (end, q.profiling()) {
-            c.set_timestamps(start, end);
-        }
-        c.subtract(1, MemoryOrder::Release);
-    }
+    // Traced before the signal: a host that waits for it may exit at once, and the packet's
+    // line and event must already be written by then.
     crate::trace!(
         trace::Category::Packet,
         "queue {:#x} packet {index}: {kind:?}",
@@ -48,6 +44,12 @@ pub(super) fn complete_packet(rt: &Runtime, q: &Queue, index: u64, kind: &Kind) 
     );
     if let (Some(end), true) = (end, timeline) {
         timeline_packet(rt, q, index, &p, kind, start, end);
+    }
+    if let Ok(Some(c)) = rt.signals.get_optional(p.completion_signal()) {
+        if let (Some(end), true) = (end, q.profiling()) {
+            c.set_timestamps(start, end);
+        }
+        c.subtract(1, MemoryOrder::Release);
     }
 }
 
