@@ -29,7 +29,6 @@ impl MemoryMap for OneBuffer {
 struct NoEvents;
 impl DeviceEvents for NoEvents {}
 
-/// What a run left: how it stopped, the wave, the buffer and the LDS.
 /// The SGPR pairs the program's lane instructions write as lane masks (for `isa`).
 fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
     prog.slots
@@ -44,6 +43,7 @@ fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
         .collect()
 }
 
+/// What a run left: how it stopped, the wave, the buffer and the LDS.
 struct Outcome {
     r: Result<(), ExecFault>,
     w: Wave,
