@@ -2,18 +2,23 @@
  * CPU 0 and CPU j at once, and the pair's slow-down is printed. Two loops:
  *   vec: AVX-512 FMAs on 8 independent accumulators (throughput-bound, like the JIT's code);
  *   lat: a chain of dependent integer multiplies (latency-bound, like much scalar C).
- * Last, the loops run on every CPU at once (all cores busy: lower clocks, shared caches).
+ * Last, the loops run on every CPU at once (all cores busy: lower clocks, shared caches), with
+ * two more: vec256, the same FMAs on 256-bit registers, and int512, 512-bit integer adds: whether
+ * the slow-down of all cores busy follows the vector width or the floating-point work.
+ * CORE_PAIRS_ALL_ONLY=1 skips the pairs.
  * Hardware threads of one core slow the vector loop down about 2x and the latency chain little;
  * separate cores slow neither. A virtual machine whose vCPUs the host places on hyperthread
  * siblings shows that too, even where its lscpu says one thread per core (docs/BENCHMARKS.md).
- * Build and run: gcc -O2 -mavx512f -pthread -o core_pairs benches/host/core_pairs.c && ./core_pairs
+ * Build and run: gcc -O2 -mavx512f -mfma -pthread -o core_pairs benches/host/core_pairs.c && ./core_pairs
  */
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +56,32 @@ static void *run(void *p) {
             sum = _mm512_add_ps(sum, a[k]);
         _mm512_storeu_ps(out, sum);
         j->sink = out[0];
+    } else if (j->kind == 2) {
+        __m256 a[8], b = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f);
+        for (int k = 0; k < 8; k++)
+            a[k] = _mm256_set1_ps((float)k);
+        for (long i = 0; i < n; i++)
+            for (int k = 0; k < 8; k++)
+                a[k] = _mm256_fmadd_ps(a[k], b, c);
+        float out[8];
+        __m256 sum = a[0];
+        for (int k = 1; k < 8; k++)
+            sum = _mm256_add_ps(sum, a[k]);
+        _mm256_storeu_ps(out, sum);
+        j->sink = out[0];
+    } else if (j->kind == 3) {
+        __m512i a[8], b = _mm512_set1_epi32(3);
+        for (int k = 0; k < 8; k++)
+            a[k] = _mm512_set1_epi32(k);
+        for (long i = 0; i < n; i++)
+            for (int k = 0; k < 8; k++)
+                a[k] = _mm512_add_epi32(a[k], b);
+        int out[16];
+        __m512i sum = a[0];
+        for (int k = 1; k < 8; k++)
+            sum = _mm512_xor_si512(sum, a[k]);
+        _mm512_storeu_si512(out, sum);
+        j->sink = out[0];
     } else {
         uint64_t x = 12345;
         for (long i = 0; i < 4 * n; i++)
@@ -80,9 +111,11 @@ static void pair(int a, int b, int kind, double *ta, double *tb) {
 
 int main(void) {
     int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    const char *names[2] = {"vec", "lat"};
-    printf("cpu0 with cpu j: time of the pair's loops over cpu0's alone (1.00 = no sharing)\n");
-    for (int kind = 0; kind < 2; kind++) {
+    const char *names[4] = {"vec", "lat", "vec256", "int512"};
+    bool pairs = !getenv("CORE_PAIRS_ALL_ONLY");
+    if (pairs)
+        printf("cpu0 with cpu j: time of the pair's loops over cpu0's alone (1.00 = no sharing)\n");
+    for (int kind = 0; pairs && kind < 2; kind++) {
         double base = alone(0, kind);
         printf("%s alone %.3f s:", names[kind], base);
         for (int j = 1; j < cpus; j++) {
@@ -96,7 +129,7 @@ int main(void) {
         }
         printf("\n");
     }
-    for (int kind = 0; kind < 2; kind++) {
+    for (int kind = 0; kind < 4; kind++) {
         double base = alone(0, kind);
         job js[1024];
         pthread_t ts[1024];
@@ -105,7 +138,8 @@ int main(void) {
             js[j] = (job){j, kind, 0, 0};
             pthread_create(&ts[j], NULL, run, &js[j]);
         }
-        printf("%s on all %d CPUs at once, each over cpu0's alone:", names[kind], n);
+        printf("%s (alone %.3f s) on all %d CPUs at once, each over cpu0's alone:", names[kind],
+               base, n);
         for (int j = 0; j < n; j++) {
             pthread_join(ts[j], NULL);
             printf(" %.2f", js[j].secs / base);

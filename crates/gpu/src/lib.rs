@@ -53,6 +53,7 @@ pub mod config;
 pub mod device;
 pub mod exec;
 pub mod fault;
+pub mod fpenv;
 pub mod grid;
 pub mod jit;
 pub mod lds;

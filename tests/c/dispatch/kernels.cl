@@ -45,3 +45,10 @@ __kernel void trap_asm(__global uint *out, uint which, uint n) {
     if (i < n)
         out[i] = i;
 }
+
+// out[i] = a[i] * b[i] in f32, for products and factors below the normal range (fp_env.c).
+__kernel void fmul(__global float *out, __global const float *a, __global const float *b, uint n) {
+    uint i = gid();
+    if (i < n)
+        out[i] = a[i] * b[i];
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds kernels.cl for a few (compiler, target, -O, code object version) configurations and runs
 # the dispatch tests on each: fault (memory fault and s_trap -> queue error, report, new queue
-# works) and barrier_gate (a BARRIER_AND packet on a host signal gates later dispatches).
+# works), barrier_gate (a BARRIER_AND packet on a host signal gates later dispatches) and
+# fp_env (the host's flush-to-zero MXCSR does not reach kernels; under the JIT and the
+# interpreter).
 # Prints PASS/FAIL lines (the format scripts/run-corpus.sh counts). Usage: run.sh OUTDIR
 # Needs libhsa-runtime64.so.1 first on LD_LIBRARY_PATH (scripts/run-corpus.sh sets it).
 set -uo pipefail
@@ -17,6 +19,8 @@ if [ -n "${SOFTHSA_LIB_DIR:-}" ] && [ -e "$SOFTHSA_LIB_DIR/libhsa-runtime64.so.1
 fi
 gcc "${CFLAGS[@]}" -I"$CORPUS" -o "$OUT/fault" "$HERE/fault.c" "$CORPUS/harness_common.c" \
     "$CORPUS/harness.c" "${LIBS[@]}" -lm || { echo "FAIL dispatch: cannot build fault.c"; exit 1; }
+gcc "${CFLAGS[@]}" -I"$CORPUS" -o "$OUT/fp_env" "$HERE/fp_env.c" "$CORPUS/harness_common.c" \
+    "$CORPUS/harness.c" "${LIBS[@]}" -lm || { echo "FAIL dispatch: cannot build fp_env.c"; exit 1; }
 gcc "${CFLAGS[@]}" -o "$OUT/barrier_gate" "$HERE/barrier_gate.c" "${LIBS[@]}" ||
     { echo "FAIL dispatch: cannot build barrier_gate.c"; exit 1; }
 
@@ -30,9 +34,12 @@ for cfg in "16 gfx906 2 5" "15 gfx906 0 4" "14 gfx906 2 2" "19 gfx900 3 5" "15 g
         continue
     fi
     export SOFTHSA_GPU=$t # the agent must be the object's processor
-    for test in fault barrier_gate; do
-        log=$OUT/$test-$name.log
-        if timeout 120 "$OUT/$test" "$obj" >"$log" 2>&1; then
+    for test in fault barrier_gate fp_env fp_env:off; do
+        engine=${test#*:}
+        [ "$engine" = "$test" ] && engine=${SOFTHSA_JIT:-}
+        test=${test%:*}
+        log=$OUT/$test${engine:+-$engine}-$name.log
+        if SOFTHSA_JIT=$engine timeout 120 "$OUT/$test" "$obj" >"$log" 2>&1; then
             echo "PASS $test"
         else
             echo "FAIL $test $name (exit $?): $(grep -v '^$' "$log" | grep -v '^---' | head -3 |

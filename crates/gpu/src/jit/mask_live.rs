@@ -84,7 +84,16 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
             }
             (r, 0)
         }
-        Kind::Vmem(m) => (pair(EXEC_LO) | m.saddr.map_or(0, |s| pair(s.into())), 0),
+        Kind::Vmem(m) => {
+            let mut r = pair(EXEC_LO) | m.saddr.map_or(0, |s| pair(s.into()));
+            if let Some(b) = m.buf {
+                r |= pair(b.rsrc.into()) | pair(usize::from(b.rsrc) + 2);
+                if let Src::S(s) = b.soffset {
+                    r |= reg(s.into());
+                }
+            }
+            (r, 0)
+        }
         Kind::Ds(_) => (pair(EXEC_LO) | reg(M0), 0),
         Kind::Branch(c) => (
             match c {

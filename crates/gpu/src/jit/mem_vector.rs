@@ -36,7 +36,7 @@ const ROWS_HINT: i32 = 1;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
-static LANE_OFFSETS32: [[u32; 64]; 3] = lane_offsets32();
+pub(super) static LANE_OFFSETS32: [[u32; 64]; 3] = lane_offsets32();
 static LANE_OFFSETS64: [[u64; 64]; 3] = lane_offsets64();
 
 const fn lane_offsets32() -> [[u32; 64]; 3] {
@@ -145,25 +145,31 @@ impl Emitter<'_> {
         let shape = VmemShape {
             load: m.load,
             dwords: m.dwords,
-            pair: m.saddr.is_none(),
+            // A buffer access becomes 32-bit lane offsets from a uniform base (`mem_buffer.rs`).
+            pair: m.saddr.is_none() && m.buf.is_none(),
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
         let stub = self.stub(super::stubs::Stub::Vmem(shape));
         let site = self.sites;
         self.sites += 1;
-        let a = &mut self.a;
-        a.lea(rdi, qword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
-        a.lea(rsi, qword_ptr(r13 + 256 * i32::from(m.data)))?;
-        match m.saddr {
-            Some(s) => {
-                a.mov(rdx, sreg64(s))?;
-                if m.offset != 0 {
-                    a.add(rdx, m.offset)?;
+        if let Some(b) = m.buf {
+            self.buffer_address(m, b, slow)?;
+        } else {
+            let a = &mut self.a;
+            a.lea(rdi, qword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
+            match m.saddr {
+                Some(s) => {
+                    a.mov(rdx, sreg64(s))?;
+                    if m.offset != 0 {
+                        a.add(rdx, m.offset)?;
+                    }
                 }
+                None => a.mov(rdx, i64::from(m.offset))?,
             }
-            None => a.mov(rdx, i64::from(m.offset))?,
         }
+        let a = &mut self.a;
+        a.lea(rsi, qword_ptr(r13 + 256 * i32::from(m.data)))?;
         a.mov(r9d, site)?;
         a.call(stub)?;
         a.test(eax, eax)?;

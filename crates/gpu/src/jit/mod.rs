@@ -31,6 +31,7 @@ mod lane_int;
 mod lane_wide;
 mod lds_class;
 mod mask_live;
+mod mem_buffer;
 mod mem_lanes;
 mod mem_lds;
 mod mem_scalar;
@@ -266,8 +267,9 @@ impl std::fmt::Debug for JitCache {
     }
 }
 
-/// What generated code reads besides the wave (`#[repr(C)]`: offsets are baked into the code).
-#[repr(C)]
+/// What generated code reads besides the wave (`#[repr(C)]`: offsets are baked into the code;
+/// 64-byte aligned for the lane vectors in it).
+#[repr(C, align(64))]
 pub(crate) struct JitCtx {
     /// `w.executed` may not exceed this (the budget, or `u64::MAX`).
     pub limit: u64,
@@ -291,6 +293,9 @@ pub(crate) struct JitCtx {
     /// Classified LDS address registers of the block being run (`lds_class.rs`: a block
     /// classifies a register before it reads the slot).
     pub lds_cls: [std::mem::MaybeUninit<lds_class::LdsClass>; lds_class::LDS_CLASS_SLOTS],
+    /// A buffer access's 32-bit lane offsets (`mem_buffer.rs`), written before the stub reads
+    /// them.
+    pub buf_offsets: [std::mem::MaybeUninit<u32>; 64],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -348,8 +353,11 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFau
     run_code(w, cx, code)
 }
 
-/// Runs `w` with `code` (compiled for `cx.prog`).
+/// Runs `w` with `code` (compiled for `cx.prog`). The thread's MXCSR must be the IEEE default
+/// (`fpenv::DefaultFpEnv`, which runners hold; test threads start with it): the generated code
+/// does not set it.
 pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result<(), ExecFault> {
+    debug_assert!(crate::fpenv::is_default(crate::fpenv::mxcsr()));
     let sites = cx.mem.sites(code.sites).as_mut_ptr();
     let cxp: *mut ExecCtx = cx;
     // SAFETY: `cxp` is the unique borrow `cx`, used only through this pointer below.
@@ -373,6 +381,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         // Written by generated code before it is read: not worth zeroing per wave.
         snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
         lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
+        buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
         cx: cxp as *mut (),
         exit: None,
         shadow: None,
@@ -390,7 +399,8 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         }
         // SAFETY: `code` was generated for this program by `emit::compile`: a System V
         // function `(wave, ctx, target)` that jumps to `target` (a block entry of the same
-        // code, looked up above), preserves callee-saved registers and MXCSR, and touches
+        // code, looked up above), preserves callee-saved registers, leaves MXCSR (the default,
+        // which its float code assumes: see above) as it is, and touches
         // only the wave, `j`, checked memory and the call-outs' arguments. The program and
         // the code outlive the call (the dispatch holds the kernel).
         let rc = unsafe {

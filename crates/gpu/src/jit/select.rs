@@ -142,6 +142,20 @@ pub(super) struct VmemInst {
     /// Data (stores) or destination (loads) VGPR. (FLAT addresses in the LDS or scratch
     /// apertures fail the range check, so the interpreter routes those.)
     pub data: u8,
+    /// A MUBUF access (`mem_buffer.rs`): `vaddr` is its per-lane offset (with OFFEN) and
+    /// `offset` its immediate one.
+    pub buf: Option<BufAddr>,
+}
+
+/// How a MUBUF access the JIT runs natively finds its V# and offsets.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BufAddr {
+    /// First SGPR of the V#.
+    pub rsrc: u8,
+    /// `soffset`: an SGPR or a constant.
+    pub soffset: Src,
+    /// OFFEN: each lane adds its `vaddr` VGPR to the immediate offset.
+    pub offen: bool,
 }
 
 /// An LDS access the JIT runs natively.
@@ -168,6 +182,9 @@ pub(super) enum WaveOp {
     ReadFirstLane { dst: u8, src: u8 },
     /// `v_readlane_b32`: SGPR `dst` = `src` of lane `lane & 63`.
     ReadLane { dst: u8, src: u8, lane: Src },
+    /// `v_writelane_b32`: lane `lane & 63` of VGPR `dst` = the scalar `src`, whatever EXEC
+    /// (SGPR spills at -O0 and in large kernels).
+    WriteLane { dst: u8, src: Src, lane: Src },
 }
 
 /// Branch conditions.
@@ -225,6 +242,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
             .map(Kind::Lane)
             .or_else(|| wave(x).map(Kind::Wave)),
         Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
+        Encoding::Mubuf => buffer(x).map(Kind::Vmem),
         Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
     }
@@ -469,6 +487,9 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
 }
 
 fn wave(x: &XInst) -> Option<WaveOp> {
+    if x.inst.op == Op::V_WRITELANE_B32 {
+        return write_lane(x);
+    }
     let src = match x.src[0] {
         Src::V(r) => r,
         _ => return None,
@@ -490,6 +511,23 @@ fn wave(x: &XInst) -> Option<WaveOp> {
         }
         _ => None,
     }
+}
+
+fn write_lane(x: &XInst) -> Option<WaveOp> {
+    // A scalar read as a register of the wave: ordinary SGPRs, VCC, or a constant.
+    let scalar = |s: Src| match s {
+        Src::S(r) => usize::from(r) < 102 || usize::from(r) == VCC_LO || usize::from(r) == VCC_LO + 1,
+        Src::Imm(_) => true,
+        _ => false,
+    };
+    if !plain(x) || !scalar(x.src[0]) || !scalar(x.src[1]) {
+        return None;
+    }
+    Some(WaveOp::WriteLane {
+        dst: x.inst.dst.vgpr_index()?,
+        src: x.src[0],
+        lane: x.src[1],
+    })
 }
 
 fn smem(x: &XInst) -> Option<SmemLoad> {
@@ -575,6 +613,55 @@ fn vmem(x: &XInst) -> Option<VmemInst> {
         saddr,
         offset: x.inst.imm,
         data,
+        buf: None,
+    })
+}
+
+/// `buffer_load_dword` / `buffer_store_dword` without an index VGPR: scratch accesses (private
+/// arrays, spills, the variables of -O0 code) through the swizzled private-segment V#, whose
+/// shape the generated code checks each time (any other V# goes to the interpreter).
+fn buffer(x: &XInst) -> Option<VmemInst> {
+    let load = match x.inst.op {
+        Op::BUFFER_LOAD_DWORD => true,
+        Op::BUFFER_STORE_DWORD => false,
+        _ => return None,
+    };
+    let f = x.inst.mem_flags();
+    if f.has(MemFlags::LDS) || f.has(MemFlags::TFE) || f.has(MemFlags::IDXEN) {
+        return None;
+    }
+    let rsrc = (x.inst.src[2].raw() & 127) as u8;
+    if rsrc > 98 {
+        return None; // the V# must be s0..s101
+    }
+    let soffset = match x.src[3] {
+        Src::S(s) if s < 102 => Src::S(s),
+        Src::Imm(v) => Src::Imm(v & 0xffff_ffff),
+        _ => return None,
+    };
+    let offen = f.has(MemFlags::OFFEN);
+    let vaddr = if offen {
+        x.inst.src[0].vgpr_index()?
+    } else {
+        0
+    };
+    let data = if load {
+        x.inst.dst.vgpr_index()?
+    } else {
+        x.inst.src[1].vgpr_index()?
+    };
+    Some(VmemInst {
+        load,
+        dwords: 1,
+        vaddr,
+        saddr: None,
+        offset: x.inst.imm,
+        data,
+        buf: Some(BufAddr {
+            rsrc,
+            soffset,
+            offen,
+        }),
     })
 }
 

@@ -131,6 +131,9 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
     let prio = job.data().priority;
     // The `ds_gws_*` instructions of this thread's waves use the job's device's resources.
     let _gws = crate::exec::gws::enter(&job.data().shared.gws);
+    // Waves compute under the IEEE default whatever this thread inherited (`fpenv`); the
+    // generated code relies on it.
+    let _fp = crate::fpenv::DefaultFpEnv::enter();
     with_runner(|r| {
         prepare(r, job);
         let mut seen = s.epoch.load(Ordering::Relaxed);
