@@ -85,7 +85,11 @@ mod tests {
             let odd = DEFAULT_MXCSR | 0x8040 | 0x4000;
             set_mxcsr(odd);
             let tiny = std::hint::black_box(f32::from_bits(3));
-            assert_eq!((tiny + std::hint::black_box(0.0f32)).to_bits(), 0, "DAZ is on");
+            assert_eq!(
+                (tiny + std::hint::black_box(0.0f32)).to_bits(),
+                0,
+                "DAZ is on"
+            );
             {
                 let _g = DefaultFpEnv::enter();
                 assert!(is_default(mxcsr()));

@@ -492,14 +492,14 @@ impl<'p> Emitter<'p> {
     fn wave_op(&mut self, w: &WaveOp) -> R<()> {
         let a = &mut self.a;
         match *w {
-            WaveOp::ReadFirstLane { dst, src } => {
+            WaveOp::ReadFirst { dst, src } => {
                 // Lane 0 when EXEC is empty (tzcnt gives 64; masked to 0).
                 a.tzcnt(rax, sreg64(EXEC))?;
                 a.and(eax, 63)?;
                 a.mov(ecx, dword_ptr(r13 + rax * 4 + 256 * i32::from(src)))?;
                 a.mov(sreg32(dst), ecx)?;
             }
-            WaveOp::ReadLane { dst, src, lane } => {
+            WaveOp::Read { dst, src, lane } => {
                 match lane {
                     Src::S(s) => a.mov(eax, sreg32(s))?,
                     Src::Imm(v) => a.mov(eax, v as u32)?,
@@ -509,7 +509,7 @@ impl<'p> Emitter<'p> {
                 a.mov(ecx, dword_ptr(r13 + rax * 4 + 256 * i32::from(src)))?;
                 a.mov(sreg32(dst), ecx)?;
             }
-            WaveOp::WriteLane { dst, src, lane } => {
+            WaveOp::Write { dst, src, lane } => {
                 for (s, r) in [(lane, eax), (src, ecx)] {
                     match s {
                         Src::S(x) => a.mov(r, sreg32(x))?,

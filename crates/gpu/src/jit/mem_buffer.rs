@@ -154,9 +154,12 @@ mod tests {
         assert!(r.swizzle && r.add_tid && r.stride == 0 && r.index_stride == 64);
         for o in [0u32, 1, 3, 4, 7, 100, 4095, OFFSET_LIMIT - 1 + 4095] {
             for l in [0u32, 1, 17, 63] {
-                let (is, es) = (u64::from(r.index_stride), 4u64);
+                let (stride_lanes, esize) = (u64::from(r.index_stride), 4u64);
                 let (o, l64) = (u64::from(o), u64::from(l));
-                let want = (l64 / is * u64::from(r.stride) + o / es * es) * is + l64 % is * es + o % es;
+                let want = (l64 / stride_lanes * u64::from(r.stride) + o / esize * esize)
+                    * stride_lanes
+                    + l64 % stride_lanes * esize
+                    + o % esize;
                 assert_eq!(u64::from(swizzled(o as u32) + 4 * l), want, "o {o} l {l}");
             }
         }

@@ -179,12 +179,12 @@ pub(super) struct DsInst {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum WaveOp {
     /// `v_readfirstlane_b32`: SGPR `dst` = `src` of the first active lane.
-    ReadFirstLane { dst: u8, src: u8 },
+    ReadFirst { dst: u8, src: u8 },
     /// `v_readlane_b32`: SGPR `dst` = `src` of lane `lane & 63`.
-    ReadLane { dst: u8, src: u8, lane: Src },
+    Read { dst: u8, src: u8, lane: Src },
     /// `v_writelane_b32`: lane `lane & 63` of VGPR `dst` = the scalar `src`, whatever EXEC
     /// (SGPR spills at -O0 and in large kernels).
-    WriteLane { dst: u8, src: Src, lane: Src },
+    Write { dst: u8, src: Src, lane: Src },
 }
 
 /// Branch conditions.
@@ -501,14 +501,12 @@ fn wave(x: &XInst) -> Option<WaveOp> {
         return None;
     }
     match x.inst.op {
-        Op::V_READFIRSTLANE_B32 => Some(WaveOp::ReadFirstLane { dst, src }),
-        Op::V_READLANE_B32 if matches!(x.src[1], Src::S(_) | Src::Imm(_)) => {
-            Some(WaveOp::ReadLane {
-                dst,
-                src,
-                lane: x.src[1],
-            })
-        }
+        Op::V_READFIRSTLANE_B32 => Some(WaveOp::ReadFirst { dst, src }),
+        Op::V_READLANE_B32 if matches!(x.src[1], Src::S(_) | Src::Imm(_)) => Some(WaveOp::Read {
+            dst,
+            src,
+            lane: x.src[1],
+        }),
         _ => None,
     }
 }
@@ -516,14 +514,16 @@ fn wave(x: &XInst) -> Option<WaveOp> {
 fn write_lane(x: &XInst) -> Option<WaveOp> {
     // A scalar read as a register of the wave: ordinary SGPRs, VCC, or a constant.
     let scalar = |s: Src| match s {
-        Src::S(r) => usize::from(r) < 102 || usize::from(r) == VCC_LO || usize::from(r) == VCC_LO + 1,
+        Src::S(r) => {
+            usize::from(r) < 102 || usize::from(r) == VCC_LO || usize::from(r) == VCC_LO + 1
+        }
         Src::Imm(_) => true,
         _ => false,
     };
     if !plain(x) || !scalar(x.src[0]) || !scalar(x.src[1]) {
         return None;
     }
-    Some(WaveOp::WriteLane {
+    Some(WaveOp::Write {
         dst: x.inst.dst.vgpr_index()?,
         src: x.src[0],
         lane: x.src[1],

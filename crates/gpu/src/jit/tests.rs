@@ -259,9 +259,9 @@ pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
         ]
         .iter()
         .any(|s| name.contains(s));
-    let memory = matches!(enc, Ds | Global | Flat | Smem);
+    let memory = matches!(enc, Ds | Global | Flat | Smem | Mubuf);
     (scalar_ok || memory || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
-        && !["readlane", "writelane", "readfirstlane", "movrel", "swap"]
+        && !["readlane", "readfirstlane", "movrel", "swap"]
             .iter()
             .any(|s| name.contains(s))
 }

@@ -118,6 +118,23 @@ fn flat(op: u32, seg: u32, addr: u32, data: u32, saddr: u32, vdst: u32, off: i32
     ]
 }
 
+/// A MUBUF op (`buffer_load_dword` 0x14, `buffer_store_dword` 0x1c) through the V# at
+/// s[4*rsrc..], with a per-lane VGPR offset (OFFEN) or none.
+fn mubuf(
+    op: u32,
+    offen: bool,
+    vaddr: u32,
+    vdata: u32,
+    rsrc: u32,
+    soffset: u32,
+    off: u32,
+) -> [u32; 2] {
+    [
+        0x38 << 26 | op << 18 | u32::from(offen) << 12 | (off & 0xfff),
+        soffset << 24 | rsrc << 16 | vdata << 8 | vaddr,
+    ]
+}
+
 /// `s_load_dword*` (op 0..4 = x1..x16) with an immediate offset.
 fn smem(op: u32, sdata: u32, sbase: u32, off: u32) -> [u32; 2] {
     [
@@ -127,7 +144,8 @@ fn smem(op: u32, sdata: u32, sbase: u32, off: u32) -> [u32; 2] {
 }
 
 /// One random memory instruction over data VGPRs v0..v7, address registers v20..v23 and
-/// SGPR bases s[10:11] (buffer) for saddr and scalar loads.
+/// SGPR bases s[10:11] (buffer) for saddr and scalar loads; MUBUF through the V# in s[12:15]
+/// with soffset s16 or a constant and lane offsets in v24.
 fn random_mem(r: &mut Rng) -> [u32; 2] {
     // Data registers, now and then the address registers themselves (a load that overwrites
     // its own address).
@@ -186,12 +204,50 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
                 ds(op, 23, d, 0, 0, o0, o1)
             }
         }
+        12 | 13 => {
+            // buffer_load/store_dword, OFFEN or not, soffset s16, 0 or 4; a byte offset now
+            // and then (the swizzle keeps its low two bits).
+            let op = if r.next().is_multiple_of(2) {
+                0x14
+            } else {
+                0x1c
+            };
+            let off = (r.next() % 64) as u32 * 4 + r.pick(&[0u32, 0, 0, 1, 2]);
+            let soffset = r.pick(&[16u32, 128, 132]);
+            mubuf(op, !r.next().is_multiple_of(4), 24, d, 3, soffset, off)
+        }
+        14 => {
+            // v_writelane_b32 v[d], s-or-constant, lane s-or-constant (SGPR spills)
+            let src0 = r.pick(&[0u32, 5, 16, 106, 128, 129, 200]);
+            let lane = r.pick(&[1u32, 16, 128, 130, 191, 192, 193, 208]);
+            [0x34 << 26 | 0x28a << 16 | d, src0 | lane << 9]
+        }
         _ => {
             let op = (r.next() % 3) as u32;
             let sdata = 20 + 4 * (r.next() % 4) as u32;
             smem(op, sdata, 10, (r.next() % 1024) as u32 * 4)
         }
     }
+}
+
+/// Lane offsets for the MUBUF ops: one offset for all lanes, or one per lane, inside the
+/// reach of a private V# over the buffer (4 KiB-aligned rows of 64 dwords), a few past it.
+fn buffer_offsets(r: &mut Rng) -> [u32; 64] {
+    let one = (r.next() % 768) as u32 & !3;
+    let mut o = [0u32; 64];
+    let kind = r.next() % 4;
+    for v in o.iter_mut() {
+        *v = match kind {
+            0 | 1 => one,
+            2 => (r.next() % 768) as u32 & !3,
+            _ => (r.next() % 768) as u32,
+        };
+    }
+    if r.next().is_multiple_of(8) {
+        // A lane out of reach: past the buffer (a fault), or past the JIT's 2^24 limit.
+        o[(r.next() % 64) as usize] = r.pick(&[1024u32, 1 << 24, u32::MAX - 8]);
+    }
+    o
 }
 
 /// Lane address offsets (bytes from a region's start, `limit` bytes long) in one of the
@@ -295,6 +351,17 @@ fn random_memory_sequences_match_the_interpreter() {
             _ => {}
         }
         w0.set_s64(10, base);
+        // The V#: the ABI's private-segment shape over the buffer, or (a quarter of the cases)
+        // a plain one (the interpreter's), or the private one with a stride.
+        let mut v = crate::wave::private_vsharp(base);
+        match r.next() % 8 {
+            0 => v = [base as u32, (base >> 32) as u32, BUF as u32, 0],
+            1 => v[1] |= 4 << 16,
+            _ => {}
+        }
+        w0.s[12..16].copy_from_slice(&v);
+        w0.s[16] = r.pick(&[0u32, 4, 64, 4096, 4097]);
+        w0.v[24] = buffer_offsets(&mut r);
         let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
         let lds_init: Vec<u8> = (0..lds_size).map(|_| r.next() as u8).collect();
         let a = run(&prog, &w0, &mut buf, &init, lds_size, &lds_init, None);
@@ -425,6 +492,50 @@ fn global_lanes_whose_span_wraps_to_its_start_fault() {
                 let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
                 let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
                 assert_eq!(a.r, b.r, "{isa:?} op {op:#x}");
+            }
+        }
+    }
+}
+
+/// Scratch through the private-segment V#: `buffer_load_dword` and `buffer_store_dword` with a
+/// uniform offset and with per-lane offsets (some unaligned, some lanes inactive) are
+/// translated, and leave registers and memory as the interpreter does.
+#[test]
+fn scratch_buffer_accesses_are_native_and_exact() {
+    let isas = isas();
+    let mut buf = vec![0u8; BUF];
+    let mut r = Rng(11);
+    let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+    for (op, offen, imm) in [
+        (0x14u32, false, 8u32),
+        (0x1c, false, 4),
+        (0x14, true, 0),
+        (0x1c, true, 6),
+    ] {
+        let prog = then_endpgm(mubuf(op, offen, 24, 2, 3, 16, imm));
+        for per_lane in [false, true] {
+            let mut w0 = random_wave(&mut Rng(3));
+            let base = buf.as_ptr() as u64;
+            w0.s[12..16].copy_from_slice(&crate::wave::private_vsharp(base));
+            w0.s[16] = 1024;
+            for l in 0..64 {
+                w0.v[24][l] = if per_lane {
+                    (r.next() % 700) as u32
+                } else {
+                    96
+                };
+            }
+            w0.set_exec(0xffff_fff0_ffff_ff7f);
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert!(a.r.is_ok());
+            for &isa in &isas {
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                assert_eq!(jit.native, jit.reachable, "{isa:?} op {op:#x}: translated");
+                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                assert_eq!(a.r, b.r);
+                let diff = first_difference(&b.w, &a.w, 0..256);
+                assert!(diff.is_none(), "{isa:?} op {op:#x} offen {offen}: {diff:?}");
+                assert!(a.mem == b.mem, "{isa:?} op {op:#x} offen {offen}: memory");
             }
         }
     }
