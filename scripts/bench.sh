@@ -28,7 +28,7 @@ LIB=${SOFTHSA_LIB_DIR:-$ROOT/target/release}
 KERNELS_DIR=$ROOT/benches/kernels
 HOST=$ROOT/benches/host
 CORPUS=$ROOT/tests/corpus
-ALL_KERNELS=(saxpy mandelbrot matmul reduce stencil nbody)
+ALL_KERNELS=(saxpy mandelbrot matmul reduce stencil nbody histogram)
 CLANG=${BENCH_CLANG:-clang-15}
 
 quick=0 workers="" filter=. runs="" build=1 prebuilt=0 selftest=0 args="$*"

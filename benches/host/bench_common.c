@@ -9,7 +9,7 @@
 #include <time.h>
 
 const char *const bench_kernels[BENCH_NKERNELS] = {
-    "saxpy", "mandelbrot", "matmul", "reduce", "stencil", "nbody",
+    "saxpy", "mandelbrot", "matmul", "reduce", "stencil", "nbody", "histogram",
 };
 
 /* Full sizes keep one softhsa dispatch between about 5 ms (16 idle cores) and 1 s (2 busy ones)
@@ -18,10 +18,12 @@ const char *const bench_kernels[BENCH_NKERNELS] = {
 static const bench_problem full[BENCH_NKERNELS] = {
     { "saxpy", 1u << 22, 0 },  { "mandelbrot", 512, 256 }, { "matmul", 256, 0 },
     { "reduce", 1u << 22, 0 }, { "stencil", 1024, 0 },     { "nbody", 2048, 0 },
+    { "histogram", 1u << 18, 0 },
 };
 static const bench_problem quick[BENCH_NKERNELS] = {
     { "saxpy", 1u << 18, 0 },  { "mandelbrot", 256, 64 }, { "matmul", 128, 0 },
     { "reduce", 1u << 18, 0 }, { "stencil", 256, 0 },     { "nbody", 512, 0 },
+    { "histogram", 1u << 14, 0 },
 };
 
 static int is_quick(void) {
@@ -61,6 +63,8 @@ void bench_describe(const bench_problem *p, char *text, size_t len) {
         snprintf(text, len, "%u uints", p->n);
     else if (!strcmp(k, "stencil"))
         snprintf(text, len, "%ux%u", p->n, p->n);
+    else if (!strcmp(k, "histogram"))
+        snprintf(text, len, "%u items x 32 bins", p->n);
     else
         snprintf(text, len, "%u bodies", p->n);
 }

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* The kernels, in table order. */
-#define BENCH_NKERNELS 6
+#define BENCH_NKERNELS 7
 extern const char *const bench_kernels[BENCH_NKERNELS];
 
 /* One problem: `n` is the main dimension (elements, bodies, matrix or grid side); `iters` is the
@@ -54,6 +54,7 @@ float bench_rand_f(bench_rng *r, float lo, float hi);
 #define BENCH_REDUCE_ITEMS 16u
 #define BENCH_NBODY_EPS2 0.01f
 #define BENCH_SAXPY_A 3.0f
+#define BENCH_HIST_SEED 12345u
 
 /* Inputs of every kernel, filled by bench_fill_* into caller-provided arrays. */
 void bench_fill_saxpy(const bench_problem *p, float *x, float *y);
@@ -71,6 +72,9 @@ void bench_ref_matmul(const bench_problem *p, const float *a, const float *b, fl
 void bench_ref_reduce(const bench_problem *p, const uint32_t *in, uint32_t *partial);
 void bench_ref_stencil(const bench_problem *p, const float *in, float *out);
 void bench_ref_nbody(const bench_problem *p, const float *pos4, float *acc4);
+/* The histogram kernel's digest of work-item i (no input: it hashes i and the seed). */
+uint32_t bench_histogram_item(uint32_t i);
+void bench_ref_histogram(const bench_problem *p, uint32_t *out);
 
 /* Checks: print up to a few mismatches on stderr and return how many elements differ. */
 size_t bench_check_u32(const char *what, const uint32_t *got, const uint32_t *want, size_t n);

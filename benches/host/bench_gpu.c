@@ -144,6 +144,19 @@ static void run_nbody(corpus_t *c, const bench_problem *p, const char *backend) 
     free(want);
 }
 
+static void run_histogram(corpus_t *c, const bench_problem *p, const char *backend) {
+    size_t bytes = (size_t)p->n * 4;
+    uint32_t *out = corpus_alloc(c, bytes), *want = malloc(bytes);
+    bench_ref_histogram(p, want);
+    launch l = { "histogram", 1, { p->n, 1, 1 }, { 256, 1, 1 },
+                 { A_BUF(out), A_VAL(uint32_t, p->n), A_VAL(uint32_t, BENCH_HIST_SEED) }, 3,
+                 out, bytes };
+    bench_stats st;
+    if (time_launch(c, &l, &st) == 0)
+        report(c, p, backend, &st, bench_check_u32("digest", out, want, p->n));
+    free(want);
+}
+
 void bench_gpu_case(corpus_t *c, const char *backend) {
     const char *kernel = getenv("BENCH_KERNEL");
     const bench_problem *p = kernel ? bench_problem_for(kernel) : NULL;
@@ -158,6 +171,7 @@ void bench_gpu_case(corpus_t *c, const char *backend) {
     } runners[] = {
         { "saxpy", run_saxpy },     { "mandelbrot", run_mandelbrot }, { "matmul", run_matmul },
         { "reduce", run_reduce },   { "stencil", run_stencil },       { "nbody", run_nbody },
+        { "histogram", run_histogram },
     };
     for (unsigned i = 0; i < sizeof runners / sizeof runners[0]; i++)
         if (strcmp(runners[i].name, p->kernel) == 0)

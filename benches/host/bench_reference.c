@@ -90,3 +90,25 @@ void bench_ref_nbody(const bench_problem *p, const float *pos4, float *acc4) {
         acc4[4 * i + 3] = 0.0f;
     }
 }
+
+/* benches/kernels/histogram.cl for work-item i: 64 xorshift values into 32 private bins, then
+ * a digest of the bins. */
+uint32_t bench_histogram_item(uint32_t i) {
+    uint32_t hist[32] = { 0 };
+    uint32_t x = i * 0x9e3779b9u + BENCH_HIST_SEED;
+    for (uint32_t k = 0; k < 64; k++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        hist[x & 31] += k + 1;
+    }
+    uint32_t h = 0;
+    for (uint32_t k = 0; k < 32; k++)
+        h = h * 31u + hist[k];
+    return h;
+}
+
+void bench_ref_histogram(const bench_problem *p, uint32_t *out) {
+    for (uint32_t i = 0; i < p->n; i++)
+        out[i] = bench_histogram_item(i);
+}

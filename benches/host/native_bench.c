@@ -127,6 +127,16 @@ static void nbody(const bench_problem *p, const void *posv, const void *u, void 
     }
 }
 
+/* Each item's private histogram lives on the stack, as a CPU programmer would write it. */
+static void histogram(const bench_problem *p, const void *u1, const void *u2, void *outv) {
+    (void)u1;
+    (void)u2;
+    uint32_t *out = outv;
+#pragma omp parallel for schedule(static)
+    for (uint32_t i = 0; i < p->n; i++)
+        out[i] = bench_histogram_item(i);
+}
+
 /* Inputs, output and reference of one kernel, and how to compare. */
 typedef struct {
     compute_fn fn;
@@ -161,6 +171,8 @@ static int setup(const bench_problem *p, job *j) {
         j->fn = nbody, j->count = n * 4, j->kind = 2;
         j->in1 = malloc(n * 16);
         bench_fill_nbody(p, j->in1);
+    } else if (!strcmp(k, "histogram")) {
+        j->fn = histogram, j->count = n, j->kind = 0;
     } else {
         return -1;
     }
@@ -176,6 +188,8 @@ static int setup(const bench_problem *p, job *j) {
         bench_ref_reduce(p, j->in1, j->want);
     else if (!strcmp(k, "stencil"))
         bench_ref_stencil(p, j->in1, j->want);
+    else if (!strcmp(k, "histogram"))
+        bench_ref_histogram(p, j->want);
     else
         bench_ref_nbody(p, j->in1, j->want);
     return 0;
