@@ -6,8 +6,21 @@ use super::emit::{Emitter, R};
 use super::select::{LaneInst, LaneOp};
 use super::vx::{Icmp, Isa, Vs, M, V};
 use crate::exec::int32::Int32;
-use crate::valu::CmpTy;
+use crate::valu::{BitsOp, CmpTy};
 use crate::wave::VCC_LO;
+
+/// `v_mbcnt_lo/hi_u32_b32` of an all-ones mask per lane: the lanes below it in the low half
+/// (`[0]`: min(l, 32)) and in the high half (`[1]`: l - 32 from lane 32 on, else 0).
+static MBCNT_ALL: [[u32; 64]; 2] = {
+    let mut t = [[0u32; 64]; 2];
+    let mut l = 0;
+    while l < 64 {
+        t[0][l] = if l < 32 { l as u32 } else { 32 };
+        t[1][l] = if l < 32 { 0 } else { l as u32 - 32 };
+        l += 1;
+    }
+    t
+};
 
 /// Constants a lowering uses every chunk (the segment gives the frequent ones a home).
 pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
@@ -27,6 +40,8 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::Int16(crate::valu::I16Op::LshlrevB16 | crate::valu::I16Op::LshrrevB16)
         | LaneOp::Int16(crate::valu::I16Op::AshrrevI16) => &[0xffff, 15],
         LaneOp::Int16(_) => &[0xffff],
+        LaneOp::Bits(BitsOp::BfeU32 | BitsOp::BfeI32 | BitsOp::Alignbit) => &[31, 32],
+        LaneOp::Bits(BitsOp::Alignbyte) => &[3, 32],
         _ if isa == Isa::Avx2 => &[],
         _ => &[],
     }
@@ -45,7 +60,94 @@ impl Emitter<'_> {
             LaneOp::Cvt(op) => self.lane_cvt(li, op),
             LaneOp::Int16(op) => self.lane_int16(li, op),
             LaneOp::Trans(op) => self.lane_trans(li, op),
+            LaneOp::Bits(op) => self.lane_bits(li, op),
+            LaneOp::MbcntAll { hi } => self.mbcnt_all(li, hi),
         }
+    }
+
+    /// Bit-field ops (`valu::bits::exec`). x86 variable shifts give 0 for counts of 32 or
+    /// more (arithmetic ones the sign), which is what width 0 and shift 0 need: no special
+    /// cases.
+    fn lane_bits(&mut self, li: &LaneInst, op: BitsOp) -> R<()> {
+        use super::select::Opd;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let (s0, s1, s2) = (li.src[0][0], li.src[1][0], li.src[2][0]);
+        // `32 - n` for a count n in `n` (in place).
+        let from32 = |e: &mut Self, n: V| -> R<()> {
+            let k = e.opd_reg(Opd::K(32))?;
+            e.v_sub(n, k, Vs::R(n))?;
+            e.release(Vs::R(k));
+            Ok(())
+        };
+        match op {
+            BitsOp::BfeU32 | BitsOp::BfeI32 => {
+                // (a >> off), then its low `width` bits, zero- or sign-extended.
+                let off = self.count31(s1)?;
+                let a = self.opd_scratch(s0)?;
+                self.v_srlv(a, a, Vs::R(off))?;
+                self.release(Vs::R(off));
+                let w = self.count31(s2)?;
+                from32(self, w)?;
+                if op == BitsOp::BfeU32 {
+                    let m = self.tmp()?;
+                    self.v_ones(m)?;
+                    self.v_srlv(m, m, Vs::R(w))?;
+                    self.v_and(a, a, Vs::R(m))?;
+                } else {
+                    self.v_sllv(a, a, Vs::R(w))?;
+                    self.v_srav(a, a, Vs::R(w))?;
+                }
+                self.put(d, a)
+            }
+            BitsOp::Alignbit | BitsOp::Alignbyte => {
+                // ({a, b} >> s) as u32 = (b >> s) | (a << (32 - s)).
+                let s = if op == BitsOp::Alignbit {
+                    self.count31(s2)?
+                } else {
+                    let t = self.opd_scratch(s2)?;
+                    let k = self.opd(Opd::K(3))?;
+                    self.v_and(t, t, k)?;
+                    self.release(k);
+                    self.v_slli(t, t, 3)?;
+                    t
+                };
+                let b = self.opd_scratch(s1)?;
+                self.v_srlv(b, b, Vs::R(s))?;
+                from32(self, s)?;
+                let a = self.opd_scratch(s0)?;
+                self.v_sllv(a, a, Vs::R(s))?;
+                self.v_or(a, a, Vs::R(b))?;
+                self.put(d, a)
+            }
+            BitsOp::Bfi => {
+                // (a & b) | (!a & c) = ((b ^ c) & a) ^ c.
+                let t = self.opd_scratch(s1)?;
+                let c = self.opd(s2)?;
+                self.v_xor(t, t, c)?;
+                self.release(c);
+                let a = self.opd(s0)?;
+                self.v_and(t, t, a)?;
+                self.release(a);
+                let c = self.opd(s2)?;
+                self.v_xor(t, t, c)?;
+                self.put(d, t)
+            }
+            _ => Err(super::emit::err("bits op")),
+        }
+    }
+
+    /// `v_mbcnt_lo/hi_u32_b32 d, -1, b`: a table of lane counts (`MBCNT_ALL`) plus b. The
+    /// chunk's lanes are at the same byte offset in the table as in a VGPR, rdi - r13.
+    fn mbcnt_all(&mut self, li: &LaneInst, hi: bool) -> R<()> {
+        use iced_x86::code_asm::*;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let b = self.opd_reg(li.src[1][0])?;
+        let r = self.dst_reg(d)?;
+        self.a
+            .mov(rax, MBCNT_ALL[usize::from(hi)].as_ptr() as u64)?;
+        self.a.sub(rax, r13)?;
+        self.v_add(r, b, Vs::M(rax + rdi))?;
+        self.put(d, r)
     }
 
     /// `d = s & 31` (a shift count), in a temporary.

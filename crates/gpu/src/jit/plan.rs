@@ -180,7 +180,12 @@ impl Plan {
         let kinds: Vec<Option<Kind>> = prog
             .slots
             .iter()
-            .map(|s| match s {
+            .enumerate()
+            .map(|(i, s)| match s {
+                // `s_getpc_b64`: the next instruction's address, known here.
+                Slot::Ok(x) if x.inst.op == softhsa_isa::Op::S_GETPC_B64 => {
+                    super::salu::get_pc(x, prog.addr(i as u32 + 1)).map(Kind::Salu)
+                }
                 Slot::Ok(x) => select(x, gfx900, isa),
                 Slot::Illegal(_) => None,
             })

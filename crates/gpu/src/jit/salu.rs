@@ -131,6 +131,16 @@ pub(super) enum Cc {
     BelowEq,
 }
 
+/// `s_getpc_b64` of an instruction whose successor is at `next`: a move of that constant.
+pub(super) fn get_pc(x: &XInst, next: u64) -> Option<SaluInst> {
+    let dst = (x.inst.dst.raw() & 127) as u8;
+    (dst < 101).then_some(SaluInst {
+        op: Salu::Mov64,
+        src: [Src::Imm(next), Src::None],
+        dst,
+    })
+}
+
 pub(super) fn select(x: &XInst) -> Option<SaluInst> {
     if x.inst.enc == softhsa_isa::Encoding::Sopk {
         return sopk(x);

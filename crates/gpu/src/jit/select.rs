@@ -8,7 +8,7 @@ use crate::exec::int32::Int32;
 use crate::exec::operand::Src;
 use crate::exec::vmem::VmemKind;
 use crate::program::{XInst, NO_INDEX};
-use crate::valu::{CmpTy, Cond, CvtOp, FOp, FTy, I16Op, TrOp, ValuOp};
+use crate::valu::{BitsOp, CmpTy, Cond, CvtOp, FOp, FTy, I16Op, TrOp, ValuOp};
 use crate::wave::{EXEC_LO, M0, VCC_LO};
 use softhsa_isa::{Encoding, Ext, MemFlags, Op, OpFlags, VopMods};
 
@@ -65,6 +65,14 @@ pub(super) enum LaneOp {
     Trans(TrOp),
     /// 16-bit integer ops on the low halves (the result zero-extended).
     Int16(I16Op),
+    /// Bit fields (`valu::bits`): `v_bfe_u32`, `v_bfe_i32`, `v_bfi_b32`, `v_alignbit_b32`,
+    /// `v_alignbyte_b32`.
+    Bits(BitsOp),
+    /// `v_mbcnt_lo/hi_u32_b32` with src0 = -1, the lane-index idiom: the number of lanes below
+    /// this one in the low (`hi`: high) half of the wave, plus src1.
+    MbcntAll {
+        hi: bool,
+    },
 }
 
 /// One translated lane-wise instruction.
@@ -359,6 +367,20 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.neg = mods.neg & 7;
             Some(li)
         }
+        ValuOp::Bits(
+            op @ (BitsOp::BfeU32
+            | BitsOp::BfeI32
+            | BitsOp::Bfi
+            | BitsOp::Alignbit
+            | BitsOp::Alignbyte),
+        ) => {
+            if !no_mods || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 3)?;
+            li.op = LaneOp::Bits(op);
+            Some(li)
+        }
         ValuOp::Int16(op) => {
             use I16Op::*;
             let ok = matches!(
@@ -462,6 +484,17 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                 li.n = 2;
                 li.dst_wide = true;
                 li.op = LaneOp::Shift64(kind);
+                return Some(li);
+            }
+            if let IntOp::MbcntLo | IntOp::MbcntHi = io {
+                // Only the lane-index idiom (src0 = -1): other masks need a popcount.
+                if !matches!(x.src[0], Src::Imm(v) if v as u32 == u32::MAX) {
+                    return None;
+                }
+                src32(&mut li, 2)?;
+                li.op = LaneOp::MbcntAll {
+                    hi: io == IntOp::MbcntHi,
+                };
                 return Some(li);
             }
             let op = match io {
