@@ -277,10 +277,16 @@ impl<'p> Emitter<'p> {
         }
         self.a.ja(bail)?;
         if b.float {
-            // f32 lowerings assume round-to-nearest-even, f32 denormals kept, IEEE mode.
+            // f32 lowerings assume round-to-nearest-even, f32 denormals kept, IEEE mode; f64
+            // ones the same of the f64 fields (round bits 2-3, denormal bits 6-7).
+            let (mask, want) = if b.float64 {
+                (0x2ff, 0x2f0)
+            } else {
+                (0x233, 0x230)
+            };
             self.a.mov(eax, dword_ptr(rbx + W_MODE))?;
-            self.a.and(eax, 0x233)?;
-            self.a.cmp(eax, 0x230)?;
+            self.a.and(eax, mask)?;
+            self.a.cmp(eax, want)?;
             self.a.jne(bail)?;
         }
         if b.lanes {

@@ -40,7 +40,7 @@ impl<'p> Emitter<'p> {
 
     /// Takes `nv` vector and `nm` mask temporaries now, for code out of line to use: the free
     /// sets to install there.
-    fn reserve(&mut self, nv: usize, nm: usize) -> R<(u32, u32)> {
+    pub(super) fn reserve(&mut self, nv: usize, nm: usize) -> R<(u32, u32)> {
         let (mut fv, mut fm) = (0u32, 0u32);
         for _ in 0..nv {
             fv |= 1 << self.tmp()?.0;

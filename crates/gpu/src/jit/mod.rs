@@ -26,6 +26,7 @@ mod emit;
 mod encode;
 mod lane_cmp;
 mod lane_conv;
+mod lane_f64;
 mod lane_float;
 mod lane_int;
 mod lane_wide;

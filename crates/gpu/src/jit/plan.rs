@@ -41,6 +41,8 @@ pub(super) struct Block {
     pub callouts: u32,
     /// A segment depends on MODE (f32 rounding, denormals, IEEE).
     pub float: bool,
+    /// ... and on MODE's f64 rounding and denormals.
+    pub float64: bool,
     /// The block has lane ops (whose VGPR numbers `s_set_gpr_idx_on` would offset).
     pub lanes: bool,
 }
@@ -264,6 +266,7 @@ fn build_block(kinds: &[Option<Kind>], start: u32, end: u32, check: bool) -> Blo
         native: 0,
         callouts: 0,
         float: false,
+        float64: false,
         lanes: false,
     };
     let mut open = Open::default();
@@ -280,6 +283,7 @@ fn build_block(kinds: &[Option<Kind>], start: u32, end: u32, check: bool) -> Blo
                 b.native += 1;
                 b.lanes = true;
                 b.float |= li.float();
+                b.float64 |= li.float64();
                 if !open.accepts(&li) || check {
                     close(&mut b, &mut open);
                 }

@@ -51,6 +51,8 @@ pub(super) enum LaneOp {
     MulHiI32,
     /// f32 arithmetic: add, sub, subrev, mul, min, max (IEEE mode), fma (src0*src1+src2).
     F32(FOp),
+    /// f64 arithmetic on VGPR pairs (AVX-512): add, mul, fma.
+    F64(FOp),
     /// A compare writing a lane mask: 16/32-bit integers, f32; 64-bit integers read pairs.
     Cmp(CmpTy, Cond),
     /// 64-bit shifts of the pair in src1 by src0: 0 left, 1 logical right, 2 arithmetic right.
@@ -102,8 +104,15 @@ pub(super) struct LaneInst {
 impl LaneInst {
     /// Whether the op depends on MODE's f32 rounding and denormal fields (and IEEE bit).
     pub fn float(&self) -> bool {
-        matches!(self.op, LaneOp::F32(_) | LaneOp::Cvt(_) | LaneOp::Trans(_))
-            || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
+        matches!(
+            self.op,
+            LaneOp::F32(_) | LaneOp::F64(_) | LaneOp::Cvt(_) | LaneOp::Trans(_)
+        ) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
+    }
+
+    /// Whether the op also depends on MODE's f64 rounding and denormal fields.
+    pub fn float64(&self) -> bool {
+        matches!(self.op, LaneOp::F64(_))
     }
 
     /// SGPRs read as uniform values.
@@ -379,6 +388,24 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             }
             src32(&mut li, 3)?;
             li.op = LaneOp::Bits(op);
+            Some(li)
+        }
+        ValuOp::Float(op @ (FOp::Add | FOp::Mul | FOp::Fma), FTy::F64) if isa == Isa::Avx512 => {
+            if mods.clamp || mods.omod != 0 || li.dst.is_none() || x.inst.enc != Encoding::Vop3 {
+                return None;
+            }
+            li.n = if op == FOp::Fma { 3 } else { 2 };
+            for i in 0..li.n {
+                li.src[i] = Opd::pair(x.src[i])?;
+                li.wide[i] = true;
+            }
+            if li.dst? == 255 {
+                return None;
+            }
+            li.dst_wide = true;
+            li.op = LaneOp::F64(op);
+            li.abs = mods.abs & 7;
+            li.neg = mods.neg & 7;
             Some(li)
         }
         ValuOp::Int16(op) => {

@@ -1,0 +1,133 @@
+//! Lowering of f64 lane arithmetic (`v_add_f64`, `v_mul_f64`, `v_fma_f64`) with VOP3 abs/neg
+//! source modifiers, AVX-512 only, in the mode the block guard ensures: round to nearest even,
+//! f64 denormals kept (and the f32 fields as for f32 ops). The host's f64 operations give the
+//! interpreter's results (`valu::farith`: the host operation) except for NaN, which AMD
+//! returns as the first NaN operand quieted, or the default NaN: any NaN lane takes an
+//! out-of-line path that rebuilds those lanes by that rule, as for f32 (`lane_float.rs`).
+//!
+//! A VGPR pair holds a lane's low dwords in one register and its high dwords in the next.
+//! `vpunpckldq`/`vpunpckhdq` of the two make qwords of lanes {0, 1, 4, 5, ...} and {2, 3, 6, 7,
+//! ...} of the chunk (each 128-bit block by itself); the op runs on each half, and `vshufps`
+//! with 0x88 and 0xdd takes the results' low and high dwords back to lane order.
+
+use super::emit::{bind, err, Emitter, R};
+use super::select::LaneInst;
+use super::vx::{kr, zk, zr, Vs, M, V};
+use crate::valu::FOp;
+use iced_x86::code_asm::*;
+
+const SIGN: u64 = 1 << 63;
+const QUIET: u64 = 1 << 51;
+const DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
+/// `vcmppd` predicate: unordered (a NaN operand).
+const UNORD: i32 = 3;
+
+impl<'p> Emitter<'p> {
+    /// `d` = the 64-bit constant `k` in every qword.
+    fn q_const(&mut self, d: V, k: u64) -> R<()> {
+        self.a.mov(rax, k)?;
+        self.a.vpbroadcastq(zr(d), rax)?;
+        Ok(())
+    }
+
+    /// Source `i` of the op as qwords of the chunk's `half` (0: lanes {0, 1, 4, 5, ...}), with
+    /// its abs/neg modifiers applied, in a new temporary.
+    fn f64_src(&mut self, li: &LaneInst, i: usize, half: usize) -> R<V> {
+        let lo = self.opd_reg(li.src[i][0])?;
+        let hi = self.opd(li.src[i][1])?;
+        let t = self.tmp()?;
+        let a = &mut self.a;
+        match (half, hi) {
+            (0, Vs::R(h)) => a.vpunpckldq(zr(t), zr(lo), zr(h))?,
+            (0, Vs::M(m)) => a.vpunpckldq(zr(t), zr(lo), zmmword_ptr(m))?,
+            (0, Vs::B(m)) => a.vpunpckldq(zr(t), zr(lo), dword_bcst(m))?,
+            (_, Vs::R(h)) => a.vpunpckhdq(zr(t), zr(lo), zr(h))?,
+            (_, Vs::M(m)) => a.vpunpckhdq(zr(t), zr(lo), zmmword_ptr(m))?,
+            (_, Vs::B(m)) => a.vpunpckhdq(zr(t), zr(lo), dword_bcst(m))?,
+        }
+        self.free(lo);
+        self.release(hi);
+        let (abs, neg) = (li.abs >> i & 1 != 0, li.neg >> i & 1 != 0);
+        if abs || neg {
+            let k = self.tmp()?;
+            if abs {
+                self.q_const(k, !SIGN)?;
+                self.a.vpandq(zr(t), zr(t), zr(k))?;
+            }
+            if neg {
+                self.q_const(k, SIGN)?;
+                self.a.vpxorq(zr(t), zr(t), zr(k))?;
+            }
+            self.free(k);
+        }
+        Ok(t)
+    }
+
+    pub(super) fn lane_f64(&mut self, li: &LaneInst, op: FOp) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let mut res = [V(0); 2];
+        for (half, r_out) in res.iter_mut().enumerate() {
+            let mut q = [None; 3];
+            for (i, s) in q.iter_mut().enumerate().take(li.n) {
+                *s = Some(self.f64_src(li, i, half)?);
+            }
+            let get = |k: usize| q[k].ok_or_else(|| err("f64 operand"));
+            let (x, y) = (get(0)?, get(1)?);
+            let r = self.tmp()?;
+            match op {
+                FOp::Add => self.a.vaddpd(zr(r), zr(x), zr(y))?,
+                FOp::Mul => self.a.vmulpd(zr(r), zr(x), zr(y))?,
+                FOp::Fma => {
+                    let z = get(2)?;
+                    self.a.vmovapd(zr(r), zr(x))?;
+                    self.a.vfmadd213pd(zr(r), zr(y), zr(z))?;
+                }
+                _ => return Err(err("f64 op")),
+            }
+            let nan = self.mtmp()?;
+            self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?;
+            let reserved = self.reserve(2, 1)?;
+            self.a.kortestw(kr(nan), kr(nan))?;
+            let mut cold = self.a.create_label();
+            let mut back = self.a.create_label();
+            self.a.jnz(cold)?;
+            bind(&mut self.a, &mut back)?;
+            self.cold(move |e| {
+                bind(&mut e.a, &mut cold)?;
+                e.free_v = reserved.0;
+                e.free_m = reserved.1;
+                e.nan3_f64(r, nan, q)?;
+                e.free_all();
+                Ok(e.a.jmp(back)?)
+            });
+            // Past `back` the out-of-line code is done with its temporaries and the operands.
+            self.free_v |= reserved.0;
+            self.free_m |= reserved.1;
+            self.mfree(nan);
+            q.into_iter().flatten().for_each(|v| self.free(v));
+            *r_out = r;
+        }
+        let (rl, rh) = (self.tmp()?, self.tmp()?);
+        let [r0, r1] = res;
+        self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
+        self.a.vshufps(zr(rh), zr(r0), zr(r1), 0xdd)?;
+        self.put(d, rl)?;
+        self.put(d.wrapping_add(1), rh)
+    }
+
+    /// Qword lanes of `nan` in `r` = the first NaN of `ops` quieted, else the default NaN
+    /// (`Fmt::nan_of`); two vector temporaries and one mask.
+    fn nan3_f64(&mut self, r: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
+        let (fix, q, m) = (self.tmp()?, self.tmp()?, self.mtmp()?);
+        // Lowest priority first: later assignments win.
+        self.q_const(fix, DEFAULT_NAN)?;
+        for s in ops.into_iter().rev().flatten() {
+            self.a.vcmppd(kr(m), zr(s), zr(s), UNORD)?;
+            self.q_const(q, QUIET)?;
+            self.a.vporq(zr(q), zr(q), zr(s))?;
+            self.a.vmovapd(zk(zr(fix), m), zr(q))?;
+        }
+        self.a.vmovapd(zk(zr(r), nan), zr(fix))?;
+        Ok(())
+    }
+}
