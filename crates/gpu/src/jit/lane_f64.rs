@@ -13,7 +13,7 @@
 use super::emit::{bind, err, Emitter, R};
 use super::select::LaneInst;
 use super::vx::{kr, zk, zr, Vs, M, V};
-use crate::valu::FOp;
+use crate::valu::{CvtOp, FOp};
 use iced_x86::code_asm::*;
 
 const SIGN: u64 = 1 << 63;
@@ -21,6 +21,16 @@ const QUIET: u64 = 1 << 51;
 const DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
 /// `vcmppd` predicate: unordered (a NaN operand).
 const UNORD: i32 = 3;
+
+/// `vpermd` indices taking a chunk's dwords of half 0 (lanes {0, 1, 4, 5, ...}) and of half
+/// 1 to the low eight positions.
+static HALF_LANES: [[u32; 16]; 2] = [
+    [0, 1, 4, 5, 8, 9, 12, 13, 0, 0, 0, 0, 0, 0, 0, 0],
+    [2, 3, 6, 7, 10, 11, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0],
+];
+/// `vpermi2d` indices putting the eight dwords of half 0 (a) and of half 1 (b, 16 + k) back in
+/// lane order.
+static LANE_ORDER: [u32; 16] = [0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23];
 
 impl<'p> Emitter<'p> {
     /// `d` = the 64-bit constant `k` in every qword.
@@ -105,6 +115,60 @@ impl<'p> Emitter<'p> {
             self.free_m |= reserved.1;
             self.mfree(nan);
             q.into_iter().flatten().for_each(|v| self.free(v));
+            *r_out = r;
+        }
+        let (rl, rh) = (self.tmp()?, self.tmp()?);
+        let [r0, r1] = res;
+        self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
+        self.a.vshufps(zr(rh), zr(r0), zr(r1), 0xdd)?;
+        self.put(d, rl)?;
+        self.put(d.wrapping_add(1), rh)
+    }
+
+    /// `d = table` (64 bytes).
+    fn load_table(&mut self, d: V, table: &'static [u32; 16]) -> R<()> {
+        self.a.mov(rax, table.as_ptr() as u64)?;
+        self.a.vmovdqu32(zr(d), zmmword_ptr(rax))?;
+        Ok(())
+    }
+
+    /// Conversions to and from f64. Every f32 and 32-bit integer is exact in f64; f64 -> f32
+    /// rounds by MXCSR (nearest even, as the guard wants). x86 converts a NaN as the
+    /// interpreter does (`convert_nan`): sign and payload kept, quiet bit set.
+    pub(super) fn lane_f64_cvt(&mut self, li: &LaneInst, op: CvtOp) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        if op == CvtOp::F32F64 {
+            let mut res = [V(0); 2];
+            for (half, r_out) in res.iter_mut().enumerate() {
+                let q = self.f64_src(li, 0, half)?;
+                let r = self.tmp()?;
+                self.a.vcvtpd2ps(super::vx::yr(r), zr(q))?;
+                self.free(q);
+                *r_out = r;
+            }
+            let idx = self.tmp()?;
+            self.load_table(idx, &LANE_ORDER)?;
+            self.a.vpermi2d(zr(idx), zr(res[0]), zr(res[1]))?;
+            return self.put(d, idx);
+        }
+        let x = if op == CvtOp::F64F32 {
+            self.fsrc(li, 0)?
+        } else {
+            self.opd_reg(li.src[0][0])?
+        };
+        let mut res = [V(0); 2];
+        for (half, r_out) in res.iter_mut().enumerate() {
+            let t = self.tmp()?;
+            self.load_table(t, &HALF_LANES[half])?;
+            self.a.vpermd(zr(t), zr(t), zr(x))?;
+            let r = self.tmp()?;
+            let y = super::vx::yr(t);
+            match op {
+                CvtOp::F64F32 => self.a.vcvtps2pd(zr(r), y)?,
+                CvtOp::F64I32 => self.a.vcvtdq2pd(zr(r), y)?,
+                _ => self.a.vcvtudq2pd(zr(r), y)?,
+            }
+            self.free(t);
             *r_out = r;
         }
         let (rl, rh) = (self.tmp()?, self.tmp()?);

@@ -53,6 +53,8 @@ pub(super) enum LaneOp {
     F32(FOp),
     /// f64 arithmetic on VGPR pairs (AVX-512): add, mul, fma.
     F64(FOp),
+    /// Conversions to and from f64 (AVX-512): f32 <-> f64, i32/u32 -> f64.
+    F64Cvt(CvtOp),
     /// A compare writing a lane mask: 16/32-bit integers, f32; 64-bit integers read pairs.
     Cmp(CmpTy, Cond),
     /// 64-bit shifts of the pair in src1 by src0: 0 left, 1 logical right, 2 arithmetic right.
@@ -106,13 +108,13 @@ impl LaneInst {
     pub fn float(&self) -> bool {
         matches!(
             self.op,
-            LaneOp::F32(_) | LaneOp::F64(_) | LaneOp::Cvt(_) | LaneOp::Trans(_)
+            LaneOp::F32(_) | LaneOp::F64(_) | LaneOp::F64Cvt(_) | LaneOp::Cvt(_) | LaneOp::Trans(_)
         ) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
     }
 
     /// Whether the op also depends on MODE's f64 rounding and denormal fields.
     pub fn float64(&self) -> bool {
-        matches!(self.op, LaneOp::F64(_))
+        matches!(self.op, LaneOp::F64(_) | LaneOp::F64Cvt(_))
     }
 
     /// SGPRs read as uniform values.
@@ -429,6 +431,26 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             }
             src32(&mut li, 2)?;
             li.op = LaneOp::Int16(op);
+            Some(li)
+        }
+        ValuOp::Cvt(op @ (CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::F64I32 | CvtOp::F64U32))
+            if isa == Isa::Avx512 =>
+        {
+            let float_src = matches!(op, CvtOp::F32F64 | CvtOp::F64F32);
+            if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst? == 255 {
+                return None;
+            }
+            if op == CvtOp::F32F64 {
+                li.src[0] = Opd::pair(x.src[0])?;
+                li.wide[0] = true;
+            } else {
+                li.src[0][0] = Opd::of(x.src[0])?;
+                li.dst_wide = true;
+            }
+            li.n = 1;
+            li.op = LaneOp::F64Cvt(op);
+            li.abs = mods.abs & 1;
+            li.neg = mods.neg & 1;
             Some(li)
         }
         ValuOp::Cvt(op) => {

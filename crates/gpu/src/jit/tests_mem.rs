@@ -718,3 +718,78 @@ fn f64_arithmetic_is_native_and_exact() {
         }
     }
 }
+
+/// Conversions to and from f64 are translated (AVX-512) and match the interpreter: f32 -> f64
+/// and back (NaN payloads, denormals, overflow and underflow in the narrowing), i32/u32 ->
+/// f64; VOP1 and VOP3 (abs/neg) encodings.
+#[test]
+fn f64_conversions_are_native_and_exact() {
+    let isas: Vec<_> = isas()
+        .into_iter()
+        .filter(|&i| i == super::Isa::Avx512)
+        .collect();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let f32s: [u32; 8] = [
+        0x7fc0_0001,
+        0x7f80_0001,
+        1,
+        0x0080_0000,
+        0x7f80_0000,
+        0x8000_0000,
+        0x3f80_0000,
+        0xff7f_ffff,
+    ];
+    let f64s: [u64; 8] = [
+        0x7ff4_0000_0000_0001,
+        0x47ef_ffff_f000_0000, // rounds to f32 infinity
+        0x47ef_ffff_efff_ffff, // to the largest f32
+        0x36a0_0000_0000_0000, // an f32 denormal
+        0x3690_0000_0000_0000, // half the smallest f32 denormal: ties to even, 0
+        1,
+        0x3ff0_0000_1000_0000, // a tie between two f32s
+        0xfff0_0000_0000_0000,
+    ];
+    // (encoding, mnemonic) with v2 / v[2:3] as the source, v[6:7] or v6 as the destination.
+    let vop1 = |op: u32| [0x3f << 25 | 6 << 17 | op << 9 | 258, 0];
+    let vop3 =
+        |op: u32, abs: u32, neg: u32| [0x34 << 26 | op << 16 | abs << 8 | 6, 258 | neg << 29];
+    let cases = [
+        (vop1(0x0f), "v_cvt_f32_f64"),
+        (vop1(0x10), "v_cvt_f64_f32"),
+        (vop1(0x04), "v_cvt_f64_i32"),
+        (vop1(0x16), "v_cvt_f64_u32"),
+        (vop3(0x14f, 1, 0), "v_cvt_f32_f64"),
+        (vop3(0x150, 0, 1), "v_cvt_f64_f32"),
+        (vop3(0x150, 1, 1), "v_cvt_f64_f32"),
+    ];
+    let mut r = Rng(19);
+    for (inst, name) in cases {
+        let prog = then_endpgm(inst);
+        assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+        for _ in 0..6 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                let q = if r.next().is_multiple_of(2) {
+                    r.pick(&f64s) ^ (r.next() & (1 << 63))
+                } else {
+                    r.next()
+                };
+                w0.v[2][l] = q as u32;
+                w0.v[3][l] = (q >> 32) as u32;
+                if name == "v_cvt_f64_f32" && r.next().is_multiple_of(2) {
+                    w0.v[2][l] = r.pick(&f32s) ^ (r.next() as u32 & 0x8000_0000);
+                }
+            }
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            for &isa in &isas {
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                assert_eq!(jit.native, jit.reachable, "{}: translated", prog.text(0));
+                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                let diff = first_difference(&b.w, &a.w, 0..256);
+                assert!(diff.is_none(), "{}: {diff:?}", prog.text(0));
+            }
+        }
+    }
+}
