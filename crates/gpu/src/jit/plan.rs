@@ -203,12 +203,24 @@ impl Plan {
         leader[(entry as usize).min(n)] = true;
         while let Some(start) = work.pop() {
             let mut i = start;
+            let mut consts = CallTargets::default();
             while i < n && !seen[i] {
                 seen[i] = true;
                 let Some((o, target)) = op(i) else {
                     leader[i + 1] = true;
                     break;
                 };
+                if let Slot::Ok(x) = &prog.slots[i] {
+                    // A call or jump through a register the code just computed from its own
+                    // pc (`s_getpc_b64` + `s_add_u32`/`s_addc_u32`: a non-inlined function):
+                    // the callee is code of this kernel too.
+                    if let Some(t) = consts.step(x, prog.addr(i as u32 + 1)) {
+                        if let Some(t) = prog.index_of(t).filter(|&t| (t as usize) < n) {
+                            leader[t as usize] = true;
+                            work.push(t as usize);
+                        }
+                    }
+                }
                 if target != NO_INDEX && (target as usize) < n {
                     leader[target as usize] = true;
                     work.push(target as usize);
@@ -255,6 +267,87 @@ impl Plan {
             native,
             reachable,
         }
+    }
+}
+
+/// SGPR values known along a straight run of code, as far as calls through a computed pc need
+/// them. A wrong value could only make the plan compile code no wave reaches: the jump itself
+/// is the interpreter's, and a target without generated code runs in the interpreter.
+#[derive(Default)]
+struct CallTargets {
+    known: std::collections::HashMap<u8, u32>,
+    carry: Option<bool>,
+}
+
+impl CallTargets {
+    /// Follows `x` (whose successor is at `next`); returns the address a `s_swappc_b64` or
+    /// `s_setpc_b64` jumps to, when known.
+    fn step(&mut self, x: &crate::program::XInst, next: u64) -> Option<u64> {
+        use crate::exec::operand::Src;
+        let d = (x.inst.dst.raw() & 127) as u8;
+        let val = |k: &Self, s: Src| match s {
+            Src::S(r) => k.known.get(&r).copied(),
+            Src::Imm(v) => Some(v as u32),
+            _ => None,
+        };
+        let pair = |k: &Self, s: Src| match s {
+            Src::S(r) => Some(
+                u64::from(*k.known.get(&r)?) | u64::from(*k.known.get(&r.wrapping_add(1))?) << 32,
+            ),
+            _ => None,
+        };
+        match x.inst.op {
+            Op::S_GETPC_B64 => {
+                self.known.insert(d, next as u32);
+                self.known.insert(d.wrapping_add(1), (next >> 32) as u32);
+                return None;
+            }
+            Op::S_ADD_U32 | Op::S_ADDC_U32 => {
+                let cin = if x.inst.op == Op::S_ADDC_U32 {
+                    self.carry.map(u64::from)
+                } else {
+                    Some(0)
+                };
+                let sum = val(self, x.src[0])
+                    .zip(val(self, x.src[1]))
+                    .zip(cin)
+                    .map(|((a, b), c)| u64::from(a) + u64::from(b) + c);
+                self.carry = sum.map(|s| s >> 32 != 0);
+                match sum {
+                    Some(s) => self.known.insert(d, s as u32),
+                    None => self.known.remove(&d),
+                };
+                return None;
+            }
+            Op::S_SWAPPC_B64 => {
+                let t = pair(self, x.src[0]);
+                self.forget(d, 2);
+                return t;
+            }
+            Op::S_SETPC_B64 => return pair(self, x.src[0]),
+            _ => {}
+        }
+        // Anything else may write its destination (a pair; up to 16 for scalar loads), a
+        // compare's SGPR pair, and SCC.
+        let width = if x.inst.enc == softhsa_isa::Encoding::Smem {
+            16
+        } else {
+            2
+        };
+        if !x.inst.dst.is_none() && !x.inst.dst.is_vgpr() {
+            self.forget(d, width);
+        }
+        if let Some(s) = x.inst.sdst.sgpr_index() {
+            self.forget(s, 2);
+        }
+        self.carry = None;
+        None
+    }
+
+    /// Forgets the `width` registers from `d`.
+    fn forget(&mut self, d: u8, width: u8) {
+        self.known
+            .retain(|&r, _| r < d || r >= d.saturating_add(width));
     }
 }
 
