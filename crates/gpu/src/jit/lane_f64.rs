@@ -117,8 +117,13 @@ impl<'p> Emitter<'p> {
             q.into_iter().flatten().for_each(|v| self.free(v));
             *r_out = r;
         }
+        self.put_halves(d, res)
+    }
+
+    /// Writes VGPR pair `d` from the qword results of the chunk's two halves (the low dwords
+    /// of both, in lane order, to `d`; the high ones to `d + 1`).
+    fn put_halves(&mut self, d: u8, [r0, r1]: [V; 2]) -> R<()> {
         let (rl, rh) = (self.tmp()?, self.tmp()?);
-        let [r0, r1] = res;
         self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
         self.a.vshufps(zr(rh), zr(r0), zr(r1), 0xdd)?;
         self.put(d, rl)?;
@@ -171,12 +176,7 @@ impl<'p> Emitter<'p> {
             self.free(t);
             *r_out = r;
         }
-        let (rl, rh) = (self.tmp()?, self.tmp()?);
-        let [r0, r1] = res;
-        self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
-        self.a.vshufps(zr(rh), zr(r0), zr(r1), 0xdd)?;
-        self.put(d, rl)?;
-        self.put(d.wrapping_add(1), rh)
+        self.put_halves(d, res)
     }
 
     /// Qword lanes of `nan` in `r` = the first NaN of `ops` quieted, else the default NaN

@@ -437,6 +437,29 @@ fn then_endpgm(inst: [u32; 2]) -> Program {
     Program::new(&code, 0x1000)
 }
 
+/// Compiles `prog` for each of `isas`, asserts every instruction was translated, runs it from
+/// `w0` and compares how the wave stopped, its registers and the memory with the interpreter's
+/// run `a` (`what` names the case in a failure).
+fn assert_native_and_exact(
+    prog: &Program,
+    w0: &Wave,
+    a: &Outcome,
+    isas: &[super::Isa],
+    buf: &mut [u8],
+    init: &[u8],
+    what: &str,
+) {
+    for &isa in isas {
+        let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
+        assert_eq!(jit.native, jit.reachable, "{isa:?} {what}: translated");
+        let b = run(prog, w0, buf, init, 0, &[], Some(&jit));
+        assert_eq!(a.r, b.r, "{isa:?} {what}: how the wave stopped");
+        let diff = first_difference(&b.w, &a.w, 0..256);
+        assert!(diff.is_none(), "{isa:?} {what}: {diff:?}");
+        assert!(a.mem == b.mem, "{isa:?} {what}: memory");
+    }
+}
+
 /// LDS offsets computed as `lid * 4 - 4` with lane 0 inactive (its offset wraps to
 /// 0xfffffffc): the active lanes are consecutive only modulo 2^32, so the vector fast path
 /// must not take lane 0's offset as its base (a host access 4 GiB past the LDS).
@@ -528,15 +551,8 @@ fn scratch_buffer_accesses_are_native_and_exact() {
             w0.set_exec(0xffff_fff0_ffff_ff7f);
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
             assert!(a.r.is_ok());
-            for &isa in &isas {
-                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-                assert_eq!(jit.native, jit.reachable, "{isa:?} op {op:#x}: translated");
-                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
-                assert_eq!(a.r, b.r);
-                let diff = first_difference(&b.w, &a.w, 0..256);
-                assert!(diff.is_none(), "{isa:?} op {op:#x} offen {offen}: {diff:?}");
-                assert!(a.mem == b.mem, "{isa:?} op {op:#x} offen {offen}: memory");
-            }
+            let what = format!("{} (per lane {per_lane})", prog.text(0));
+            assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &what);
         }
     }
 }
@@ -616,18 +632,7 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
                     w0.s[4] = r.pick(&[0u32, 24, 31, 33]);
                 }
                 let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-                for &isa in &isas {
-                    let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-                    assert_eq!(
-                        jit.native,
-                        jit.reachable,
-                        "{isa:?} {}: translated",
-                        prog.text(0)
-                    );
-                    let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
-                    let diff = first_difference(&b.w, &a.w, 0..256);
-                    assert!(diff.is_none(), "{isa:?} {}: {diff:?}", prog.text(0));
-                }
+                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
             }
         }
     }
@@ -706,13 +711,7 @@ fn f64_arithmetic_is_native_and_exact() {
                     w0.set_s64(4, r.next());
                     w0.mode = 0x2f0;
                     let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-                    for &isa in &isas {
-                        let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-                        assert_eq!(jit.native, jit.reachable, "{}: translated", prog.text(0));
-                        let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
-                        let diff = first_difference(&b.w, &a.w, 0..256);
-                        assert!(diff.is_none(), "{}: {diff:?}", prog.text(0));
-                    }
+                    assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
                 }
             }
         }
@@ -783,13 +782,7 @@ fn f64_conversions_are_native_and_exact() {
             }
             w0.mode = 0x2f0;
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-            for &isa in &isas {
-                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-                assert_eq!(jit.native, jit.reachable, "{}: translated", prog.text(0));
-                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
-                let diff = first_difference(&b.w, &a.w, 0..256);
-                assert!(diff.is_none(), "{}: {diff:?}", prog.text(0));
-            }
+            assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
         }
     }
 }
