@@ -32,6 +32,19 @@ static HALF_LANES: [[u32; 16]; 2] = [
 /// lane order.
 static LANE_ORDER: [u32; 16] = [0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23];
 
+/// The `vrndscale*`/`vround*` immediate of a rounding op: the mode (0 nearest even, 1 down, 2
+/// up, 3 toward zero) with bit 3 set (no precision exception); `None` for other ops.
+pub(super) fn round_imm(op: FOp) -> Option<u32> {
+    let mode = match op {
+        FOp::Rndne => 0,
+        FOp::Floor => 1,
+        FOp::Ceil => 2,
+        FOp::Trunc => 3,
+        _ => return None,
+    };
+    Some(mode | 8)
+}
+
 impl<'p> Emitter<'p> {
     /// `d` = the 64-bit constant `k` in every qword.
     fn q_const(&mut self, d: V, k: u64) -> R<()> {
@@ -82,8 +95,15 @@ impl<'p> Emitter<'p> {
                 *s = Some(self.f64_src(li, i, half)?);
             }
             let get = |k: usize| q[k].ok_or_else(|| err("f64 operand"));
-            let (x, y) = (get(0)?, get(1)?);
             let r = self.tmp()?;
+            if let Some(imm) = round_imm(op) {
+                // A NaN comes out quieted with its payload, as `valu::fmisc::round_int` has it.
+                self.a.vrndscalepd(zr(r), zr(get(0)?), imm)?;
+                self.free(get(0)?);
+                *r_out = r;
+                continue;
+            }
+            let (x, y) = (get(0)?, get(1)?);
             match op {
                 FOp::Add => self.a.vaddpd(zr(r), zr(x), zr(y))?,
                 FOp::Mul => self.a.vmulpd(zr(r), zr(x), zr(y))?,

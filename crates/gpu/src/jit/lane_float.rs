@@ -116,6 +116,20 @@ impl<'p> Emitter<'p> {
         })
     }
 
+    /// f32 trunc, floor, ceil, rndne: x86's rounding to an integer keeps the sign of zero and
+    /// quiets a NaN with its payload, as `valu::fmisc::round_int` does.
+    pub(super) fn lane_f32_round(&mut self, li: &LaneInst, op: FOp) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let imm = super::lane_f64::round_imm(op).ok_or_else(|| err("rounding op"))?;
+        let x = self.fsrc(li, 0)?;
+        let r = self.dst_reg(d)?;
+        match self.isa {
+            Isa::Avx512 => self.a.vrndscaleps(zr(r), zr(x), imm)?,
+            Isa::Avx2 => self.a.vroundps(super::vx::yr(r), super::vx::yr(x), imm)?,
+        }
+        self.put(d, r)
+    }
+
     /// Stores `t` to VGPR `d`, with the lanes of `nan` fixed out of line by `fix` (which may
     /// use the `reserved` temporaries) first.
     fn nan_exit(

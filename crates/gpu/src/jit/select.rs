@@ -51,8 +51,10 @@ pub(super) enum LaneOp {
     MulHiI32,
     /// f32 arithmetic: add, sub, subrev, mul, min, max (IEEE mode), fma (src0*src1+src2).
     F32(FOp),
-    /// f64 arithmetic on VGPR pairs (AVX-512): add, mul, fma.
+    /// f64 arithmetic on VGPR pairs (AVX-512): add, mul, fma; and trunc, floor, ceil, rndne.
     F64(FOp),
+    /// f32 trunc, floor, ceil, rndne (x86 rounding-immediate modes 3, 1, 2, 0).
+    F32Round(FOp),
     /// Conversions to and from f64 (AVX-512): f32 <-> f64, i32/u32 -> f64.
     F64Cvt(CvtOp),
     /// A compare writing a lane mask: 16/32-bit integers, f32; 64-bit integers read pairs.
@@ -108,7 +110,12 @@ impl LaneInst {
     pub fn float(&self) -> bool {
         matches!(
             self.op,
-            LaneOp::F32(_) | LaneOp::F64(_) | LaneOp::F64Cvt(_) | LaneOp::Cvt(_) | LaneOp::Trans(_)
+            LaneOp::F32(_)
+                | LaneOp::F32Round(_)
+                | LaneOp::F64(_)
+                | LaneOp::F64Cvt(_)
+                | LaneOp::Cvt(_)
+                | LaneOp::Trans(_)
         ) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
     }
 
@@ -354,6 +361,16 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::MulHiI32;
             Some(li)
         }
+        ValuOp::Float(op @ (FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne), FTy::F32) => {
+            if mods.clamp || mods.omod != 0 || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 1)?;
+            li.op = LaneOp::F32Round(op);
+            li.abs = mods.abs & 1;
+            li.neg = mods.neg & 1;
+            Some(li)
+        }
         ValuOp::Float(op, FTy::F32) => {
             let n = match op {
                 FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul | FOp::Min | FOp::Max => 2,
@@ -392,11 +409,24 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::Bits(op);
             Some(li)
         }
-        ValuOp::Float(op @ (FOp::Add | FOp::Mul | FOp::Fma), FTy::F64) if isa == Isa::Avx512 => {
-            if mods.clamp || mods.omod != 0 || li.dst.is_none() || x.inst.enc != Encoding::Vop3 {
+        ValuOp::Float(
+            op
+            @ (FOp::Add | FOp::Mul | FOp::Fma | FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne),
+            FTy::F64,
+        ) if isa == Isa::Avx512 => {
+            let binary = matches!(op, FOp::Add | FOp::Mul | FOp::Fma);
+            if mods.clamp
+                || mods.omod != 0
+                || li.dst.is_none()
+                || (binary && x.inst.enc != Encoding::Vop3)
+            {
                 return None;
             }
-            li.n = if op == FOp::Fma { 3 } else { 2 };
+            li.n = match op {
+                FOp::Fma => 3,
+                FOp::Add | FOp::Mul => 2,
+                _ => 1,
+            };
             for i in 0..li.n {
                 li.src[i] = Opd::pair(x.src[i])?;
                 li.wide[i] = true;
