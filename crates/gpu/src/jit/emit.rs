@@ -50,6 +50,7 @@ pub(super) const J_PRE: i32 = offset_of!(JitCtx, check_pre) as i32;
 pub(super) const J_POST: i32 = offset_of!(JitCtx, check_post) as i32;
 pub(super) const J_LIMIT: i32 = offset_of!(JitCtx, limit) as i32;
 pub(super) const J_MASKS: i32 = offset_of!(JitCtx, masks) as i32;
+pub(super) const J_JUMP: i32 = offset_of!(JitCtx, jump) as i32;
 
 /// EXEC's number in the scalar register file.
 pub(super) const EXEC: u8 = 126;
@@ -391,6 +392,17 @@ impl<'p> Emitter<'p> {
             // As the interpreter: counted, pc after it, the wave waits (the scheduler runs the
             // work-group's other waves; no call-out per barrier).
             Kind::Barrier => self.exit_with(super::EXIT_BARRIER, Some(i + 1))?,
+            // The target is read before the return address is written (they may share a
+            // pair); the Rust loop finds the target's code (`EXIT_JUMP`).
+            Kind::JumpAddr { src, save } => {
+                self.a.mov(rcx, sreg64(src))?;
+                if let Some(d) = save {
+                    self.a.mov(rax, self.prog.addr(i + 1))?;
+                    self.a.mov(sreg64(d), rax)?;
+                }
+                self.a.mov(qword_ptr(r12 + J_JUMP), rcx)?;
+                self.exit_with(super::EXIT_JUMP, Some(i))?
+            }
             Kind::Lane(_) => return Err(err("lane op outside a segment")),
         }
         if checked {

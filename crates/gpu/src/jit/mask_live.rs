@@ -104,7 +104,7 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
             0,
         ),
         Kind::Waitcnt(_) | Kind::Nop => (0, 0),
-        Kind::Wave(_) | Kind::End | Kind::Barrier => return None,
+        Kind::Wave(_) | Kind::End | Kind::Barrier | Kind::JumpAddr { .. } => return None,
     })
 }
 

@@ -294,6 +294,8 @@ pub(crate) struct JitCtx {
     /// Classified LDS address registers of the block being run (`lds_class.rs`: a block
     /// classifies a register before it reads the slot).
     pub lds_cls: [std::mem::MaybeUninit<lds_class::LdsClass>; lds_class::LDS_CLASS_SLOTS],
+    /// The address an `EXIT_JUMP` goes to.
+    pub jump: u64,
     /// A buffer access's 32-bit lane offsets (`mem_buffer.rs`), written before the stub reads
     /// them.
     pub buf_offsets: [std::mem::MaybeUninit<u32>; 64],
@@ -338,6 +340,8 @@ pub(crate) const EXIT_DISPATCH: u32 = 5;
 pub(crate) const EXIT_END: u32 = 6;
 /// `s_barrier`: the wave waits at the barrier, `w.pc` after it.
 pub(crate) const EXIT_BARRIER: u32 = 7;
+/// `s_setpc_b64` / `s_swappc_b64` (`w.pc` at it): go on at the address in `JitCtx::jump`.
+pub(crate) const EXIT_JUMP: u32 = 8;
 
 /// Runs `w` under `engine` until it ends, waits, sleeps or faults (as [`exec::run`]).
 pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFault> {
@@ -383,6 +387,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
         lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
         buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
+        jump: 0,
         cx: cxp as *mut (),
         exit: None,
         shadow: None,
@@ -425,6 +430,17 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
                 }
             }
             EXIT_DISPATCH => {}
+            EXIT_JUMP => match code_prog_index(cxp, j.jump) {
+                Some(t) => w.pc = t,
+                // As the interpreter: the jump's own pc, the address that is no instruction.
+                None => {
+                    return Err(ExecFault {
+                        kind: FaultKind::IllegalInstruction,
+                        lane: None,
+                        address: Some(j.jump),
+                    })
+                }
+            },
             other => {
                 return Err(ExecFault::new(FaultKind::Internal(
                     format!("JIT: unexpected exit code {other}").into(),
@@ -432,6 +448,12 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
             }
         }
     }
+}
+
+/// The instruction at byte address `a` of the program being run.
+fn code_prog_index(cxp: *mut ExecCtx, a: u64) -> Option<u32> {
+    // SAFETY: `cxp` is `run_code`'s unique borrow of the context; no generated code runs.
+    unsafe { (*cxp).prog.index_of(a) }
 }
 
 /// Runs instruction `idx` in the interpreter (with its counting, budget and flow handling):

@@ -241,6 +241,12 @@ pub(super) enum Kind {
     End,
     /// `s_barrier`.
     Barrier,
+    /// `s_setpc_b64` (`save`: None) or `s_swappc_b64` (`save`: its pair and the return
+    /// address): a jump to the address in SGPR pair `src`, which leaves the generated code.
+    JumpAddr {
+        src: u8,
+        save: Option<u8>,
+    },
 }
 
 impl Kind {
@@ -259,6 +265,17 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         return None;
     }
     match x.inst.enc {
+        Encoding::Sop1 if matches!(x.inst.op, Op::S_SETPC_B64 | Op::S_SWAPPC_B64) => {
+            let src = match x.src[0] {
+                Src::S(s) if s < 101 => s,
+                _ => return None,
+            };
+            let save = (x.inst.op == Op::S_SWAPPC_B64).then(|| (x.inst.dst.raw() & 127) as u8);
+            if save.is_some_and(|d| d >= 101) {
+                return None;
+            }
+            Some(Kind::JumpAddr { src, save })
+        }
         Encoding::Sop1 | Encoding::Sop2 | Encoding::Sopc | Encoding::Sopk => {
             salu::select(x).map(Kind::Salu)
         }

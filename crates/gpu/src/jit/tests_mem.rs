@@ -822,6 +822,10 @@ fn pc_relative_calls_compile_the_callee() {
             prog.slots.len() - 1,
             "{isa:?}: the callee is planned"
         );
+        assert_eq!(
+            jit.native, jit.reachable,
+            "{isa:?}: the call and return translated"
+        );
         let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
         assert_eq!(a.r, b.r);
         let diff = first_difference(&b.w, &a.w, 0..256);
@@ -899,6 +903,41 @@ fn float_rounding_is_native_and_exact() {
                 let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
                 assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
             }
+        }
+    }
+}
+
+/// A jump to an address that is no instruction (`s_setpc_b64` to the middle of an instruction,
+/// or outside the code) faults as in the interpreter: illegal instruction, the jump's pc, the
+/// address.
+#[test]
+fn jumps_to_no_instruction_fault_alike() {
+    let code: [u32; 4] = [
+        0xbe84_1c00, // s_getpc_b64 s[4:5]
+        0xbe80_1d04, // s_setpc_b64 s[4:5]
+        0xbf81_0000, // s_endpgm
+        0xbf81_0000,
+    ];
+    // s_add_u32 s4, s4, s6 between the two: the target is the next instruction + s6.
+    let mut words = vec![code[0], 0x8004_0604, 0x8205_8005];
+    words.extend_from_slice(&code[1..]);
+    let bytes: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, 0x1000);
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    // From the s_add (at +4): +2 is inside it; +16 is the second s_endpgm (a good target);
+    // 1 << 20 is outside the code.
+    for (delta, good) in [(2u32, false), (16, true), (1 << 20, false)] {
+        let mut w0 = random_wave(&mut Rng(31));
+        w0.s[6] = delta;
+        let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+        assert_eq!(a.r.is_ok(), good, "{delta}: {:?}", a.r);
+        for isa in isas() {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+            assert_eq!(a.r, b.r, "{isa:?} {delta}");
+            assert_eq!(a.w.pc, b.w.pc, "{isa:?} {delta}: pc");
+            assert_eq!(a.w.executed, b.w.executed, "{isa:?} {delta}: count");
         }
     }
 }
