@@ -437,6 +437,14 @@ fn then_endpgm(inst: [u32; 2]) -> Program {
     Program::new(&code, 0x1000)
 }
 
+/// The ISAs of [`isas`] that translate f64 (AVX-512).
+fn avx512_only() -> Vec<super::Isa> {
+    isas()
+        .into_iter()
+        .filter(|&i| i == super::Isa::Avx512)
+        .collect()
+}
+
 /// Compiles `prog` for each of `isas`, asserts every instruction was translated, runs it from
 /// `w0` and compares how the wave stopped, its registers and the memory with the interpreter's
 /// run `a` (`what` names the case in a failure).
@@ -643,10 +651,7 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
 /// ones, with abs/neg modifiers and VGPR-pair, SGPR-pair and constant sources.
 #[test]
 fn f64_arithmetic_is_native_and_exact() {
-    let isas: Vec<_> = isas()
-        .into_iter()
-        .filter(|&i| i == super::Isa::Avx512)
-        .collect();
+    let isas = avx512_only();
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
     let special: [u64; 14] = [
@@ -723,10 +728,7 @@ fn f64_arithmetic_is_native_and_exact() {
 /// f64; VOP1 and VOP3 (abs/neg) encodings.
 #[test]
 fn f64_conversions_are_native_and_exact() {
-    let isas: Vec<_> = isas()
-        .into_iter()
-        .filter(|&i| i == super::Isa::Avx512)
-        .collect();
+    let isas = avx512_only();
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
     let f32s: [u32; 8] = [
