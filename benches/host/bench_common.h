@@ -72,8 +72,7 @@ void bench_ref_matmul(const bench_problem *p, const float *a, const float *b, fl
 void bench_ref_reduce(const bench_problem *p, const uint32_t *in, uint32_t *partial);
 void bench_ref_stencil(const bench_problem *p, const float *in, float *out);
 void bench_ref_nbody(const bench_problem *p, const float *pos4, float *acc4);
-/* The histogram kernel's digest of work-item i (no input: it hashes i and the seed). */
-uint32_t bench_histogram_item(uint32_t i);
+/* The histogram kernel's digests (no input: each work-item hashes its index and the seed). */
 void bench_ref_histogram(const bench_problem *p, uint32_t *out);
 
 /* Checks: print up to a few mismatches on stderr and return how many elements differ. */

@@ -93,7 +93,7 @@ void bench_ref_nbody(const bench_problem *p, const float *pos4, float *acc4) {
 
 /* benches/kernels/histogram.cl for work-item i: 64 xorshift values into 32 private bins, then
  * a digest of the bins. */
-uint32_t bench_histogram_item(uint32_t i) {
+static uint32_t histogram_item(uint32_t i) {
     uint32_t hist[32] = { 0 };
     uint32_t x = i * 0x9e3779b9u + BENCH_HIST_SEED;
     for (uint32_t k = 0; k < 64; k++) {
@@ -110,5 +110,5 @@ uint32_t bench_histogram_item(uint32_t i) {
 
 void bench_ref_histogram(const bench_problem *p, uint32_t *out) {
     for (uint32_t i = 0; i < p->n; i++)
-        out[i] = bench_histogram_item(i);
+        out[i] = histogram_item(i);
 }

@@ -364,6 +364,8 @@ pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFau
 pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result<(), ExecFault> {
     debug_assert!(crate::fpenv::is_default(crate::fpenv::mxcsr()));
     let sites = cx.mem.sites(code.sites).as_mut_ptr();
+    // (A shared reference of its own: the program outlives the context's borrow.)
+    let prog = cx.prog;
     let cxp: *mut ExecCtx = cx;
     // SAFETY: `cxp` is the unique borrow `cx`, used only through this pointer below.
     let (lds, lds_size) = unsafe { ((*cxp).lds.as_mut_ptr(), (*cxp).lds.size() as u64) };
@@ -430,7 +432,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
                 }
             }
             EXIT_DISPATCH => {}
-            EXIT_JUMP => match code_prog_index(cxp, j.jump) {
+            EXIT_JUMP => match prog.index_of(j.jump) {
                 Some(t) => w.pc = t,
                 // As the interpreter: the jump's own pc, the address that is no instruction.
                 None => {
@@ -448,12 +450,6 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
             }
         }
     }
-}
-
-/// The instruction at byte address `a` of the program being run.
-fn code_prog_index(cxp: *mut ExecCtx, a: u64) -> Option<u32> {
-    // SAFETY: `cxp` is `run_code`'s unique borrow of the context; no generated code runs.
-    unsafe { (*cxp).prog.index_of(a) }
 }
 
 /// Runs instruction `idx` in the interpreter (with its counting, budget and flow handling):

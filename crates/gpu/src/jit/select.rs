@@ -353,6 +353,17 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         li.n = n;
         Some(())
     };
+    // A one-source f32 op with abs/neg on its source (no clamp or output modifier).
+    let float_unary = |mut li: LaneInst, op: LaneOp| -> Option<LaneInst> {
+        if mods.clamp || mods.omod != 0 || li.dst.is_none() {
+            return None;
+        }
+        src32(&mut li, 1)?;
+        li.op = op;
+        li.abs = mods.abs & 1;
+        li.neg = mods.neg & 1;
+        Some(li)
+    };
     if let Some(op) = x.int32 {
         if !no_mods || li.dst.is_none() {
             return None;
@@ -379,14 +390,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             Some(li)
         }
         ValuOp::Float(op @ (FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne), FTy::F32) => {
-            if mods.clamp || mods.omod != 0 || li.dst.is_none() {
-                return None;
-            }
-            src32(&mut li, 1)?;
-            li.op = LaneOp::F32Round(op);
-            li.abs = mods.abs & 1;
-            li.neg = mods.neg & 1;
-            Some(li)
+            float_unary(li, LaneOp::F32Round(op))
         }
         ValuOp::Float(op, FTy::F32) => {
             let n = match op {
@@ -517,14 +521,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             Some(li)
         }
         ValuOp::Trans(op @ (TrOp::Rcp | TrOp::Sqrt | TrOp::Rsq), FTy::F32) => {
-            if mods.clamp || mods.omod != 0 || li.dst.is_none() {
-                return None;
-            }
-            src32(&mut li, 1)?;
-            li.op = LaneOp::Trans(op);
-            li.abs = mods.abs & 1;
-            li.neg = mods.neg & 1;
-            Some(li)
+            float_unary(li, LaneOp::Trans(op))
         }
         ValuOp::Cmp(c) => {
             let ok_ty = matches!(
