@@ -1,5 +1,6 @@
 //! Vector memory accesses lane by lane: the AVX2 stubs' path for dword accesses whose active
-//! lanes are not consecutive, and for every access of 2 to 4 dwords per lane (AVX2 has
+//! lanes are not consecutive, every stub's path for bytes and shorts (`mem_narrow.rs`), and
+//! AVX2's for every access of 2 to 4 dwords per lane (AVX2 has
 //! gathers but no scatters, and masked gathers cost about as much as scalar moves). One pass
 //! over the active lanes finds the lowest and highest address for the span check, a second
 //! moves each lane's dwords; stores go in lane order, so the highest lane wins where addresses
@@ -41,7 +42,9 @@ impl Emitter<'_> {
         a.pop(rbp)?;
         // Span [lowest, highest + size); a highest address within `size` of the top wraps and
         // fails.
-        let size = 4 * i32::from(shape.dwords);
+        let size = shape
+            .sub
+            .map_or(4 * i32::from(shape.dwords), |s| i32::from(s.bytes));
         a.lea(rcx, qword_ptr(rax + size))?;
         a.mov(rax, r8)?;
         // r10 = size when every active lane has the same address.
@@ -54,7 +57,7 @@ impl Emitter<'_> {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
         }
         let (mut lanes, mut end) = (a.create_label(), a.create_label());
-        if shape.dwords > 1 {
+        if shape.dwords > 1 || shape.sub.is_some() {
             // (Broadcasts read dword by dword: wider accesses keep their 64-bit pieces.)
             a.jmp(lanes)?;
         }
@@ -91,7 +94,10 @@ impl Emitter<'_> {
         lane_address(a, shape.pair)?;
         a.add(r11, r8)?;
         let n = i32::from(shape.dwords);
-        if n == 1 {
+        if let Some(s) = shape.sub {
+            let host = AsmMemoryOperand::from(r11);
+            super::mem_narrow::narrow_move(a, shape.load, s, host, rsi + r10 * 4)?;
+        } else if n == 1 {
             lane_pieces(a, shape.load, &[(0, false)])?;
         } else {
             // The pieces by the host address's alignment: 8, 4 (dword 1 starts a qword), or

@@ -17,7 +17,7 @@
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
 use super::mem_vector::{exec_byte, exec_word, merge_chunk};
-use super::select::DsInst;
+use super::select::{DsInst, SubDword};
 use super::stubs::Stub;
 use super::vx::{zr, Isa, V};
 use super::JitCtx;
@@ -42,6 +42,8 @@ pub(super) struct DsShape {
     pub bytes: u8,
     /// Two accesses per lane (read2).
     pub two: bool,
+    /// A byte or short per lane (`mem_narrow.rs`).
+    pub sub: Option<SubDword>,
 }
 
 impl Emitter<'_> {
@@ -53,20 +55,28 @@ impl Emitter<'_> {
         let pair_write = !d.load && d.two && d.dwords == 1 && d.offset1 == d.offset0 + 4;
         let n_dst = u32::from(d.dwords) * if d.two { 2 } else { 1 };
         let overlap = d.load && (0..n_dst).any(|k| d.dst.wrapping_add(k as u8) == d.addr);
-        let native = match self.isa {
-            Isa::Avx512 => true,
-            // AVX2 gathers read; the destination must not be the address register, which
-            // it reads chunk by chunk. Writes go lane by lane.
-            Isa::Avx2 => !d.load || !overlap,
-        };
+        // Bytes, shorts, 3 and 4 dwords go lane by lane (`mem_narrow.rs`).
+        let lanes = d.sub.is_some() || d.dwords > 2;
+        let native = lanes
+            || match self.isa {
+                Isa::Avx512 => true,
+                // AVX2 gathers read; the destination must not be the address register, which
+                // it reads chunk by chunk. Writes go lane by lane.
+                Isa::Avx2 => !d.load || !overlap,
+            };
         if !native {
             self.a.jmp(slow)?;
             return bind(&mut self.a, &mut done);
         }
         let shape = DsShape {
             load: d.load,
-            bytes: if pair_write { 8 } else { elem },
+            bytes: match d.sub {
+                Some(s) => s.bytes,
+                None if pair_write => 8,
+                None => elem,
+            },
             two: d.two && !pair_write,
+            sub: d.sub,
         };
         let (first, second) = if d.load {
             (d.dst, d.dst.wrapping_add(d.dwords))
@@ -76,7 +86,7 @@ impl Emitter<'_> {
         } else {
             (d.data0, d.data0.wrapping_add(1))
         };
-        let stub = if self.ds_classified(d.load, d.dwords) {
+        let stub = if !lanes && self.ds_classified(d.load, d.dwords) {
             self.ds_class_slot(d.addr)?;
             self.stub(Stub::DsClassified(shape))
         } else {
@@ -96,6 +106,9 @@ impl Emitter<'_> {
 
     /// Emits the stub for LDS accesses of `shape` (see the module documentation).
     pub(super) fn ds_stub(&mut self, shape: DsShape) -> R<()> {
+        if shape.sub.is_some() || shape.bytes > 8 {
+            return self.ds_lanes_stub(shape);
+        }
         let a = &mut self.a;
         let mut ok = a.create_label();
         let mut slow = a.create_label();

@@ -19,7 +19,7 @@
 //! range-cache site. Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
-use super::select::VmemInst;
+use super::select::{SubDword, VmemInst};
 use super::vx::{zr, Isa, V};
 use super::JitCtx;
 use crate::wave::UNFENCED_VECTOR;
@@ -137,6 +137,8 @@ pub(super) struct VmemShape {
     pub dwords: u8,
     /// Addresses are VGPR pairs (else a 32-bit VGPR offset added to the uniform base).
     pub pair: bool,
+    /// A byte or short per lane (`mem_narrow.rs`; `dwords` is 1).
+    pub sub: Option<SubDword>,
 }
 
 impl Emitter<'_> {
@@ -147,6 +149,7 @@ impl Emitter<'_> {
             dwords: m.dwords,
             // A buffer access becomes 32-bit lane offsets from a uniform base (`mem_buffer.rs`).
             pair: m.saddr.is_none() && m.buf.is_none(),
+            sub: m.sub,
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
@@ -179,6 +182,9 @@ impl Emitter<'_> {
 
     /// Emits the stub for vector accesses of `shape` (see the module documentation).
     pub(super) fn vmem_stub(&mut self, shape: VmemShape) -> R<()> {
+        if shape.sub.is_some() {
+            return self.narrow_vmem_stub(shape);
+        }
         let isa = self.isa;
         let size = 4 * i32::from(shape.dwords);
         let a = &mut self.a;

@@ -35,6 +35,7 @@ mod mask_live;
 mod mem_buffer;
 mod mem_lanes;
 mod mem_lds;
+mod mem_narrow;
 mod mem_scalar;
 mod mem_vector;
 mod plan;
@@ -46,6 +47,8 @@ mod stubs;
 mod tests;
 #[cfg(test)]
 mod tests_mem;
+#[cfg(test)]
+mod tests_narrow;
 mod vx;
 
 pub use vx::Isa;

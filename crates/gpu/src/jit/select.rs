@@ -155,11 +155,28 @@ pub(super) struct SmemLoad {
     pub imm: i32,
 }
 
-/// A vector memory access the JIT runs natively: global/flat loads and stores of dwords.
+/// A sub-dword access: a byte or a short per lane (`mem_narrow.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct SubDword {
+    /// 1 or 2.
+    pub bytes: u8,
+    /// Loads: sign-extend (`sbyte`, `sshort`, `ds_read_i8`, `ds_read_i16`).
+    pub sext: bool,
+    /// The 16-bit half of the data VGPR: a load with `Some(hi)` writes only that half and keeps
+    /// the other (`_d16`, `_d16_hi`); a store with `Some(true)` stores from the high half
+    /// (`_d16_hi`). `None`: a load writes the whole dword, a store takes the low bits.
+    pub d16: Option<bool>,
+}
+
+/// A vector memory access the JIT runs natively: global/flat loads and stores of dwords or
+/// of a byte or short per lane.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct VmemInst {
     pub load: bool,
+    /// Dwords per lane (1 for a sub-dword access).
     pub dwords: u8,
+    /// A byte or short per lane.
+    pub sub: Option<SubDword>,
     /// Address VGPR (a pair, or the 32-bit offset with `saddr`).
     pub vaddr: u8,
     /// SGPR pair base (global `saddr` form).
@@ -188,8 +205,10 @@ pub(super) struct BufAddr {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DsInst {
     pub load: bool,
-    /// 1 or 2 dwords per address.
+    /// 1 or 2 dwords per address (3 or 4: `b96`, `b128`; 1 for a sub-dword access).
     pub dwords: u8,
+    /// A byte or short per lane (`ds_read_u8`, `ds_write_b16`, ...).
+    pub sub: Option<SubDword>,
     /// read2/write2: a second address at `offset1`.
     pub two: bool,
     pub addr: u8,
@@ -685,21 +704,46 @@ fn smem(x: &XInst) -> Option<SmemLoad> {
     })
 }
 
-fn vmem(x: &XInst) -> Option<VmemInst> {
-    let (load, dwords) = match x.vmem? {
+/// A load's or store's direction, dwords per lane and sub-dword form; `None` for other kinds
+/// (atomics, fences).
+fn moves(kind: VmemKind) -> Option<(bool, u8, Option<SubDword>)> {
+    Some(match kind {
         VmemKind::Load {
             bytes,
             dwords,
             sext: false,
             d16: None,
-        } if bytes == 4 * dwords => (true, dwords),
+        } if bytes == 4 * dwords => (true, dwords, None),
+        VmemKind::Load {
+            bytes: bytes @ (1 | 2),
+            sext,
+            d16,
+            ..
+        } => (true, 1, Some(SubDword { bytes, sext, d16 })),
         VmemKind::Store {
             bytes,
             dwords,
             hi: false,
-        } if bytes == 4 * dwords => (false, dwords),
+        } if bytes == 4 * dwords => (false, dwords, None),
+        VmemKind::Store {
+            bytes: bytes @ (1 | 2),
+            hi,
+            ..
+        } => (
+            false,
+            1,
+            Some(SubDword {
+                bytes,
+                sext: false,
+                d16: hi.then_some(true),
+            }),
+        ),
         _ => return None,
-    };
+    })
+}
+
+fn vmem(x: &XInst) -> Option<VmemInst> {
+    let (load, dwords, sub) = moves(x.vmem?)?;
     if dwords == 3 {
         return None;
     }
@@ -735,6 +779,7 @@ fn vmem(x: &XInst) -> Option<VmemInst> {
     Some(VmemInst {
         load,
         dwords,
+        sub,
         vaddr,
         saddr,
         offset: x.inst.imm,
@@ -743,14 +788,18 @@ fn vmem(x: &XInst) -> Option<VmemInst> {
     })
 }
 
-/// `buffer_load_dword` / `buffer_store_dword` without an index VGPR: scratch accesses (private
-/// arrays, spills, the variables of -O0 code) through the swizzled private-segment V#, whose
-/// shape the generated code checks each time (any other V# goes to the interpreter).
+/// `buffer_load_dword` / `buffer_store_dword` and their byte and short forms without an index
+/// VGPR: scratch accesses (private arrays, spills, the variables of -O0 code) through the
+/// swizzled private-segment V#, whose shape the generated code checks each time (any other V#
+/// goes to the interpreter).
 fn buffer(x: &XInst) -> Option<VmemInst> {
-    let load = match x.inst.op {
-        Op::BUFFER_LOAD_DWORD => true,
-        Op::BUFFER_STORE_DWORD => false,
-        _ => return None,
+    let (load, sub) = match x.inst.op {
+        Op::BUFFER_LOAD_DWORD => (true, None),
+        Op::BUFFER_STORE_DWORD => (false, None),
+        _ => match moves(x.vmem?)? {
+            (load, _, sub @ Some(_)) => (load, sub),
+            _ => return None,
+        },
     };
     let f = x.inst.mem_flags();
     if f.has(MemFlags::LDS) || f.has(MemFlags::TFE) || f.has(MemFlags::IDXEN) {
@@ -779,6 +828,7 @@ fn buffer(x: &XInst) -> Option<VmemInst> {
     Some(VmemInst {
         load,
         dwords: 1,
+        sub,
         vaddr,
         saddr: None,
         offset: x.inst.imm,
@@ -792,7 +842,30 @@ fn buffer(x: &XInst) -> Option<VmemInst> {
 }
 
 fn ds(x: &XInst) -> Option<DsInst> {
+    let sub = |bytes, sext, d16| Some(SubDword { bytes, sext, d16 });
+    let narrow = match x.inst.op {
+        Op::DS_READ_U8 => sub(1, false, None),
+        Op::DS_READ_I8 => sub(1, true, None),
+        Op::DS_READ_U16 => sub(2, false, None),
+        Op::DS_READ_I16 => sub(2, true, None),
+        Op::DS_READ_U8_D16 => sub(1, false, Some(false)),
+        Op::DS_READ_U8_D16_HI => sub(1, false, Some(true)),
+        Op::DS_READ_I8_D16 => sub(1, true, Some(false)),
+        Op::DS_READ_I8_D16_HI => sub(1, true, Some(true)),
+        Op::DS_READ_U16_D16 => sub(2, false, Some(false)),
+        Op::DS_READ_U16_D16_HI => sub(2, false, Some(true)),
+        Op::DS_WRITE_B8 => sub(1, false, None),
+        Op::DS_WRITE_B16 => sub(2, false, None),
+        Op::DS_WRITE_B8_D16_HI => sub(1, false, Some(true)),
+        Op::DS_WRITE_B16_D16_HI => sub(2, false, Some(true)),
+        _ => None,
+    };
     let (load, dwords, two, st64) = match x.inst.op {
+        _ if narrow.is_some() => (x.inst.op.name().starts_with("ds_read"), 1, false, false),
+        Op::DS_READ_B96 => (true, 3, false, false),
+        Op::DS_READ_B128 => (true, 4, false, false),
+        Op::DS_WRITE_B96 => (false, 3, false, false),
+        Op::DS_WRITE_B128 => (false, 4, false, false),
         Op::DS_READ_B32 => (true, 1, false, false),
         Op::DS_READ_B64 => (true, 2, false, false),
         Op::DS_READ2_B32 => (true, 1, true, false),
@@ -847,6 +920,7 @@ fn ds(x: &XInst) -> Option<DsInst> {
     Some(DsInst {
         load,
         dwords,
+        sub: narrow,
         two,
         addr,
         data0,

@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 /// Bytes of the test buffer.
-const BUF: usize = 1 << 16;
+pub(super) const BUF: usize = 1 << 16;
 
 struct OneBuffer(Range<u64>);
 impl MemoryMap for OneBuffer {
@@ -44,14 +44,14 @@ fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
 }
 
 /// What a run left: how it stopped, the wave, the buffer and the LDS.
-struct Outcome {
-    r: Result<(), ExecFault>,
-    w: Wave,
-    mem: Vec<u8>,
-    lds: Vec<u8>,
+pub(super) struct Outcome {
+    pub r: Result<(), ExecFault>,
+    pub w: Wave,
+    pub mem: Vec<u8>,
+    pub lds: Vec<u8>,
 }
 
-fn run(
+pub(super) fn run(
     prog: &Program,
     w0: &Wave,
     buf: &mut [u8],
@@ -102,7 +102,15 @@ fn run(
     }
 }
 
-fn ds(op: u32, addr: u32, d0: u32, d1: u32, vdst: u32, off0: u32, off1: u32) -> [u32; 2] {
+pub(super) fn ds(
+    op: u32,
+    addr: u32,
+    d0: u32,
+    d1: u32,
+    vdst: u32,
+    off0: u32,
+    off1: u32,
+) -> [u32; 2] {
     [
         0x36 << 26 | op << 17 | off1 << 8 | off0,
         vdst << 24 | d1 << 16 | d0 << 8 | addr,
@@ -110,7 +118,15 @@ fn ds(op: u32, addr: u32, d0: u32, d1: u32, vdst: u32, off0: u32, off1: u32) -> 
 }
 
 /// A global (seg 2) or flat (seg 0) op; `saddr` 0x7f = off.
-fn flat(op: u32, seg: u32, addr: u32, data: u32, saddr: u32, vdst: u32, off: i32) -> [u32; 2] {
+pub(super) fn flat(
+    op: u32,
+    seg: u32,
+    addr: u32,
+    data: u32,
+    saddr: u32,
+    vdst: u32,
+    off: i32,
+) -> [u32; 2] {
     let off = (off as u32) & if seg == 2 { 0x1fff } else { 0xfff };
     [
         0x37 << 26 | op << 18 | seg << 14 | off,
@@ -120,7 +136,7 @@ fn flat(op: u32, seg: u32, addr: u32, data: u32, saddr: u32, vdst: u32, off: i32
 
 /// A MUBUF op (`buffer_load_dword` 0x14, `buffer_store_dword` 0x1c) through the V# at
 /// s[4*rsrc..], with a per-lane VGPR offset (OFFEN) or none.
-fn mubuf(
+pub(super) fn mubuf(
     op: u32,
     offen: bool,
     vaddr: u32,
@@ -429,7 +445,7 @@ fn random_memory_sequences_match_the_interpreter() {
 }
 
 /// A program of one 64-bit instruction and `s_endpgm`.
-fn then_endpgm(inst: [u32; 2]) -> Program {
+pub(super) fn then_endpgm(inst: [u32; 2]) -> Program {
     let code: Vec<u8> = [inst[0], inst[1], 0xbf81_0000]
         .iter()
         .flat_map(|d| d.to_le_bytes())
@@ -448,7 +464,7 @@ fn avx512_only() -> Vec<super::Isa> {
 /// Compiles `prog` for each of `isas`, asserts every instruction was translated, runs it from
 /// `w0` and compares how the wave stopped, its registers and the memory with the interpreter's
 /// run `a` (`what` names the case in a failure).
-fn assert_native_and_exact(
+pub(super) fn assert_native_and_exact(
     prog: &Program,
     w0: &Wave,
     a: &Outcome,
