@@ -1,5 +1,6 @@
 //! The JIT against the interpreter on memory instructions: random sequences of global, flat,
-//! scalar and LDS loads and stores (with address patterns that are consecutive, strided,
+//! scratch (MUBUF), scalar and LDS loads and stores of bytes, shorts and 1 to 4 dwords (with
+//! address patterns that are consecutive, strided,
 //! scattered, uniform, misaligned and partly out of range) mixed with VALU address arithmetic,
 //! run by both engines on the same memory; registers, memory, LDS and the fault (kind, pc,
 //! lane, address) must be bit-identical.
@@ -177,14 +178,33 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             0,
         ],
         0..=3 => {
-            // global/flat load or store of 1, 2 or 4 dwords
-            let (ld, st) = r.pick(&[(0x14, 0x1c), (0x15, 0x1d), (0x17, 0x1f)]);
+            // global/flat load or store of 1, 2 or 4 dwords, or of a byte or short (sign- or
+            // zero-extended, or into one half of the register; stores from either half) at
+            // an odd offset now and then
+            let (ld, st) = r.pick(&[
+                (0x14, 0x1c),
+                (0x15, 0x1d),
+                (0x17, 0x1f),
+                (0x10, 0x18),
+                (0x11, 0x19),
+                (0x12, 0x1a),
+                (0x13, 0x1b),
+                (0x21, 0x18),
+                (0x22, 0x1a),
+                (0x25, 0x1b),
+            ]);
             let load = r.next().is_multiple_of(2);
             let op = if load { ld } else { st };
-            let off = (r.next() % 64) as i32 * 4 - 64;
+            let odd = if ld == 0x14 || ld == 0x15 || ld == 0x17 {
+                0
+            } else {
+                r.pick(&[0, 0, 1, 2, 3])
+            };
+            let off = (r.next() % 64) as i32 * 4 - 64 + odd;
             match r.next() % 3 {
                 0 => flat(op, 2, 22, d, 10, d, off), // saddr + 32-bit offset
-                1 => flat(op, 0, 20, d, 0x7f, d, off.max(0)),
+                // (FLAT's saddr field is 0: 0x7f does not decode.)
+                1 => flat(op, 0, 20, d, 0, d, off.max(0)),
                 _ => flat(op, 2, 20, d, 0x7f, d, off),
             }
         }
@@ -203,16 +223,38 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
                 (0x4e, true),
                 (0x4f, true),
                 (0x78, true),
+                // bytes, shorts and their d16 forms; 3 and 4 dwords
+                (0x3a, false),
+                (0x39, false),
+                (0x3c, false),
+                (0x3b, false),
+                (0x1e, false),
+                (0x1f, false),
+                (0x54, false),
+                (0x55, false),
+                (0x57, false),
+                (0x58, false),
+                (0x5a, false),
+                (0x5b, false),
+                (0xfe, false),
+                (0xff, false),
+                (0xde, false),
+                (0xdf, false),
             ]);
             let (o0, o1) = if two {
                 let o0 = (r.next() % 8) as u32;
                 let any = (r.next() % 16) as u32;
                 (o0, r.pick(&[o0 + 1, o0 + 2, any]))
             } else {
-                ((r.next() % 64) as u32 * 4, 0)
+                let odd = if matches!(op, 0x1e | 0x1f | 0x39..=0x3c | 0x54..=0x5b) {
+                    r.pick(&[0, 1, 2, 3])
+                } else {
+                    0
+                };
+                ((r.next() % 64) as u32 * 4 + odd, 0)
             };
             // (A read's data fields and a write's vdst are zero in valid encodings.)
-            if matches!(op, 0x36..=0x38 | 0x76..=0x78) {
+            if matches!(op, 0x36..=0x3c | 0x56..=0x5b | 0x76..=0x78 | 0xfe | 0xff) {
                 ds(op, 23, 0, 0, d, o0, o1)
             } else if two {
                 ds(op, 23, d, (d + 2) % 8, 0, o0, o1)
@@ -221,13 +263,13 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             }
         }
         12 | 13 => {
-            // buffer_load/store_dword, OFFEN or not, soffset s16, 0 or 4; a byte offset now
-            // and then (the swizzle keeps its low two bits).
-            let op = if r.next().is_multiple_of(2) {
-                0x14
-            } else {
-                0x1c
-            };
+            // buffer_load/store_dword (or of a byte or short, d16 forms too), OFFEN or not,
+            // soffset s16, 0 or 4; a byte offset now and then (the swizzle keeps its low two
+            // bits).
+            let op = r.pick(&[
+                0x14, 0x1c, 0x14, 0x1c, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1a, 0x1b, 0x20, 0x23,
+                0x25,
+            ]);
             let off = (r.next() % 64) as u32 * 4 + r.pick(&[0u32, 0, 0, 1, 2]);
             let soffset = r.pick(&[16u32, 128, 132]);
             mubuf(op, !r.next().is_multiple_of(4), 24, d, 3, soffset, off)
@@ -271,7 +313,7 @@ fn buffer_offsets(r: &mut Rng) -> [u32; 64] {
 fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
     let start = (r.next() % (limit / 2)) & !7;
     let mut o = [0u64; 64];
-    let kind = r.next() % 10;
+    let kind = r.next() % 12;
     let stride = r.pick(&[4u64, 8, 12, 16, 32, 256]);
     for (l, v) in o.iter_mut().enumerate() {
         let l = l as u64;
@@ -286,6 +328,9 @@ fn pattern(r: &mut Rng, limit: u64, size: u64) -> [u64; 64] {
             7 => start + size * (l % 16) + (limit / 8) * (l / 16),
             // Groups of 8 over the same 8 slots (stores: the highest lane wins).
             8 => start + size * (l % 8),
+            // Bytes and shorts: consecutive bytes, odd addresses two apart.
+            10 => start + l,
+            11 => start + 2 * l + 1,
             _ => start + size * (l % 8) + 64 * size * (l / 8),
         };
     }
@@ -307,6 +352,7 @@ fn random_memory_sequences_match_the_interpreter() {
     let mut r = Rng(seed);
     let mut buf = vec![0u8; BUF];
     let (mut native, mut total, mut faults) = (0, 0, 0);
+    let mut seen = std::collections::HashSet::new();
     for case in 0..cases {
         let mut code: Vec<u8> = Vec::new();
         let mut n = 0;
@@ -324,6 +370,7 @@ fn random_memory_sequences_match_the_interpreter() {
             if !super::tests::fuzzable(x) {
                 continue;
             }
+            seen.insert(x.inst.op.name());
             code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
             n += 1;
         }
@@ -437,6 +484,26 @@ fn random_memory_sequences_match_the_interpreter() {
         }
     }
     eprintln!("{native} of {total} translated; {faults} runs faulted");
+    if cases >= 1000 {
+        // The generator's encodings decode (an illegal one is skipped silently).
+        for name in [
+            "flat_load_dword",
+            "flat_store_dwordx4",
+            "global_load_sbyte",
+            "global_load_short_d16_hi",
+            "flat_store_byte",
+            "global_store_short_d16_hi",
+            "buffer_load_ushort",
+            "buffer_store_byte_d16_hi",
+            "ds_read_i16",
+            "ds_read_u8_d16_hi",
+            "ds_write_b8",
+            "ds_read_b128",
+            "ds_write_b96",
+        ] {
+            assert!(seen.contains(name), "{name} never generated");
+        }
+    }
     assert!(native * 2 > total, "{native} of {total} translated");
     assert!(
         faults * 100 > cases && faults * 100 < cases * 90,
