@@ -247,3 +247,78 @@ fn lds_bytes_shorts_and_quads_are_native_and_exact() {
         }
     }
 }
+
+/// Timing (run by hand: `cargo test --release -p softhsa-gpu narrow_access_timing --
+/// --ignored --nocapture`): nanoseconds per instruction per wave (all 64 lanes active) for
+/// 256 copies of each access, consecutive lanes, under the JIT and the interpreter.
+#[test]
+#[ignore]
+fn narrow_access_timing() {
+    const N: usize = 256;
+    let mut buf = vec![0u8; 4096];
+    let init: Vec<u8> = (0..4096).map(|i| i as u8).collect();
+    let lds_init: Vec<u8> = (0..4096).map(|i| (i * 7) as u8).collect();
+    let cases: [(&str, [u32; 2]); 8] = [
+        ("global_load_ubyte", flat(0x10, 2, 20, 0, 0x7f, 2, 0)),
+        ("global_store_short", flat(0x1a, 2, 20, 2, 0x7f, 0, 0)),
+        ("buffer_load_ubyte", mubuf(0x10, false, 24, 2, 3, 16, 4)),
+        ("buffer_store_byte", mubuf(0x18, false, 24, 2, 3, 16, 4)),
+        ("ds_read_u8", ds(0x3a, 23, 0, 0, 2, 0, 0)),
+        ("ds_write_b16", ds(0x1f, 23, 2, 0, 0, 0, 0)),
+        ("ds_read_b128", ds(0xff, 22, 0, 0, 2, 0, 0)),
+        ("ds_write_b128", ds(0xdf, 22, 2, 0, 0, 0, 0)),
+    ];
+    let program = |inst: Option<[u32; 2]>| {
+        let mut words = Vec::new();
+        for _ in 0..N {
+            words.extend(inst.iter().flatten());
+        }
+        words.push(0xbf81_0000);
+        let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+        Program::new(&code, 0x1000)
+    };
+    let mut w0 = random_wave(&mut Rng(53));
+    let base = buf.as_ptr() as u64;
+    for l in 0..64 {
+        let a = base + 2 * l as u64;
+        w0.v[20][l] = a as u32;
+        w0.v[21][l] = (a >> 32) as u32;
+        w0.v[22][l] = 16 * l as u32;
+        w0.v[23][l] = 2 * l as u32;
+    }
+    w0.set_exec(u64::MAX);
+    w0.s[12..16].copy_from_slice(&crate::wave::private_vsharp(base));
+    w0.s[16] = 0;
+    // The best of 9 batches (the machine is shared).
+    let time = |prog: &Program, code: Option<&JitCode>, buf: &mut [u8]| {
+        let rounds = 200;
+        (0..9)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                for _ in 0..rounds {
+                    let o = run(prog, &w0, buf, &init, 4096, &lds_init, code);
+                    assert!(o.r.is_ok());
+                }
+                t.elapsed().as_nanos() as f64 / f64::from(rounds)
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let empty = program(None);
+    for isa in isas() {
+        let jit = JitCode::compile(&empty, 0, false, false, isa).expect("compiles");
+        let (e_jit, e_int) = (
+            time(&empty, Some(&jit), &mut buf),
+            time(&empty, None, &mut buf),
+        );
+        for (name, inst) in cases {
+            let prog = program(Some(inst));
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            let t_jit = (time(&prog, Some(&jit), &mut buf) - e_jit) / N as f64;
+            let t_int = (time(&prog, None, &mut buf) - e_int) / N as f64;
+            eprintln!(
+                "{isa:?} {name}: JIT {t_jit:.0} ns, interpreter {t_int:.0} ns ({} of {} translated)",
+                jit.native, jit.reachable
+            );
+        }
+    }
+}
