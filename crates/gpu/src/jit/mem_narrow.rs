@@ -4,21 +4,26 @@
 //! V#; `ds_read_u8/i8/u16/i16`, `ds_write_b8/b16` and their `_d16`/`_d16_hi` forms), and LDS
 //! accesses of 3 or 4 dwords (`ds_read_b96/b128`, `ds_write_b96/b128`).
 //!
-//! Global and buffer accesses use the vector stubs' interface and the lane-by-lane path of
-//! `mem_lanes.rs`: one pass for the lowest and highest address and the span check (size: the
-//! access's bytes, as `vmem::access` checks them), one pass of scalar moves in lane order
-//! (overlapping stores keep the highest lane's value). A failed check leaves the instruction
-//! to the interpreter, which reports the fault. LDS accesses use the DS stub interface
+//! Global and buffer accesses use the vector stubs' interface. On AVX-512, when the active
+//! lanes are consecutive (`bytes` apart, or a dword apart for scratch, whose swizzle puts lane
+//! l's byte at `4 l` from lane 0's; not the `_d16` loads), one span check and masked byte or
+//! word moves per 16 lanes. Otherwise the lane-by-lane path of `mem_lanes.rs`: one pass for
+//! the lowest and highest address and the span check (size: the access's bytes, as
+//! `vmem::access` checks them), one pass of scalar moves in lane order (overlapping stores
+//! keep the highest lane's value). A failed check leaves the instruction to the interpreter,
+//! which reports the fault. LDS accesses use the DS stub interface
 //! (`mem_lds.rs`): one pass checks that every active lane's access lies inside the LDS (else
 //! the interpreter runs it: out-of-range reads give 0, writes are dropped), one pass moves
 //! the data in lane order. Each lane's address is read just before its own move, so a read
 //! whose destination is its address register gives the interpreter's result.
 
-use super::emit::{bind, Emitter, EXEC, R, W_S};
+use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
 use super::mem_lds::DsShape;
-use super::mem_vector::VmemShape;
+use super::mem_vector::{exec_word, merge_chunk, VmemShape, LANE_OFFSETS32, SITE_DELTA};
 use super::select::SubDword;
+use super::vx::Isa;
 use super::JitCtx;
+use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
@@ -58,16 +63,143 @@ pub(super) fn narrow_move(
     Ok(())
 }
 
+/// Byte offsets `size * lane` of the 64 lanes for sizes 1 and 2.
+static NARROW_OFFSETS: [[u32; 64]; 2] = {
+    let mut t = [[0u32; 64]; 2];
+    let mut l = 0;
+    while l < 64 {
+        t[0][l] = l as u32;
+        t[1][l] = 2 * l as u32;
+        l += 1;
+    }
+    t
+};
+
+/// Consecutive lanes' bytes or shorts at host address r8 (AVX-512), 16 lanes at a time:
+/// masked byte or word moves (no inactive lane's memory touched), lanes `bytes` apart
+/// (extended or narrowed with `vpmov*`) or a dword apart (`swizzled`: the element is the low
+/// byte or word of each dword; a byte or word mask spread from EXEC by `pdep`). Loads merge
+/// into the register's old lanes and store it whole (`merge_chunk`).
+fn narrow_vectors_512(a: &mut CodeAssembler, load: bool, s: SubDword, swizzled: bool) -> R<()> {
+    let bits = 8 * u32::from(s.bytes);
+    for c in 0..4 {
+        a.kmovw(k1, exec_word(c))?;
+        if swizzled {
+            // k2: the low byte (word) of each active lane's dword.
+            a.movzx(ecx, exec_word(c))?;
+            if s.bytes == 1 {
+                a.mov(rax, 0x1111_1111_1111_1111u64)?;
+                a.pdep(rcx, rcx, rax)?;
+                a.kmovq(k2, rcx)?;
+            } else {
+                a.mov(eax, 0x5555_5555)?;
+                a.pdep(ecx, ecx, eax)?;
+                a.kmovd(k2, ecx)?;
+            }
+        }
+        let span = if swizzled {
+            64
+        } else {
+            16 * i32::from(s.bytes)
+        };
+        let host = r8 + span * c;
+        if load {
+            match (swizzled, s.bytes, s.sext) {
+                (false, 1, sext) => {
+                    a.vmovdqu8(xmm0.k1().z(), xmmword_ptr(host))?;
+                    if sext {
+                        a.vpmovsxbd(zmm0, xmm0)?;
+                    } else {
+                        a.vpmovzxbd(zmm0, xmm0)?;
+                    }
+                }
+                (false, _, sext) => {
+                    a.vmovdqu16(ymm0.k1().z(), ymmword_ptr(host))?;
+                    if sext {
+                        a.vpmovsxwd(zmm0, ymm0)?;
+                    } else {
+                        a.vpmovzxwd(zmm0, ymm0)?;
+                    }
+                }
+                (true, b, sext) => {
+                    if b == 1 {
+                        a.vmovdqu8(zmm0.k2().z(), zmmword_ptr(host))?;
+                    } else {
+                        a.vmovdqu16(zmm0.k2().z(), zmmword_ptr(host))?;
+                    }
+                    if sext {
+                        a.vpslld(zmm0, zmm0, 32 - bits)?;
+                        a.vpsrad(zmm0, zmm0, 32 - bits)?;
+                    }
+                }
+            }
+            merge_chunk(a, rsi + 64 * c, zmm3, |a, t| Ok(a.vmovdqa32(t.k1(), zmm0)?))?;
+        } else {
+            a.vmovdqu32(zmm0, zmmword_ptr(rsi + 64 * c))?;
+            if s.d16 == Some(true) {
+                a.vpsrld(zmm0, zmm0, 16)?;
+            }
+            match (swizzled, s.bytes) {
+                (false, 1) => {
+                    a.vpmovdb(xmm0, zmm0)?;
+                    a.vmovdqu8(xmmword_ptr(host).k1(), xmm0)?;
+                }
+                (false, _) => {
+                    a.vpmovdw(ymm0, zmm0)?;
+                    a.vmovdqu16(ymmword_ptr(host).k1(), ymm0)?;
+                }
+                (true, 1) => a.vmovdqu8(zmmword_ptr(host).k2(), zmm0)?,
+                (true, _) => a.vmovdqu16(zmmword_ptr(host).k2(), zmm0)?,
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Emitter<'_> {
     /// The vector-memory stub of a sub-dword `shape` (the interface of `mem_vector.rs`): the
     /// active lanes one by one.
     pub(super) fn narrow_vmem_stub(&mut self, shape: VmemShape) -> R<()> {
+        let s = shape.sub.ok_or_else(|| err("a narrow stub for dwords"))?;
+        // Consecutive lanes: `bytes` apart, or a dword apart (scratch).
+        let stride = if shape.swizzled { 4 } else { s.bytes };
+        let vector = self.isa == Isa::Avx512 && (!shape.load || s.d16.is_none());
         let a = &mut self.a;
         let (mut top, mut ok, mut slow) = (a.create_label(), a.create_label(), a.create_label());
+        let mut lanes = a.create_label();
         a.sub(rsp, 8)?; // 16-byte alignment for the span call
         bind(a, &mut top)?;
-        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), 0)?;
-        a.je(ok)?;
+        a.mov(rcx, sreg64(EXEC))?;
+        a.test(rcx, rcx)?;
+        a.jz(ok)?;
+        if vector {
+            // First active lane (r10), last (r11).
+            a.tzcnt(r10, rcx)?;
+            a.lzcnt(r11, rcx)?;
+            a.neg(r11)?;
+            a.add(r11, 63)?;
+            let table = match stride {
+                4 => LANE_OFFSETS32[0].as_ptr(),
+                n => NARROW_OFFSETS[usize::from(n) - 1].as_ptr(),
+            } as u64;
+            let stride = i32::from(stride);
+            self.consecutive_base(stride, shape.pair, table, lanes)?;
+            // Span [r8 + stride * first, r8 + stride * last + bytes).
+            let a = &mut self.a;
+            a.imul_3(rax, r10, stride)?;
+            a.add(rax, r8)?;
+            a.imul_3(rcx, r11, stride)?;
+            a.lea(rcx, qword_ptr(rcx + r8 + i32::from(s.bytes)))?;
+            self.stub_range_check(!shape.load, top, slow)?;
+            let a = &mut self.a;
+            a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
+            if !shape.load {
+                a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+            }
+            narrow_vectors_512(a, shape.load, s, stride == 4)?;
+            a.jmp(ok)?;
+        }
+        bind(&mut self.a, &mut lanes)?;
         self.scattered_lanes(shape, top, slow)?;
         let a = &mut self.a;
         a.jmp(ok)?;

@@ -139,6 +139,8 @@ pub(super) struct VmemShape {
     pub pair: bool,
     /// A byte or short per lane (`mem_narrow.rs`; `dwords` is 1).
     pub sub: Option<SubDword>,
+    /// A sub-dword scratch access: consecutive lanes are 4 bytes apart (the swizzle).
+    pub swizzled: bool,
 }
 
 impl Emitter<'_> {
@@ -150,6 +152,7 @@ impl Emitter<'_> {
             // A buffer access becomes 32-bit lane offsets from a uniform base (`mem_buffer.rs`).
             pair: m.saddr.is_none() && m.buf.is_none(),
             sub: m.sub,
+            swizzled: m.sub.is_some() && m.buf.is_some(),
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
@@ -214,74 +217,9 @@ impl Emitter<'_> {
             a.test(byte_ptr(rax + SITE_HINT), ROWS_HINT)?;
             a.jnz(scattered)?;
         }
-        // Lane f's address dwords: low in eax, high (address pairs) in r8d.
-        a.mov(eax, dword_ptr(rdi + r10 * 4))?;
-        if shape.pair {
-            a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
-        }
-        // Consecutive lanes have low dwords base_lo + size * lane, all inside 32 bits:
-        // rax = base_lo = lo_f - size*f >= 0, and base_lo + size*last <= u32::MAX.
-        a.imul_3(rcx, r10, size)?;
-        a.sub(rax, rcx)?;
-        a.jb(scattered)?;
-        a.imul_3(rcx, r11, size)?;
-        a.add(rcx, rax)?;
-        a.shr(rcx, 32)?;
-        a.jnz(scattered)?;
-        // Every active lane's low dword is base_lo + size * lane (and its high dword r8d).
-        a.mov(
-            rcx,
-            LANE_OFFSETS32[size_index(shape.dwords)].as_ptr() as u64,
-        )?;
-        match isa {
-            Isa::Avx512 => {
-                a.vpbroadcastd(zmm0, eax)?;
-                a.vpbroadcastd(zmm1, r8d)?;
-                for c in 0..4 {
-                    a.kmovw(k1, exec_word(c))?;
-                    a.vpaddd(zmm2, zmm0, zmmword_ptr(rcx + 64 * c))?;
-                    a.vpcmpd(k2.k1(), zmm2, zmmword_ptr(rdi + 64 * c), 4)?;
-                    if shape.pair {
-                        a.vpcmpd(k3.k1(), zmm1, zmmword_ptr(rdi + (256 + 64 * c)), 4)?;
-                        a.korw(k2, k2, k3)?;
-                    }
-                    a.kortestw(k2, k2)?;
-                    a.jnz(scattered)?;
-                }
-            }
-            Isa::Avx2 => {
-                a.vmovd(xmm0, eax)?;
-                a.vpbroadcastd(ymm0, xmm0)?;
-                a.vmovd(xmm1, r8d)?;
-                a.vpbroadcastd(ymm1, xmm1)?;
-                for c in 0..8 {
-                    a.movzx(r8d, exec_byte(c))?;
-                    a.shl(r8d, 5)?;
-                    a.vmovdqu(ymm3, ymmword_ptr(r15 + r8))?;
-                    a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
-                    a.vpcmpeqd(ymm2, ymm2, ymmword_ptr(rdi + 32 * c))?;
-                    if shape.pair {
-                        a.vpcmpeqd(ymm4, ymm1, ymmword_ptr(rdi + (256 + 32 * c)))?;
-                        a.vpand(ymm2, ymm2, ymm4)?;
-                    }
-                    // CF = every active lane matched.
-                    a.vptest(ymm2, ymm3)?;
-                    a.jae(scattered)?;
-                }
-                // (r8d held mask offsets: the high dword again.)
-                if shape.pair {
-                    a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
-                }
-            }
-        }
-        // r8 = lane 0's slot address: (high dword or saddr base) + base_lo + uniform part.
-        if shape.pair {
-            a.shl(r8, 32)?;
-        } else {
-            a.xor(r8d, r8d)?;
-        }
-        a.add(r8, rax)?;
-        a.add(r8, rdx)?;
+        let table = LANE_OFFSETS32[size_index(shape.dwords)].as_ptr() as u64;
+        self.consecutive_base(size, shape.pair, table, scattered)?;
+        let a = &mut self.a;
         // Span [r8 + size*f, r8 + size*(last+1)).
         a.imul_3(rax, r10, size)?;
         a.add(rax, r8)?;
@@ -333,6 +271,87 @@ impl Emitter<'_> {
         a.xor(eax, eax)?;
         a.add(rsp, 8)?;
         a.ret()?;
+        Ok(())
+    }
+
+    /// In a vector-memory stub (r10 = the first active lane, r11 = the last): whether the
+    /// active lanes' addresses are consecutive, `size` bytes apart (lane l's low dword
+    /// `base_lo + size * l` without a carry out of the low dwords; `table`: the 64 lanes'
+    /// `size * l`), with one high dword for address pairs; else jumps to `not`. Leaves r8 =
+    /// lane 0's address: (the high dword, or nothing) + base_lo + the uniform part rdx.
+    pub(super) fn consecutive_base(
+        &mut self,
+        size: i32,
+        pair: bool,
+        table: u64,
+        not: CodeLabel,
+    ) -> R<()> {
+        let a = &mut self.a;
+        // Lane f's address dwords: low in eax, high (address pairs) in r8d.
+        a.mov(eax, dword_ptr(rdi + r10 * 4))?;
+        if pair {
+            a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+        }
+        // Consecutive lanes have low dwords base_lo + size * lane, all inside 32 bits:
+        // rax = base_lo = lo_f - size*f >= 0, and base_lo + size*last <= u32::MAX.
+        a.imul_3(rcx, r10, size)?;
+        a.sub(rax, rcx)?;
+        a.jb(not)?;
+        a.imul_3(rcx, r11, size)?;
+        a.add(rcx, rax)?;
+        a.shr(rcx, 32)?;
+        a.jnz(not)?;
+        // Every active lane's low dword is base_lo + size * lane (and its high dword r8d).
+        a.mov(rcx, table)?;
+        match self.isa {
+            Isa::Avx512 => {
+                a.vpbroadcastd(zmm0, eax)?;
+                a.vpbroadcastd(zmm1, r8d)?;
+                for c in 0..4 {
+                    a.kmovw(k1, exec_word(c))?;
+                    a.vpaddd(zmm2, zmm0, zmmword_ptr(rcx + 64 * c))?;
+                    a.vpcmpd(k2.k1(), zmm2, zmmword_ptr(rdi + 64 * c), 4)?;
+                    if pair {
+                        a.vpcmpd(k3.k1(), zmm1, zmmword_ptr(rdi + (256 + 64 * c)), 4)?;
+                        a.korw(k2, k2, k3)?;
+                    }
+                    a.kortestw(k2, k2)?;
+                    a.jnz(not)?;
+                }
+            }
+            Isa::Avx2 => {
+                a.vmovd(xmm0, eax)?;
+                a.vpbroadcastd(ymm0, xmm0)?;
+                a.vmovd(xmm1, r8d)?;
+                a.vpbroadcastd(ymm1, xmm1)?;
+                for c in 0..8 {
+                    a.movzx(r8d, exec_byte(c))?;
+                    a.shl(r8d, 5)?;
+                    a.vmovdqu(ymm3, ymmword_ptr(r15 + r8))?;
+                    a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
+                    a.vpcmpeqd(ymm2, ymm2, ymmword_ptr(rdi + 32 * c))?;
+                    if pair {
+                        a.vpcmpeqd(ymm4, ymm1, ymmword_ptr(rdi + (256 + 32 * c)))?;
+                        a.vpand(ymm2, ymm2, ymm4)?;
+                    }
+                    // CF = every active lane matched.
+                    a.vptest(ymm2, ymm3)?;
+                    a.jae(not)?;
+                }
+                // (r8d held mask offsets: the high dword again.)
+                if pair {
+                    a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+                }
+            }
+        }
+        // r8 = lane 0's slot address: (high dword or saddr base) + base_lo + uniform part.
+        if pair {
+            a.shl(r8, 32)?;
+        } else {
+            a.xor(r8d, r8d)?;
+        }
+        a.add(r8, rax)?;
+        a.add(r8, rdx)?;
         Ok(())
     }
 

@@ -103,22 +103,28 @@ fn global_bytes_and_shorts_past_the_end_fault_alike() {
         let prog = then_endpgm(flat(op, 2, 20, data, 0x7f, vdst, 0));
         let bytes = if stem.contains("short") { 2 } else { 1 };
         // Lane 40 at end - bytes (inside), end - bytes + 1 (a short across the end), end.
-        for past in [0u64, 1, bytes] {
+        // Lanes 2 bytes apart (lane 40 moved), or consecutive (`bytes` apart) up to lane 40.
+        for (past, consecutive) in [0u64, 1, bytes]
+            .into_iter()
+            .flat_map(|p| [(p, false), (p, true)])
+        {
             let faults = past > 0;
             let mut w0 = random_wave(&mut r);
             let base = buf.as_ptr() as u64;
+            let end = base + BUF as u64;
             for l in 0..64u64 {
-                let a = base + 2 * l;
+                let a = match (consecutive, l) {
+                    (true, _) => (end + past + bytes * l).wrapping_sub(bytes * 41),
+                    (false, 40) => end - bytes + past,
+                    (false, _) => base + 2 * l,
+                };
                 w0.v[20][l as usize] = a as u32;
                 w0.v[21][l as usize] = (a >> 32) as u32;
             }
-            let a = base + BUF as u64 - bytes + past;
-            w0.v[20][40] = a as u32;
-            w0.v[21][40] = (a >> 32) as u32;
             w0.set_exec(0x0000_01ff_ffff_fffe);
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
             assert_eq!(a.r.is_err(), faults, "{stem} past {past}: {:?}", a.r);
-            let what = format!("{} past {past}", prog.text(0));
+            let what = format!("{} past {past} consecutive {consecutive}", prog.text(0));
             assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &what);
         }
     }
