@@ -156,6 +156,44 @@ fn narrow_vectors_512(a: &mut CodeAssembler, load: bool, s: SubDword, swizzled: 
     Ok(())
 }
 
+/// In the DS lanes stub (r9 = the LDS, r10 = its size - `bytes`, ecx = the offset; AVX-512):
+/// whether the active lanes' addresses are consecutive, lane l's at `base + bytes * l` with
+/// every active lane's access inside the LDS (first lane's address >= bytes * first, the last
+/// lane's <= r10); then r8 = the host address of lane 0's element, else a jump to `not`
+/// (rcx kept for the lane-by-lane path).
+fn lds_consecutive_512(a: &mut CodeAssembler, bytes: u8, not: CodeLabel) -> R<()> {
+    let size = i32::from(bytes);
+    let exec = qword_ptr(rbx + (W_S + 4 * i32::from(EXEC)));
+    // rax = the first active lane, r11 = the last.
+    a.tzcnt(rax, exec)?;
+    a.lzcnt(r11, exec)?;
+    a.neg(r11)?;
+    a.add(r11, 63)?;
+    // rdx = base = the first lane's address - size * first (no borrow).
+    a.mov(edx, dword_ptr(rdi + rax * 4))?;
+    a.add(edx, ecx)?;
+    a.imul_3(r8, rax, size)?;
+    a.sub(rdx, r8)?;
+    a.jb(not)?;
+    a.imul_3(r8, r11, size)?;
+    a.add(r8, rdx)?;
+    a.cmp(r8, r10)?;
+    a.ja(not)?;
+    a.vpbroadcastd(zmm0, edx)?;
+    a.vpbroadcastd(zmm1, ecx)?;
+    a.mov(r8, NARROW_OFFSETS[usize::from(bytes) - 1].as_ptr() as u64)?;
+    for c in 0..4 {
+        a.kmovw(k1, exec_word(c))?;
+        a.vpaddd(zmm2, zmm0, zmmword_ptr(r8 + 64 * c))?;
+        a.vpaddd(zmm3, zmm1, zmmword_ptr(rdi + 64 * c))?;
+        a.vpcmpd(k2.k1(), zmm2, zmm3, 4)?;
+        a.kortestw(k2, k2)?;
+        a.jnz(not)?;
+    }
+    a.lea(r8, qword_ptr(r9 + rdx))?;
+    Ok(())
+}
+
 impl Emitter<'_> {
     /// The vector-memory stub of a sub-dword `shape` (the interface of `mem_vector.rs`): the
     /// active lanes one by one.
@@ -228,6 +266,16 @@ impl Emitter<'_> {
         a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
         a.sub(r10, i32::from(shape.bytes))?;
         a.jb(slow)?;
+        if let Some(s) = shape
+            .sub
+            .filter(|s| self.isa == Isa::Avx512 && (!shape.load || s.d16.is_none()))
+        {
+            let mut lanes = a.create_label();
+            lds_consecutive_512(a, s.bytes, lanes)?;
+            narrow_vectors_512(a, shape.load, s, false)?;
+            a.jmp(ok)?;
+            bind(a, &mut lanes)?;
+        }
         // rdx = the lane (the interface's second register, unused here); rbp (the instruction
         // count, saved) = its 32-bit LDS address.
         a.push(rbp)?;

@@ -236,12 +236,22 @@ fn lds_bytes_shorts_and_quads_are_native_and_exact() {
                 "{}",
                 prog.text(0)
             );
-            for kind in 0..9 {
+            for kind in 0..12 {
                 let mut w0 = random_wave(&mut r);
                 // The offset (3) is added; kinds 6 and 7 end at the LDS's last byte.
                 let o = offsets(kind.min(7), &mut r, size - 3 - (bytes - 1));
                 for (l, &o) in o.iter().enumerate() {
-                    w0.v[23][l] = o as u32;
+                    let l = l as u64;
+                    w0.v[23][l as usize] = match kind {
+                        // Consecutive, the last lane's access one byte past the end.
+                        9 => size - 3 + 1 - bytes * (64 - l),
+                        // Consecutive, the upper half of the lanes past the end.
+                        11 => size - 3 - bytes * 32 + bytes * l,
+                        // Consecutive, the first two lanes' registers below 0 (the offset
+                        // wraps them to 1 and 1 + bytes).
+                        10 => (bytes * l).wrapping_sub(2 * bytes),
+                        _ => o,
+                    } as u32;
                 }
                 if kind == 8 {
                     w0.v[23][r.pick(&[0usize, 33, 63])] = (size - 3 - bytes + 1) as u32;
@@ -256,7 +266,7 @@ fn lds_bytes_shorts_and_quads_are_native_and_exact() {
 
 /// Timing (run by hand: `cargo test --release -p softhsa-gpu narrow_access_timing --
 /// --ignored --nocapture`): nanoseconds per instruction per wave (all 64 lanes active) for
-/// 256 copies of each access, consecutive lanes, under the JIT and the interpreter.
+/// each access, consecutive lanes (and two lane by lane), under the JIT and the interpreter.
 #[test]
 #[ignore]
 fn narrow_access_timing() {
@@ -264,20 +274,27 @@ fn narrow_access_timing() {
     let mut buf = vec![0u8; 4096];
     let init: Vec<u8> = (0..4096).map(|i| i as u8).collect();
     let lds_init: Vec<u8> = (0..4096).map(|i| (i * 7) as u8).collect();
-    let cases: [(&str, [u32; 2]); 8] = [
+    // Consecutive lanes (bytes in v[20:21] and v23, shorts in v[26:27] and v25), then a
+    // byte access through the shorts' addresses (lanes 2 apart: lane by lane).
+    let cases: [(&str, [u32; 2]); 10] = [
         ("global_load_ubyte", flat(0x10, 2, 20, 0, 0x7f, 2, 0)),
-        ("global_store_short", flat(0x1a, 2, 20, 2, 0x7f, 0, 0)),
+        ("global_store_short", flat(0x1a, 2, 26, 2, 0x7f, 0, 0)),
+        (
+            "global_load_ubyte, lanes 2 apart",
+            flat(0x10, 2, 26, 0, 0x7f, 2, 0),
+        ),
         ("buffer_load_ubyte", mubuf(0x10, false, 24, 2, 3, 16, 4)),
         ("buffer_store_byte", mubuf(0x18, false, 24, 2, 3, 16, 4)),
         ("ds_read_u8", ds(0x3a, 23, 0, 0, 2, 0, 0)),
-        ("ds_write_b16", ds(0x1f, 23, 2, 0, 0, 0, 0)),
+        ("ds_write_b16", ds(0x1f, 25, 2, 0, 0, 0, 0)),
+        ("ds_read_u8, lanes 2 apart", ds(0x3a, 25, 0, 0, 2, 0, 0)),
         ("ds_read_b128", ds(0xff, 22, 0, 0, 2, 0, 0)),
         ("ds_write_b128", ds(0xdf, 22, 2, 0, 0, 0, 0)),
     ];
-    let program = |inst: Option<[u32; 2]>| {
+    let program = |inst: [u32; 2], n: usize| {
         let mut words = Vec::new();
-        for _ in 0..N {
-            words.extend(inst.iter().flatten());
+        for _ in 0..n {
+            words.extend(inst);
         }
         words.push(0xbf81_0000);
         let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
@@ -286,11 +303,14 @@ fn narrow_access_timing() {
     let mut w0 = random_wave(&mut Rng(53));
     let base = buf.as_ptr() as u64;
     for l in 0..64 {
-        let a = base + 2 * l as u64;
+        let (a, a2) = (base + l as u64, base + 2 * l as u64);
         w0.v[20][l] = a as u32;
         w0.v[21][l] = (a >> 32) as u32;
+        w0.v[26][l] = a2 as u32;
+        w0.v[27][l] = (a2 >> 32) as u32;
         w0.v[22][l] = 16 * l as u32;
-        w0.v[23][l] = 2 * l as u32;
+        w0.v[23][l] = l as u32;
+        w0.v[25][l] = 2 * l as u32;
     }
     w0.set_exec(u64::MAX);
     w0.s[12..16].copy_from_slice(&crate::wave::private_vsharp(base));
@@ -309,22 +329,18 @@ fn narrow_access_timing() {
             })
             .fold(f64::MAX, f64::min)
     };
-    let empty = program(None);
+    // Per instruction: the time of 2N copies less that of N, over N.
     for isa in isas() {
-        let jit = JitCode::compile(&empty, 0, false, false, isa).expect("compiles");
-        let (e_jit, e_int) = (
-            time(&empty, Some(&jit), &mut buf),
-            time(&empty, None, &mut buf),
-        );
         for (name, inst) in cases {
-            let prog = program(Some(inst));
-            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-            let t_jit = (time(&prog, Some(&jit), &mut buf) - e_jit) / N as f64;
-            let t_int = (time(&prog, None, &mut buf) - e_int) / N as f64;
-            eprintln!(
-                "{isa:?} {name}: JIT {t_jit:.0} ns, interpreter {t_int:.0} ns ({} of {} translated)",
-                jit.native, jit.reachable
-            );
+            let (mut t_jit, mut t_int) = (0.0, 0.0);
+            for (n, sign) in [(2 * N, 1.0), (N, -1.0)] {
+                let prog = program(inst, n);
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                assert_eq!(jit.native, jit.reachable, "{name}: translated");
+                t_jit += sign * time(&prog, Some(&jit), &mut buf) / N as f64;
+                t_int += sign * time(&prog, None, &mut buf) / N as f64;
+            }
+            eprintln!("{isa:?} {name}: JIT {t_jit:.0} ns, interpreter {t_int:.0} ns");
         }
     }
 }
