@@ -130,6 +130,45 @@ fn global_bytes_and_shorts_past_the_end_fault_alike() {
     }
 }
 
+/// FLAT byte and short accesses whose lanes address the LDS aperture (all, or some mixed
+/// with global lanes): the range check fails, the interpreter routes each lane, and both
+/// engines leave the same registers, memory and LDS.
+#[test]
+fn flat_bytes_and_shorts_in_the_lds_aperture_match() {
+    let mut r = Rng(59);
+    let mut buf = vec![0u8; 4096];
+    let init: Vec<u8> = (0..4096).map(|_| r.next() as u8).collect();
+    let lds_init: Vec<u8> = (0..1024).map(|_| r.next() as u8).collect();
+    for (op, stem, load) in GLOBAL_OPS {
+        let (data, vdst) = if load { (0, 2) } else { (2, 0) };
+        let prog = then_endpgm(flat(op, 0, 20, data, 0, vdst, 1));
+        assert!(prog.text(0).starts_with(&format!("flat_{stem} ")));
+        for mixed in [false, true] {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64u64 {
+                let a = if mixed && l % 3 == 0 {
+                    buf.as_ptr() as u64 + 5 * l
+                } else {
+                    crate::SHARED_APERTURE_BASE + 7 * l
+                };
+                w0.v[20][l as usize] = a as u32;
+                w0.v[21][l as usize] = (a >> 32) as u32;
+            }
+            let a = run(&prog, &w0, &mut buf, &init, 1024, &lds_init, None);
+            assert!(a.r.is_ok(), "{stem}: {:?}", a.r);
+            for isa in isas() {
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                assert_eq!(jit.native, jit.reachable, "{isa:?} {stem}: translated");
+                let b = run(&prog, &w0, &mut buf, &init, 1024, &lds_init, Some(&jit));
+                assert_eq!(a.r, b.r, "{isa:?} {stem}");
+                let diff = first_difference(&b.w, &a.w, 0..256);
+                assert!(diff.is_none(), "{isa:?} {stem} mixed {mixed}: {diff:?}");
+                assert!(a.mem == b.mem && a.lds == b.lds, "{isa:?} {stem}: memory");
+            }
+        }
+    }
+}
+
 /// Byte and short scratch accesses through the private-segment V#: uniform and per-lane
 /// offsets (odd ones included: a short at offset 3 mod 4 spans two lanes' dwords).
 #[test]
