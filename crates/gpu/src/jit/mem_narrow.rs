@@ -4,10 +4,11 @@
 //! V#; `ds_read_u8/i8/u16/i16`, `ds_write_b8/b16` and their `_d16`/`_d16_hi` forms), and LDS
 //! accesses of 3 or 4 dwords (`ds_read_b96/b128`, `ds_write_b96/b128`).
 //!
-//! Global and buffer accesses use the vector stubs' interface. On AVX-512, when the active
-//! lanes are consecutive (`bytes` apart, or a dword apart for scratch, whose swizzle puts lane
-//! l's byte at `4 l` from lane 0's; not the `_d16` loads), one span check and masked byte or
-//! word moves per 16 lanes. Otherwise the lane-by-lane path of `mem_lanes.rs`: one pass for
+//! Global and buffer accesses use the vector stubs' interface. When the active lanes are
+//! consecutive (`bytes` apart, or a dword apart for scratch, whose swizzle puts lane l's byte
+//! at `4 l` from lane 0's; not the `_d16` loads), one span check, then on AVX-512 masked byte
+//! or word moves per 16 lanes, on AVX2 (global and flat only) a vector move per 8 lanes that
+//! are all active and lane by lane in the other groups. Otherwise the lane-by-lane path of `mem_lanes.rs`: one pass for
 //! the lowest and highest address and the span check (size: the access's bytes, as
 //! `vmem::access` checks them), one pass of scalar moves in lane order (overlapping stores
 //! keep the highest lane's value). A failed check leaves the instruction to the interpreter,
@@ -19,7 +20,7 @@
 
 use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
 use super::mem_lds::DsShape;
-use super::mem_vector::{exec_word, merge_chunk, VmemShape, LANE_OFFSETS32, SITE_DELTA};
+use super::mem_vector::{exec_byte, exec_word, merge_chunk, VmemShape, LANE_OFFSETS32, SITE_DELTA};
 use super::select::SubDword;
 use super::vx::Isa;
 use super::JitCtx;
@@ -194,6 +195,89 @@ fn lds_consecutive_512(a: &mut CodeAssembler, bytes: u8, not: CodeLabel) -> R<()
     Ok(())
 }
 
+/// `vpshufb` masks that gather each dword's low byte (word) into the low 4 (8) bytes of each
+/// 128-bit half, then the `vpermd` indices that join the halves' packed dwords: 0, 4 (bytes);
+/// 0, 1, 4, 5 (words).
+static PACK_AVX2: [[u8; 32]; 4] = {
+    let mut t = [[0x80u8; 32]; 4];
+    let mut i = 0;
+    while i < 4 {
+        t[0][i] = 4 * i as u8;
+        t[0][16 + i] = 4 * i as u8;
+        t[1][2 * i] = 4 * i as u8;
+        t[1][2 * i + 1] = 4 * i as u8 + 1;
+        t[1][16 + 2 * i] = 4 * i as u8;
+        t[1][16 + 2 * i + 1] = 4 * i as u8 + 1;
+        i += 1;
+    }
+    // Dword indices (little-endian); the dwords past the packed ones are not stored.
+    let idx = [[0u8, 4, 0, 0, 0, 0, 0, 0], [0, 1, 4, 5, 0, 0, 0, 0]];
+    let mut k = 0;
+    while k < 32 {
+        t[2][k] = if k % 4 == 0 { idx[0][k / 4] } else { 0 };
+        t[3][k] = if k % 4 == 0 { idx[1][k / 4] } else { 0 };
+        k += 1;
+    }
+    t
+};
+
+/// Consecutive lanes' bytes or shorts (`bytes` apart) at host address r8 (AVX2), 8 lanes at
+/// a time: a group whose lanes are all active moves as one vector (`vpmovzx/sx` loads; stores
+/// packed by `vpshufb` and `vpermd`), a partly active group lane by lane (in lane order).
+fn narrow_vectors_avx2(a: &mut CodeAssembler, load: bool, s: SubDword) -> R<()> {
+    let b = i32::from(s.bytes);
+    a.mov(r10, PACK_AVX2.as_ptr() as u64)?;
+    a.vmovdqu(ymm1, ymmword_ptr(r10 + 32 * (b - 1)))?;
+    a.vmovdqu(ymm2, ymmword_ptr(r10 + (64 + 32 * (b - 1))))?;
+    for g in 0..8 {
+        let (mut partial, mut lane, mut next) =
+            (a.create_label(), a.create_label(), a.create_label());
+        let host = r8 + 8 * b * g;
+        let regs = ymmword_ptr(rsi + 32 * g);
+        a.movzx(ecx, exec_byte(g))?;
+        a.cmp(ecx, 0xff)?;
+        a.jne(partial)?;
+        if load {
+            match (b, s.sext) {
+                (1, false) => a.vpmovzxbd(ymm0, qword_ptr(host))?,
+                (1, true) => a.vpmovsxbd(ymm0, qword_ptr(host))?,
+                (_, false) => a.vpmovzxwd(ymm0, xmmword_ptr(host))?,
+                (_, true) => a.vpmovsxwd(ymm0, xmmword_ptr(host))?,
+            }
+            a.vmovdqu(regs, ymm0)?;
+        } else {
+            a.vmovdqu(ymm0, regs)?;
+            if s.d16 == Some(true) {
+                a.vpsrld(ymm0, ymm0, 16)?;
+            }
+            a.vpshufb(ymm0, ymm0, ymm1)?;
+            a.vpermd(ymm0, ymm2, ymm0)?;
+            if b == 1 {
+                a.vmovq(qword_ptr(host), xmm0)?;
+            } else {
+                a.vmovdqu(xmmword_ptr(host), xmm0)?;
+            }
+        }
+        a.jmp(next)?;
+        bind(a, &mut partial)?;
+        a.test(ecx, ecx)?;
+        a.jz(next)?;
+        bind(a, &mut lane)?;
+        // edx = the lane in the group (rdx, the uniform part, is in r8 already).
+        a.tzcnt(edx, ecx)?;
+        let slot = rsi + rdx * 4 + 32 * g;
+        let at = match b {
+            1 => r8 + rdx + 8 * g,
+            _ => r8 + rdx * 2 + 16 * g,
+        };
+        narrow_move(a, load, s, at, slot)?;
+        a.blsr(ecx, ecx)?;
+        a.jnz(lane)?;
+        bind(a, &mut next)?;
+    }
+    Ok(())
+}
+
 impl Emitter<'_> {
     /// The vector-memory stub of a sub-dword `shape` (the interface of `mem_vector.rs`): the
     /// active lanes one by one.
@@ -201,7 +285,9 @@ impl Emitter<'_> {
         let s = shape.sub.ok_or_else(|| err("a narrow stub for dwords"))?;
         // Consecutive lanes: `bytes` apart, or a dword apart (scratch).
         let stride = if shape.swizzled { 4 } else { s.bytes };
-        let vector = self.isa == Isa::Avx512 && (!shape.load || s.d16.is_none());
+        // (AVX2 has no byte masks: scratch goes lane by lane there.)
+        let vector =
+            (!shape.load || s.d16.is_none()) && (self.isa == Isa::Avx512 || !shape.swizzled);
         let a = &mut self.a;
         let (mut top, mut ok, mut slow) = (a.create_label(), a.create_label(), a.create_label());
         let mut lanes = a.create_label();
@@ -234,7 +320,10 @@ impl Emitter<'_> {
             if !shape.load {
                 a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
             }
-            narrow_vectors_512(a, shape.load, s, stride == 4)?;
+            match self.isa {
+                Isa::Avx512 => narrow_vectors_512(a, shape.load, s, stride == 4)?,
+                Isa::Avx2 => narrow_vectors_avx2(a, shape.load, s)?,
+            }
             a.jmp(ok)?;
         }
         bind(&mut self.a, &mut lanes)?;
