@@ -15,7 +15,8 @@
 //! which reports the fault. LDS accesses use the DS stub interface
 //! (`mem_lds.rs`): one pass checks that every active lane's access lies inside the LDS (else
 //! the interpreter runs it: out-of-range reads give 0, writes are dropped), one pass moves
-//! the data in lane order. Each lane's address is read just before its own move, so a read
+//! the data in lane order; consecutive bytes or shorts (not `_d16` reads) move as vectors, as
+//! for global memory. Each lane's address is read just before its own move, so a read
 //! whose destination is its address register gives the interpreter's result.
 
 use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
@@ -157,12 +158,12 @@ fn narrow_vectors_512(a: &mut CodeAssembler, load: bool, s: SubDword, swizzled: 
     Ok(())
 }
 
-/// In the DS lanes stub (r9 = the LDS, r10 = its size - `bytes`, ecx = the offset; AVX-512):
+/// In the DS lanes stub (r9 = the LDS, r10 = its size - `bytes`, ecx = the offset):
 /// whether the active lanes' addresses are consecutive, lane l's at `base + bytes * l` with
 /// every active lane's access inside the LDS (first lane's address >= bytes * first, the last
 /// lane's <= r10); then r8 = the host address of lane 0's element, else a jump to `not`
 /// (rcx kept for the lane-by-lane path).
-fn lds_consecutive_512(a: &mut CodeAssembler, bytes: u8, not: CodeLabel) -> R<()> {
+fn lds_consecutive(a: &mut CodeAssembler, isa: Isa, bytes: u8, not: CodeLabel) -> R<()> {
     let size = i32::from(bytes);
     let exec = qword_ptr(rbx + (W_S + 4 * i32::from(EXEC)));
     // rax = the first active lane, r11 = the last.
@@ -180,16 +181,38 @@ fn lds_consecutive_512(a: &mut CodeAssembler, bytes: u8, not: CodeLabel) -> R<()
     a.add(r8, rdx)?;
     a.cmp(r8, r10)?;
     a.ja(not)?;
-    a.vpbroadcastd(zmm0, edx)?;
-    a.vpbroadcastd(zmm1, ecx)?;
     a.mov(r8, NARROW_OFFSETS[usize::from(bytes) - 1].as_ptr() as u64)?;
-    for c in 0..4 {
-        a.kmovw(k1, exec_word(c))?;
-        a.vpaddd(zmm2, zmm0, zmmword_ptr(r8 + 64 * c))?;
-        a.vpaddd(zmm3, zmm1, zmmword_ptr(rdi + 64 * c))?;
-        a.vpcmpd(k2.k1(), zmm2, zmm3, 4)?;
-        a.kortestw(k2, k2)?;
-        a.jnz(not)?;
+    match isa {
+        Isa::Avx512 => {
+            a.vpbroadcastd(zmm0, edx)?;
+            a.vpbroadcastd(zmm1, ecx)?;
+            for c in 0..4 {
+                a.kmovw(k1, exec_word(c))?;
+                a.vpaddd(zmm2, zmm0, zmmword_ptr(r8 + 64 * c))?;
+                a.vpaddd(zmm3, zmm1, zmmword_ptr(rdi + 64 * c))?;
+                a.vpcmpd(k2.k1(), zmm2, zmm3, 4)?;
+                a.kortestw(k2, k2)?;
+                a.jnz(not)?;
+            }
+        }
+        Isa::Avx2 => {
+            a.vmovd(xmm0, edx)?;
+            a.vpbroadcastd(ymm0, xmm0)?;
+            a.vmovd(xmm1, ecx)?;
+            a.vpbroadcastd(ymm1, xmm1)?;
+            for g in 0..8 {
+                // ymm3 = the group's active lanes (the EXEC byte's mask row).
+                a.movzx(eax, exec_byte(g))?;
+                a.shl(eax, 5)?;
+                a.vmovdqu(ymm3, ymmword_ptr(r15 + rax))?;
+                a.vpaddd(ymm2, ymm0, ymmword_ptr(r8 + 32 * g))?;
+                a.vpaddd(ymm4, ymm1, ymmword_ptr(rdi + 32 * g))?;
+                a.vpcmpeqd(ymm2, ymm2, ymm4)?;
+                // CF = every active lane matched.
+                a.vptest(ymm2, ymm3)?;
+                a.jae(not)?;
+            }
+        }
     }
     a.lea(r8, qword_ptr(r9 + rdx))?;
     Ok(())
@@ -355,13 +378,13 @@ impl Emitter<'_> {
         a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
         a.sub(r10, i32::from(shape.bytes))?;
         a.jb(slow)?;
-        if let Some(s) = shape
-            .sub
-            .filter(|s| self.isa == Isa::Avx512 && (!shape.load || s.d16.is_none()))
-        {
+        if let Some(s) = shape.sub.filter(|s| !shape.load || s.d16.is_none()) {
             let mut lanes = a.create_label();
-            lds_consecutive_512(a, s.bytes, lanes)?;
-            narrow_vectors_512(a, shape.load, s, false)?;
+            lds_consecutive(a, self.isa, s.bytes, lanes)?;
+            match self.isa {
+                Isa::Avx512 => narrow_vectors_512(a, shape.load, s, false)?,
+                Isa::Avx2 => narrow_vectors_avx2(a, shape.load, s)?,
+            }
             a.jmp(ok)?;
             bind(a, &mut lanes)?;
         }
