@@ -158,66 +158,6 @@ fn narrow_vectors_512(a: &mut CodeAssembler, load: bool, s: SubDword, swizzled: 
     Ok(())
 }
 
-/// In the DS lanes stub (r9 = the LDS, r10 = its size - `bytes`, ecx = the offset):
-/// whether the active lanes' addresses are consecutive, lane l's at `base + bytes * l` with
-/// every active lane's access inside the LDS (first lane's address >= bytes * first, the last
-/// lane's <= r10); then r8 = the host address of lane 0's element, else a jump to `not`
-/// (rcx kept for the lane-by-lane path).
-fn lds_consecutive(a: &mut CodeAssembler, isa: Isa, bytes: u8, not: CodeLabel) -> R<()> {
-    let size = i32::from(bytes);
-    let exec = qword_ptr(rbx + (W_S + 4 * i32::from(EXEC)));
-    // rax = the first active lane, r11 = the last.
-    a.tzcnt(rax, exec)?;
-    a.lzcnt(r11, exec)?;
-    a.neg(r11)?;
-    a.add(r11, 63)?;
-    // rdx = base = the first lane's address - size * first (no borrow).
-    a.mov(edx, dword_ptr(rdi + rax * 4))?;
-    a.add(edx, ecx)?;
-    a.imul_3(r8, rax, size)?;
-    a.sub(rdx, r8)?;
-    a.jb(not)?;
-    a.imul_3(r8, r11, size)?;
-    a.add(r8, rdx)?;
-    a.cmp(r8, r10)?;
-    a.ja(not)?;
-    a.mov(r8, NARROW_OFFSETS[usize::from(bytes) - 1].as_ptr() as u64)?;
-    match isa {
-        Isa::Avx512 => {
-            a.vpbroadcastd(zmm0, edx)?;
-            a.vpbroadcastd(zmm1, ecx)?;
-            for c in 0..4 {
-                a.kmovw(k1, exec_word(c))?;
-                a.vpaddd(zmm2, zmm0, zmmword_ptr(r8 + 64 * c))?;
-                a.vpaddd(zmm3, zmm1, zmmword_ptr(rdi + 64 * c))?;
-                a.vpcmpd(k2.k1(), zmm2, zmm3, 4)?;
-                a.kortestw(k2, k2)?;
-                a.jnz(not)?;
-            }
-        }
-        Isa::Avx2 => {
-            a.vmovd(xmm0, edx)?;
-            a.vpbroadcastd(ymm0, xmm0)?;
-            a.vmovd(xmm1, ecx)?;
-            a.vpbroadcastd(ymm1, xmm1)?;
-            for g in 0..8 {
-                // ymm3 = the group's active lanes (the EXEC byte's mask row).
-                a.movzx(eax, exec_byte(g))?;
-                a.shl(eax, 5)?;
-                a.vmovdqu(ymm3, ymmword_ptr(r15 + rax))?;
-                a.vpaddd(ymm2, ymm0, ymmword_ptr(r8 + 32 * g))?;
-                a.vpaddd(ymm4, ymm1, ymmword_ptr(rdi + 32 * g))?;
-                a.vpcmpeqd(ymm2, ymm2, ymm4)?;
-                // CF = every active lane matched.
-                a.vptest(ymm2, ymm3)?;
-                a.jae(not)?;
-            }
-        }
-    }
-    a.lea(r8, qword_ptr(r9 + rdx))?;
-    Ok(())
-}
-
 /// `vpshufb` masks that gather each dword's low byte (word) into the low 4 (8) bytes of each
 /// 128-bit half, then the `vpermd` indices that join the halves' packed dwords: 0, 4 (bytes);
 /// 0, 1, 4, 5 (words).
@@ -364,6 +304,35 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// In the DS lanes stub (r9 = the LDS, r10 = its size - `bytes`, ecx = the offset):
+    /// whether the active lanes' address VGPRs are consecutive, lane l's `base + bytes * l`
+    /// (the vector stubs' check, with the offset as the uniform part), and the last active
+    /// lane's access inside the LDS, so that no lane's address + offset wraps 32 bits; then
+    /// r8 = the host address of lane 0's element, else a jump to `not` with edx = the offset.
+    fn lds_consecutive(&mut self, bytes: u8, not: CodeLabel) -> R<()> {
+        let size = i32::from(bytes);
+        let a = &mut self.a;
+        let exec = qword_ptr(rbx + (W_S + 4 * i32::from(EXEC)));
+        a.mov(edx, ecx)?;
+        a.tzcnt(r10, exec)?;
+        a.lzcnt(r11, exec)?;
+        a.neg(r11)?;
+        a.add(r11, 63)?;
+        let table = NARROW_OFFSETS[usize::from(bytes) - 1].as_ptr() as u64;
+        self.consecutive_base(size, false, table, not)?;
+        // r8 = base + offset (64 bits): the last lane's address r8 + size * last must be
+        // at most the LDS size - bytes.
+        let a = &mut self.a;
+        a.imul_3(rax, r11, size)?;
+        a.add(rax, r8)?;
+        a.mov(rcx, qword_ptr(r12 + J_LDS_SIZE))?;
+        a.sub(rcx, size)?;
+        a.cmp(rax, rcx)?;
+        a.ja(not)?;
+        a.add(r8, r9)?;
+        Ok(())
+    }
+
     /// The DS stub of a sub-dword or 3-4 dword `shape` (the interface of `mem_lds.rs`, one
     /// access per lane at offset ecx).
     pub(super) fn ds_lanes_stub(&mut self, shape: DsShape) -> R<()> {
@@ -380,14 +349,20 @@ impl Emitter<'_> {
         a.jb(slow)?;
         if let Some(s) = shape.sub.filter(|s| !shape.load || s.d16.is_none()) {
             let mut lanes = a.create_label();
-            lds_consecutive(a, self.isa, s.bytes, lanes)?;
+            self.lds_consecutive(s.bytes, lanes)?;
+            let a = &mut self.a;
             match self.isa {
                 Isa::Avx512 => narrow_vectors_512(a, shape.load, s, false)?,
                 Isa::Avx2 => narrow_vectors_avx2(a, shape.load, s)?,
             }
             a.jmp(ok)?;
+            // Not consecutive: the offset and the limit again.
             bind(a, &mut lanes)?;
+            a.mov(ecx, edx)?;
+            a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
+            a.sub(r10, i32::from(shape.bytes))?;
         }
+        let a = &mut self.a;
         // rdx = the lane (the interface's second register, unused here); rbp (the instruction
         // count, saved) = its 32-bit LDS address.
         a.push(rbp)?;
