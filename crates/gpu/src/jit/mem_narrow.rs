@@ -21,7 +21,9 @@
 
 use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
 use super::mem_lds::DsShape;
-use super::mem_vector::{exec_byte, exec_word, merge_chunk, VmemShape, LANE_OFFSETS32, SITE_DELTA};
+use super::mem_vector::{
+    exec_byte, exec_word, merge_chunk, stub_returns, VmemShape, LANE_OFFSETS32, SITE_DELTA,
+};
 use super::select::SubDword;
 use super::vx::Isa;
 use super::JitCtx;
@@ -293,15 +295,7 @@ impl Emitter<'_> {
         self.scattered_lanes(shape, top, slow)?;
         let a = &mut self.a;
         a.jmp(ok)?;
-        bind(a, &mut slow)?;
-        a.mov(eax, 1)?;
-        a.add(rsp, 8)?;
-        a.ret()?;
-        bind(a, &mut ok)?;
-        a.xor(eax, eax)?;
-        a.add(rsp, 8)?;
-        a.ret()?;
-        Ok(())
+        stub_returns(a, &mut ok, &mut slow)
     }
 
     /// In the DS lanes stub (r9 = the LDS, r10 = its size - `bytes`, ecx = the offset):

@@ -263,15 +263,7 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
         }
         let a = &mut self.a;
-        bind(a, &mut slow)?;
-        a.mov(eax, 1)?;
-        a.add(rsp, 8)?;
-        a.ret()?;
-        bind(a, &mut ok)?;
-        a.xor(eax, eax)?;
-        a.add(rsp, 8)?;
-        a.ret()?;
-        Ok(())
+        stub_returns(a, &mut ok, &mut slow)
     }
 
     /// In a vector-memory stub (r10 = the first active lane, r11 = the last): whether the
@@ -778,6 +770,24 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// A vector-memory stub's two exits (it entered with `sub rsp, 8`): `slow` returns eax = 1
+/// (the interpreter runs the instruction), `ok` eax = 0.
+pub(super) fn stub_returns(
+    a: &mut CodeAssembler,
+    ok: &mut CodeLabel,
+    slow: &mut CodeLabel,
+) -> R<()> {
+    bind(a, slow)?;
+    a.mov(eax, 1)?;
+    a.add(rsp, 8)?;
+    a.ret()?;
+    bind(a, ok)?;
+    a.xor(eax, eax)?;
+    a.add(rsp, 8)?;
+    a.ret()?;
+    Ok(())
 }
 
 /// Reduces the unsigned dword minima in zmm2 and maxima in zmm3 to lane 0 of xmm2 and xmm3
