@@ -25,7 +25,7 @@ use super::mem_vector::{
     exec_byte, exec_word, merge_chunk, stub_returns, VmemShape, LANE_OFFSETS32, SITE_DELTA,
 };
 use super::select::SubDword;
-use super::vx::Isa;
+use super::vx::{zr, Isa, V};
 use super::JitCtx;
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
@@ -64,6 +64,31 @@ pub(super) fn narrow_move(
         a.mov(ax, word_ptr(slot + hi))?;
         a.mov(word_ptr(host), ax)?;
     }
+    Ok(())
+}
+
+/// Scattered lanes' bytes or shorts (AVX-512), after [`Emitter::scattered_span_512`]: the
+/// qword addresses in zmm16..zmm23 go to the stack, then each active lane in order moves its
+/// element at its address + the delta in r8 (the highest lane's store stays where lanes
+/// overlap).
+fn narrow_lanes_512(a: &mut CodeAssembler, load: bool, s: SubDword) -> R<()> {
+    if !load {
+        a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+    }
+    a.sub(rsp, 512)?;
+    for g in 0..8 {
+        a.vmovdqu64(zmmword_ptr(rsp + 64 * g), zr(V(16 + g as u8)))?;
+    }
+    let mut lane = a.create_label();
+    a.mov(rcx, sreg64(EXEC))?;
+    bind(a, &mut lane)?;
+    a.tzcnt(r10, rcx)?;
+    a.mov(r11, qword_ptr(rsp + r10 * 8))?;
+    a.add(r11, r8)?;
+    narrow_move(a, load, s, AsmMemoryOperand::from(r11), rsi + r10 * 4)?;
+    a.blsr(rcx, rcx)?;
+    a.jnz(lane)?;
+    a.add(rsp, 512)?;
     Ok(())
 }
 
@@ -292,7 +317,14 @@ impl Emitter<'_> {
             a.jmp(ok)?;
         }
         bind(&mut self.a, &mut lanes)?;
-        self.scattered_lanes(shape, top, slow)?;
+        match self.isa {
+            Isa::Avx512 => {
+                let b = i32::from(s.bytes);
+                self.scattered_span_512(shape.pair, b, !shape.load, top, slow)?;
+                narrow_lanes_512(&mut self.a, shape.load, s)?;
+            }
+            Isa::Avx2 => self.scattered_lanes(shape, top, slow)?,
+        }
         let a = &mut self.a;
         a.jmp(ok)?;
         stub_returns(a, &mut ok, &mut slow)

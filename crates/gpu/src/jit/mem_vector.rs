@@ -575,15 +575,24 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Scattered lanes (AVX-512): the addresses as qwords in zmm16..zmm23 (lanes 8g..8g+7 in
-    /// zmm16+g), their span from the minimum and maximum, then gathers or scatters.
-    fn scattered_512(&mut self, shape: VmemShape, retry: CodeLabel, slow: CodeLabel) -> R<()> {
+    /// Scattered lanes (AVX-512): the addresses (VGPR pairs if `pair`, else 32-bit offsets,
+    /// plus the uniform part rdx) as qwords in zmm16..zmm23 (lanes 8g..8g+7 in zmm16+g), the
+    /// span of `size`-byte accesses from their minimum and maximum checked (a miss asks the
+    /// checker and goes to `retry`, or to `slow`); r8 = the site's delta.
+    pub(super) fn scattered_span_512(
+        &mut self,
+        pair: bool,
+        size: i32,
+        write: bool,
+        retry: CodeLabel,
+        slow: CodeLabel,
+    ) -> R<()> {
         let a = &mut self.a;
         a.vpbroadcastq(zmm1, rdx)?;
         for g in 0..8 {
             let d = zr(V(16 + g as u8));
             a.vpmovzxdq(d, ymmword_ptr(rdi + 32 * g))?;
-            if shape.pair {
+            if pair {
                 a.vpmovzxdq(zmm0, ymmword_ptr(rdi + (256 + 32 * g)))?;
                 a.vpsllq(zmm0, zmm0, 32)?;
                 a.vporq(d, d, zmm0)?;
@@ -620,10 +629,24 @@ impl Emitter<'_> {
         }
         a.vmovq(rax, xmm2)?;
         a.vmovq(rcx, xmm3)?;
-        a.add(rcx, 4 * i32::from(shape.dwords))?;
-        self.stub_range_check(!shape.load, retry, slow)?;
+        a.add(rcx, size)?;
+        self.stub_range_check(write, retry, slow)?;
         let a = &mut self.a;
         a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
+        Ok(())
+    }
+
+    /// Scattered lanes (AVX-512): the addresses as qwords in zmm16..zmm23 (lanes 8g..8g+7 in
+    /// zmm16+g), their span from the minimum and maximum, then gathers or scatters.
+    fn scattered_512(&mut self, shape: VmemShape, retry: CodeLabel, slow: CodeLabel) -> R<()> {
+        self.scattered_span_512(
+            shape.pair,
+            4 * i32::from(shape.dwords),
+            !shape.load,
+            retry,
+            slow,
+        )?;
+        let a = &mut self.a;
         if shape.dwords > 1 {
             // Every active lane's address 8-byte aligned, else the interpreter.
             a.mov(eax, 7)?;
