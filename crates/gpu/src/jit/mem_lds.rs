@@ -229,7 +229,7 @@ impl Emitter<'_> {
 
     /// Jumps to `slow` if an active lane's `addr + off` (32-bit) passes the limit in ymm1
     /// (AVX2).
-    fn lds_range_avx2(&mut self, off: AsmRegister32, slow: CodeLabel) -> R<()> {
+    pub(super) fn lds_range_avx2(&mut self, off: AsmRegister32, slow: CodeLabel) -> R<()> {
         let a = &mut self.a;
         // x >u lim: maxu(x, lim) != lim.
         a.vmovd(xmm2, off)?;

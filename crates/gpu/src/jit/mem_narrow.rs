@@ -363,8 +363,7 @@ impl Emitter<'_> {
     /// access per lane at offset ecx).
     pub(super) fn ds_lanes_stub(&mut self, shape: DsShape) -> R<()> {
         let a = &mut self.a;
-        let (mut ok, mut slow, mut out) = (a.create_label(), a.create_label(), a.create_label());
-        let (mut check, mut lane) = (a.create_label(), a.create_label());
+        let (mut ok, mut slow, mut lane) = (a.create_label(), a.create_label(), a.create_label());
         let exec = qword_ptr(rbx + (W_S + 4 * i32::from(EXEC)));
         a.cmp(exec, 0)?;
         a.je(ok)?;
@@ -388,21 +387,16 @@ impl Emitter<'_> {
             a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
             a.sub(r10, i32::from(shape.bytes))?;
         }
+        // Every active lane's address + offset (32 bits, wrapping) <= size - bytes (VEX
+        // code, run by both code generators).
         let a = &mut self.a;
-        // rdx = the lane (the interface's second register, unused here); rbp (the instruction
-        // count, saved) = its 32-bit LDS address.
+        a.vmovd(xmm1, r10d)?;
+        a.vpbroadcastd(ymm1, xmm1)?;
+        self.lds_range_avx2(ecx, slow)?;
+        let a = &mut self.a;
+        // The moves, lanes in order: rdx = the lane (the interface's second register, unused
+        // here); rbp (the instruction count, saved) = its 32-bit LDS address.
         a.push(rbp)?;
-        // Pass 1: every active lane's address + offset (32 bits, wrapping) <= size - bytes.
-        a.mov(r11, exec)?;
-        bind(a, &mut check)?;
-        a.tzcnt(rdx, r11)?;
-        a.mov(ebp, dword_ptr(rdi + rdx * 4))?;
-        a.add(ebp, ecx)?;
-        a.cmp(rbp, r10)?;
-        a.ja(out)?;
-        a.blsr(r11, r11)?;
-        a.jnz(check)?;
-        // Pass 2: the moves, lanes in order.
         a.mov(r11, exec)?;
         bind(a, &mut lane)?;
         a.tzcnt(rdx, r11)?;
@@ -432,8 +426,6 @@ impl Emitter<'_> {
         bind(a, &mut ok)?;
         a.xor(eax, eax)?;
         a.ret()?;
-        bind(a, &mut out)?;
-        a.pop(rbp)?;
         bind(a, &mut slow)?;
         a.mov(eax, 1)?;
         a.ret()?;
