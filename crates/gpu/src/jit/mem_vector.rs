@@ -28,11 +28,11 @@ use std::mem::offset_of;
 
 const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
-const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
+pub(super) const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 /// `Site::delta`: host address = address + delta.
 pub(super) const SITE_DELTA: i32 = offset_of!(crate::memory::Site, delta) as i32;
 /// `Site::hint`: the rows path served the site.
-const ROWS_HINT: i32 = 1;
+pub(super) const ROWS_HINT: i32 = 1;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
@@ -200,7 +200,7 @@ impl Emitter<'_> {
             // AVX2 moves several dwords per lane lane by lane, consecutive or not.
             a.jmp(scattered)?;
         }
-        if isa == Isa::Avx512 && shape.dwords == 1 {
+        if shape.dwords == 1 {
             // A site whose lanes came in rows last time (2-D work-groups) skips the check for
             // consecutive lanes, which would fail at the second row.
             a.imul_3(rax, r9, SITE_BYTES)?;
@@ -313,6 +313,12 @@ impl Emitter<'_> {
         if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
             self.scattered_512(shape, top, slow)?;
             self.a.jmp(ok)?;
+        }
+        if isa == Isa::Avx2 && shape.dwords == 1 {
+            let mut general = self.a.create_label();
+            self.rows_avx2(shape, top, slow, general)?;
+            self.a.jmp(ok)?;
+            bind(&mut self.a, &mut general)?;
         }
         if isa == Isa::Avx2 {
             self.scattered_lanes(shape, top, slow)?;

@@ -35,6 +35,7 @@ mod mask_live;
 mod mem_buffer;
 mod mem_lanes;
 mod mem_lds;
+mod mem_rows;
 mod mem_scalar;
 mod mem_vector;
 mod plan;
