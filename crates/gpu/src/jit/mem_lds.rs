@@ -376,22 +376,58 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// LDS reads on AVX2: dword gathers, 8 lanes at a time (two per lane for qwords), merged
-    /// into the destination (at `dst`) under EXEC.
+    /// LDS reads on AVX2, 8 lanes at a time, merged into the destination (at `dst`) under
+    /// EXEC: a chunk whose lanes are all active and read one address (a tile's row broadcast)
+    /// or consecutive dwords is one broadcast or one move; otherwise dword gathers (two per
+    /// lane for qwords).
     fn lds_read_avx2(&mut self, off: AsmRegister32, dst: AsmRegister64, qwords: bool) -> R<()> {
         let a = &mut self.a;
         a.vmovd(xmm2, off)?;
         a.vpbroadcastd(ymm2, xmm2)?;
+        a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
+        a.vmovdqu(ymm8, ymmword_ptr(rax))?; // 0, 4, ..., 28
+        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
+        let parts: &[(i32, i32)] = if qwords {
+            &[(0, 0), (256, 4)]
+        } else {
+            &[(0, 0)]
+        };
         for c in 0..8 {
+            let mut gather = a.create_label();
+            let mut uniform = a.create_label();
+            let mut next = a.create_label();
             a.movzx(eax, exec_byte(c))?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            a.cmp(eax, 0xff)?;
+            a.jne(gather)?;
+            // CF of `vptest x, ones` = every lane of x set.
+            a.vpbroadcastd(ymm6, xmm0)?;
+            a.vpcmpeqd(ymm7, ymm6, ymm0)?;
+            a.vptest(ymm7, ymm9)?;
+            a.jb(uniform)?;
+            if !qwords {
+                a.vpaddd(ymm7, ymm6, ymm8)?;
+                a.vpcmpeqd(ymm7, ymm7, ymm0)?;
+                a.vptest(ymm7, ymm9)?;
+                a.jae(gather)?;
+                a.vmovd(eax, xmm0)?;
+                a.vmovdqu(ymm4, ymmword_ptr(r9 + rax))?;
+                a.vmovdqu(ymmword_ptr(dst + 32 * c), ymm4)?;
+                a.jmp(next)?;
+            } else {
+                a.jmp(gather)?;
+            }
+            // One address for all 8 lanes.
+            bind(a, &mut uniform)?;
+            a.vmovd(eax, xmm0)?;
+            for &(reg_off, byte) in parts {
+                a.vpbroadcastd(ymm4, dword_ptr(r9 + rax + byte))?;
+                a.vmovdqu(ymmword_ptr(dst + (reg_off + 32 * c)), ymm4)?;
+            }
+            a.jmp(next)?;
+            bind(a, &mut gather)?;
             a.shl(eax, 5)?;
             a.vmovdqu(ymm3, ymmword_ptr(r15 + rax))?;
-            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
-            let parts: &[(i32, i32)] = if qwords {
-                &[(0, 0), (256, 4)]
-            } else {
-                &[(0, 0)]
-            };
             for &(reg_off, byte) in parts {
                 let r = ymmword_ptr(dst + (reg_off + 32 * c));
                 a.vmovdqu(ymm4, r)?;
@@ -400,6 +436,7 @@ impl Emitter<'_> {
                 a.vpgatherdd_3(ymm4, ptr(r9 + ymm0 + byte), ymm5)?;
                 a.vmovdqu(r, ymm4)?;
             }
+            bind(a, &mut next)?;
         }
         Ok(())
     }

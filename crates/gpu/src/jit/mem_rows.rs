@@ -6,9 +6,7 @@
 //! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
 
 use super::emit::{bind, Emitter, R, W_UNFENCED};
-use super::mem_vector::{
-    exec_byte, VmemShape, LANE_OFFSETS32, ROWS_HINT, SITE_DELTA, SITE_HINT,
-};
+use super::mem_vector::{exec_byte, VmemShape, LANE_OFFSETS32, ROWS_HINT, SITE_DELTA, SITE_HINT};
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 
