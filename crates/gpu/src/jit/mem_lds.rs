@@ -157,6 +157,8 @@ impl Emitter<'_> {
                         let (off, dst) = if p == 0 { (ecx, rsi) } else { (r8d, rdx) };
                         self.lds_read_avx2(off, dst, shape.bytes == 8)?;
                     }
+                } else if shape.bytes == 4 && !shape.two {
+                    self.lds_write_b32_avx2()?;
                 } else {
                     self.lds_write_lanes(shape)?;
                 }
@@ -211,6 +213,53 @@ impl Emitter<'_> {
         a.jnz(lane)?;
         a.pop(rbp)?;
         a.pop(rbx)?;
+        Ok(())
+    }
+
+    /// One dword per lane written on AVX2, after the range check (r9 = the LDS, ecx = the
+    /// offset): a chunk of 8 lanes that are all active at consecutive addresses (a tile's
+    /// row, a reduction's slots) is one vector store; the others lane by lane. Chunks go in
+    /// order and so do lanes within one, so the highest lane's value stays where addresses
+    /// overlap.
+    fn lds_write_b32_avx2(&mut self) -> R<()> {
+        let a = &mut self.a;
+        a.vmovd(xmm2, ecx)?;
+        a.vpbroadcastd(ymm2, xmm2)?;
+        a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
+        a.vmovdqu(ymm8, ymmword_ptr(rax))?; // 0, 4, ..., 28
+        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
+        a.push(rbp)?;
+        for c in 0..8 {
+            let mut lane = a.create_label();
+            let mut next = a.create_label();
+            a.movzx(r11d, exec_byte(c))?;
+            a.test(r11d, r11d)?;
+            a.jz(next)?;
+            a.cmp(r11d, 0xff)?;
+            a.jne(lane)?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            a.vpbroadcastd(ymm6, xmm0)?;
+            a.vpaddd(ymm7, ymm6, ymm8)?;
+            a.vpcmpeqd(ymm7, ymm7, ymm0)?;
+            // CF of `vptest x, ones` = every lane of x set.
+            a.vptest(ymm7, ymm9)?;
+            a.jae(lane)?;
+            a.vmovd(eax, xmm0)?;
+            a.vmovdqu(ymm4, ymmword_ptr(rsi + 32 * c))?;
+            a.vmovdqu(ymmword_ptr(r9 + rax), ymm4)?;
+            a.jmp(next)?;
+            bind(a, &mut lane)?;
+            a.tzcnt(r10, r11)?;
+            // 32-bit LDS address: both registers hold zero-extended dwords.
+            a.mov(ebp, dword_ptr(rdi + r10 * 4 + 32 * c))?;
+            a.add(ebp, ecx)?;
+            a.mov(eax, dword_ptr(rsi + r10 * 4 + 32 * c))?;
+            a.mov(dword_ptr(r9 + rbp), eax)?;
+            a.blsr(r11d, r11d)?;
+            a.jnz(lane)?;
+            bind(a, &mut next)?;
+        }
+        a.pop(rbp)?;
         Ok(())
     }
 
