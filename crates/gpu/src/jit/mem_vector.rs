@@ -310,6 +310,10 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
             bind(&mut self.a, &mut general)?;
         }
+        if isa == Isa::Avx512 && shape.dwords == 1 && !shape.pair {
+            self.offsets32_512(shape, top, slow)?;
+            self.a.jmp(ok)?;
+        }
         if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
             self.scattered_512(shape, top, slow)?;
             self.a.jmp(ok)?;

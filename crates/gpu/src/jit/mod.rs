@@ -33,6 +33,7 @@ mod lane_wide;
 mod lds_class;
 mod mask_live;
 mod mem_buffer;
+mod mem_gather32;
 mod mem_lanes;
 mod mem_lds;
 mod mem_rows;
