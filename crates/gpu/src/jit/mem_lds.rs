@@ -7,8 +7,10 @@
 //! lane by lane, as on GFX9). Scatters write in lane order, so where lanes collide the
 //! highest lane wins, as in the interpreter. A `write2` whose two addresses are not one
 //! contiguous pair (offset1 = offset0 + 1 element) goes lane by lane (both writes of lane 0,
-//! then of lane 1, ...: not a pair of scatters' order). AVX2 reads with dword gathers and
-//! writes lane by lane (scalar moves in lane order).
+//! then of lane 1, ...: not a pair of scatters' order). AVX2 reads a chunk of 8 active lanes
+//! at one address or at consecutive dwords with one broadcast or move, others with dword
+//! gathers; it writes such a consecutive chunk with one store, the rest lane by lane (scalar
+//! moves in lane order).
 //!
 //! Stub interface: rdi = the address VGPR, rsi = the data (writes) or destination (reads)
 //! VGPR of the first access, rdx = that of the second (a `write2` pair's second data VGPR,

@@ -6,11 +6,12 @@
 //! The common case is decided with 32-bit compares: the active lanes' addresses are
 //! consecutive (lane l at `base + size * l`, no carry between the address halves), so the
 //! access is one span check and masked vector moves (fault suppression keeps inactive lanes
-//! from touching memory). Otherwise, on AVX-512, the addresses are built as qwords, their
-//! span is checked from their minimum and maximum, and gathers and scatters move the data
-//! (scatters write in lane order, as the interpreter does, so the highest lane wins where
-//! lanes overlap). AVX2 runs the consecutive single-dword case natively and leaves the rest to
-//! the interpreter. Every naturally aligned 8-byte piece of a multi-dword access moves as one
+//! from touching memory). Lanes in rows (each group of 8 consecutive) take one span check and
+//! a move per group (`rows_512`, `mem_rows.rs` on AVX2). Otherwise, on AVX-512, the addresses
+//! are built as qwords (32-bit offsets from a uniform base stay dwords: `mem_gather32.rs`),
+//! their span is checked from their minimum and maximum, and gathers and scatters move the
+//! data (scatters write in lane order, as the interpreter does, so the highest lane wins where
+//! lanes overlap); AVX2 moves them lane by lane (`mem_lanes.rs`). Every naturally aligned 8-byte piece of a multi-dword access moves as one
 //! 8-byte element (single-copy atomicity, `docs/MEMORY_MODEL.md`); a multi-dword access that
 //! is not 8-byte aligned goes to the interpreter.
 //!
