@@ -325,6 +325,10 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
             bind(&mut self.a, &mut general)?;
         }
+        if isa == Isa::Avx2 && shape.dwords == 1 && !shape.pair {
+            self.offsets32_avx2(shape, top, slow)?;
+            self.a.jmp(ok)?;
+        }
         if isa == Isa::Avx2 {
             self.scattered_lanes(shape, top, slow)?;
             self.a.jmp(ok)?;
