@@ -253,22 +253,111 @@ impl SgprWriter<'_> {
     }
 }
 
-/// Sets a wave to its initial state: SGPRs and VGPRs per the ABI, EXEC, MODE, pc.
+/// What every wave of one work-group starts with, computed once per work-group: the SGPRs
+/// the hardware loads (the user SGPRs, the work-group ids), MODE, and where the few values
+/// that differ between its waves go ([`init_wave`]).
+pub struct WaveStart {
+    s: [u32; 128],
+    mode: u32,
+    /// The SGPRs of the work-group info and of the private segment wave offset, if enabled.
+    info: Option<usize>,
+    wave_offset: Option<usize>,
+    /// Work-item id VGPRs (0: packed into v0, gfx90a+).
+    id_dims: usize,
+    wg_id: [u32; 3],
+}
+
+impl WaveStart {
+    /// The start of the waves of work-group `wg_id` of a dispatch of `kd`.
+    pub fn new(
+        kd: &KernelDescriptor,
+        grid: &Grid,
+        wg_id: [u32; 3],
+        lv: &LaunchValues,
+    ) -> WaveStart {
+        let mut s = [0; 128];
+        let mut user = SgprWriter { s: &mut s, next: 0 };
+        let pair = |v: u64| [v as u32, (v >> 32) as u32];
+        if kd.enable_sgpr_private_segment_buffer {
+            user.extend(lv.private_vsharp);
+        }
+        if kd.enable_sgpr_dispatch_ptr {
+            user.extend(pair(lv.packet));
+        }
+        if kd.enable_sgpr_queue_ptr {
+            user.extend(pair(lv.queue));
+        }
+        if kd.enable_sgpr_kernarg_segment_ptr {
+            user.extend(pair(lv.kernarg));
+        }
+        if kd.enable_sgpr_dispatch_id {
+            user.extend(pair(lv.dispatch_id));
+        }
+        if kd.enable_sgpr_flat_scratch_init {
+            // GFX9: the 64-bit scratch base; the prolog adds the wave offset.
+            user.extend(pair(lv.scratch_base));
+        }
+        if kd.enable_sgpr_private_segment_size {
+            user.push(lv.private_size);
+        }
+        for d in 0..3 {
+            if kd.enable_sgpr_grid_workgroup_count[d] && (d == 0 || user.next < 16) {
+                user.push(grid.counts[d]);
+            }
+        }
+        // System SGPRs follow the USER_SGPR_COUNT user SGPRs the hardware loads.
+        let first_sys = (kd.user_sgpr_count() as usize).max(user.next);
+        let mut sys = SgprWriter {
+            s: &mut s,
+            next: first_sys,
+        };
+        let ids = kd.enable_sgpr_workgroup_id();
+        for d in 0..3 {
+            if ids[d] {
+                sys.push(wg_id[d]);
+            }
+        }
+        // Per wave (`init_wave`); a slot past the last SGPR is dropped, as the writer drops it.
+        let mut slot = || {
+            let at = sys.next;
+            sys.push(0);
+            (at < SGPR_COUNT).then_some(at)
+        };
+        let info = kd.enable_sgpr_workgroup_info().then(&mut slot).flatten();
+        let wave_offset = kd
+            .enable_sgpr_private_segment_wave_offset()
+            .then(&mut slot)
+            .flatten();
+        WaveStart {
+            s,
+            mode: initial_mode(kd),
+            info,
+            wave_offset,
+            id_dims: if lv.packed_ids {
+                0
+            } else {
+                kd.enable_vgpr_workitem_id().min(2) as usize + 1
+            },
+            wg_id,
+        }
+    }
+}
+
+/// Sets wave `index` of a work-group to its initial state: SGPRs and VGPRs per the ABI, EXEC,
+/// MODE, pc (`start`: the work-group's [`WaveStart`]).
 pub fn init_wave(
     w: &mut Wave,
-    kd: &KernelDescriptor,
-    grid: &Grid,
+    start: &WaveStart,
     shape: &WorkGroupShape,
-    wg_id: [u32; 3],
     index: u32,
     lv: &LaunchValues,
 ) {
-    w.s = [0; 128];
+    w.s = start.s;
     // VGPRs other than the work-item ids keep what the previous wave on this worker left, as on
     // hardware: zeroing up to 64 KiB per wave would dominate short kernels.
     w.scc = false;
     w.pc = lv.entry;
-    w.mode = initial_mode(kd);
+    w.mode = start.mode;
     w.trapsts = 0;
     w.gpr_idx_en = false;
     w.gpr_index = false;
@@ -277,80 +366,30 @@ pub fn init_wave(
     w.gws_pending = 0;
     w.state = WaveState::Running;
     w.index = index;
-    w.workgroup = wg_id;
+    w.workgroup = start.wg_id;
     w.executed = 0;
     w.scratch_base = lv.scratch_base + u64::from(index) * u64::from(lv.scratch_wave_bytes);
     w.set_exec(shape.exec(index));
-
-    let mut user = SgprWriter {
-        s: &mut w.s,
-        next: 0,
-    };
-    let pair = |v: u64| [v as u32, (v >> 32) as u32];
-    if kd.enable_sgpr_private_segment_buffer {
-        user.extend(lv.private_vsharp);
-    }
-    if kd.enable_sgpr_dispatch_ptr {
-        user.extend(pair(lv.packet));
-    }
-    if kd.enable_sgpr_queue_ptr {
-        user.extend(pair(lv.queue));
-    }
-    if kd.enable_sgpr_kernarg_segment_ptr {
-        user.extend(pair(lv.kernarg));
-    }
-    if kd.enable_sgpr_dispatch_id {
-        user.extend(pair(lv.dispatch_id));
-    }
-    if kd.enable_sgpr_flat_scratch_init {
-        // GFX9: the 64-bit scratch base; the prolog adds the wave offset.
-        user.extend(pair(lv.scratch_base));
-    }
-    if kd.enable_sgpr_private_segment_size {
-        user.push(lv.private_size);
-    }
-    for d in 0..3 {
-        if kd.enable_sgpr_grid_workgroup_count[d] && (d == 0 || user.next < 16) {
-            user.push(grid.counts[d]);
-        }
-    }
-    // System SGPRs follow the USER_SGPR_COUNT user SGPRs the hardware loads.
-    let first_sys = (kd.user_sgpr_count() as usize).max(user.next);
-    let mut sys = SgprWriter {
-        s: &mut w.s,
-        next: first_sys,
-    };
-    let ids = kd.enable_sgpr_workgroup_id();
-    for d in 0..3 {
-        if ids[d] {
-            sys.push(wg_id[d]);
-        }
-    }
-    if kd.enable_sgpr_workgroup_info() {
+    if let Some(at) = start.info {
         let first = u32::from(index == 0) << 31;
-        sys.push(first | (shape.waves & 0x3f));
+        w.s[at] = first | (shape.waves & 0x3f);
     }
-    if kd.enable_sgpr_private_segment_wave_offset() {
-        sys.push(index * lv.scratch_wave_bytes);
+    if let Some(at) = start.wave_offset {
+        w.s[at] = index * lv.scratch_wave_bytes;
     }
     // Hardware leaves FLAT_SCRATCH to the prolog; starting it at the wave's base is harmless and
     // lets hand-written code use scratch_* without one.
     let base = w.scratch_base;
     w.set_s64(FLAT_SCRATCH_LO, base);
 
-    if lv.packed_ids {
+    if start.id_dims == 0 {
         // gfx90a+: one VGPR holds all three ids, 10 bits each.
         fill_workitem_ids(w, shape, index, 3);
         for l in 0..64 {
             w.v[0][l] |= w.v[1][l] << 10 | w.v[2][l] << 20;
         }
     } else {
-        fill_workitem_ids(
-            w,
-            shape,
-            index,
-            kd.enable_vgpr_workitem_id().min(2) as usize + 1,
-        );
+        fill_workitem_ids(w, shape, index, start.id_dims);
     }
 }
 

@@ -14,7 +14,7 @@ use crate::memory::Checker;
 use crate::sched::context::{Runner, WgContext};
 use crate::sched::job::{Job, JobData};
 use crate::sched::Scheduler;
-use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveState};
+use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveStart, WaveState};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -92,8 +92,9 @@ fn start(d: &JobData, ctx: &mut WgContext) -> Result<(), Fault> {
         private_vsharp: private_vsharp(scratch_base),
         packed_ids: kernel.program.gfx.unified_vgprs(),
     };
+    let first = WaveStart::new(&kernel.descriptor, &d.grid, wg_id, &lv);
     for (k, w) in ctx.waves[..nw].iter_mut().enumerate() {
-        init_wave(w, &kernel.descriptor, &d.grid, &shape, wg_id, k as u32, &lv);
+        init_wave(w, &first, &shape, k as u32, &lv);
     }
     ctx.nw = nw;
     ctx.slice_insts = 0;
@@ -184,6 +185,7 @@ fn run_waves(
     } else {
         config.engine.effective()
     };
+    let mut runner = crate::jit::WaveRunner::new(&cx, engine);
     let limit = config.wave_instruction_budget;
     let gws = &d.shared.gws;
     // A change of the device's GWS made here wakes the work-groups parked at GWS operations.
@@ -206,7 +208,7 @@ fn run_waves(
             w.time_slice = limit == 0 || slice_end < limit;
             cx.budget = if w.time_slice { slice_end } else { limit };
             let before = w.executed;
-            if let Err(e) = crate::jit::run(w, &mut cx, engine) {
+            if let Err(e) = runner.run(w, &mut cx) {
                 return Err(report(d, w, e));
             }
             ctx.slice_insts += w.executed - before;

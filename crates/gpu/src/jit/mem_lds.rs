@@ -7,8 +7,10 @@
 //! lane by lane, as on GFX9). Scatters write in lane order, so where lanes collide the
 //! highest lane wins, as in the interpreter. A `write2` whose two addresses are not one
 //! contiguous pair (offset1 = offset0 + 1 element) goes lane by lane (both writes of lane 0,
-//! then of lane 1, ...: not a pair of scatters' order). AVX2 reads with dword gathers and
-//! writes lane by lane (scalar moves in lane order).
+//! then of lane 1, ...: not a pair of scatters' order). AVX2 reads a chunk of 8 active lanes
+//! at one address or at consecutive dwords with one broadcast or move, others with dword
+//! gathers; it writes such a consecutive chunk with one store, the rest lane by lane (scalar
+//! moves in lane order).
 //!
 //! Stub interface: rdi = the address VGPR, rsi = the data (writes) or destination (reads)
 //! VGPR of the first access, rdx = that of the second (a `write2` pair's second data VGPR,
@@ -170,6 +172,8 @@ impl Emitter<'_> {
                         let (off, dst) = if p == 0 { (ecx, rsi) } else { (r8d, rdx) };
                         self.lds_read_avx2(off, dst, shape.bytes == 8)?;
                     }
+                } else if shape.bytes == 4 && !shape.two {
+                    self.lds_write_b32_avx2()?;
                 } else {
                     self.lds_write_lanes(shape)?;
                 }
@@ -224,6 +228,53 @@ impl Emitter<'_> {
         a.jnz(lane)?;
         a.pop(rbp)?;
         a.pop(rbx)?;
+        Ok(())
+    }
+
+    /// One dword per lane written on AVX2, after the range check (r9 = the LDS, ecx = the
+    /// offset): a chunk of 8 lanes that are all active at consecutive addresses (a tile's
+    /// row, a reduction's slots) is one vector store; the others lane by lane. Chunks go in
+    /// order and so do lanes within one, so the highest lane's value stays where addresses
+    /// overlap.
+    fn lds_write_b32_avx2(&mut self) -> R<()> {
+        let a = &mut self.a;
+        a.vmovd(xmm2, ecx)?;
+        a.vpbroadcastd(ymm2, xmm2)?;
+        a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
+        a.vmovdqu(ymm8, ymmword_ptr(rax))?; // 0, 4, ..., 28
+        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
+        a.push(rbp)?;
+        for c in 0..8 {
+            let mut lane = a.create_label();
+            let mut next = a.create_label();
+            a.movzx(r11d, exec_byte(c))?;
+            a.test(r11d, r11d)?;
+            a.jz(next)?;
+            a.cmp(r11d, 0xff)?;
+            a.jne(lane)?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            a.vpbroadcastd(ymm6, xmm0)?;
+            a.vpaddd(ymm7, ymm6, ymm8)?;
+            a.vpcmpeqd(ymm7, ymm7, ymm0)?;
+            // CF of `vptest x, ones` = every lane of x set.
+            a.vptest(ymm7, ymm9)?;
+            a.jae(lane)?;
+            a.vmovd(eax, xmm0)?;
+            a.vmovdqu(ymm4, ymmword_ptr(rsi + 32 * c))?;
+            a.vmovdqu(ymmword_ptr(r9 + rax), ymm4)?;
+            a.jmp(next)?;
+            bind(a, &mut lane)?;
+            a.tzcnt(r10, r11)?;
+            // 32-bit LDS address: both registers hold zero-extended dwords.
+            a.mov(ebp, dword_ptr(rdi + r10 * 4 + 32 * c))?;
+            a.add(ebp, ecx)?;
+            a.mov(eax, dword_ptr(rsi + r10 * 4 + 32 * c))?;
+            a.mov(dword_ptr(r9 + rbp), eax)?;
+            a.blsr(r11d, r11d)?;
+            a.jnz(lane)?;
+            bind(a, &mut next)?;
+        }
+        a.pop(rbp)?;
         Ok(())
     }
 
@@ -389,22 +440,58 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// LDS reads on AVX2: dword gathers, 8 lanes at a time (two per lane for qwords), merged
-    /// into the destination (at `dst`) under EXEC.
+    /// LDS reads on AVX2, 8 lanes at a time, merged into the destination (at `dst`) under
+    /// EXEC: a chunk whose lanes are all active and read one address (a tile's row broadcast)
+    /// or consecutive dwords is one broadcast or one move; otherwise dword gathers (two per
+    /// lane for qwords).
     fn lds_read_avx2(&mut self, off: AsmRegister32, dst: AsmRegister64, qwords: bool) -> R<()> {
         let a = &mut self.a;
         a.vmovd(xmm2, off)?;
         a.vpbroadcastd(ymm2, xmm2)?;
+        a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
+        a.vmovdqu(ymm8, ymmword_ptr(rax))?; // 0, 4, ..., 28
+        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
+        let parts: &[(i32, i32)] = if qwords {
+            &[(0, 0), (256, 4)]
+        } else {
+            &[(0, 0)]
+        };
         for c in 0..8 {
+            let mut gather = a.create_label();
+            let mut uniform = a.create_label();
+            let mut next = a.create_label();
             a.movzx(eax, exec_byte(c))?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            a.cmp(eax, 0xff)?;
+            a.jne(gather)?;
+            // CF of `vptest x, ones` = every lane of x set.
+            a.vpbroadcastd(ymm6, xmm0)?;
+            a.vpcmpeqd(ymm7, ymm6, ymm0)?;
+            a.vptest(ymm7, ymm9)?;
+            a.jb(uniform)?;
+            if !qwords {
+                a.vpaddd(ymm7, ymm6, ymm8)?;
+                a.vpcmpeqd(ymm7, ymm7, ymm0)?;
+                a.vptest(ymm7, ymm9)?;
+                a.jae(gather)?;
+                a.vmovd(eax, xmm0)?;
+                a.vmovdqu(ymm4, ymmword_ptr(r9 + rax))?;
+                a.vmovdqu(ymmword_ptr(dst + 32 * c), ymm4)?;
+                a.jmp(next)?;
+            } else {
+                a.jmp(gather)?;
+            }
+            // One address for all 8 lanes.
+            bind(a, &mut uniform)?;
+            a.vmovd(eax, xmm0)?;
+            for &(reg_off, byte) in parts {
+                a.vpbroadcastd(ymm4, dword_ptr(r9 + rax + byte))?;
+                a.vmovdqu(ymmword_ptr(dst + (reg_off + 32 * c)), ymm4)?;
+            }
+            a.jmp(next)?;
+            bind(a, &mut gather)?;
             a.shl(eax, 5)?;
             a.vmovdqu(ymm3, ymmword_ptr(r15 + rax))?;
-            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
-            let parts: &[(i32, i32)] = if qwords {
-                &[(0, 0), (256, 4)]
-            } else {
-                &[(0, 0)]
-            };
             for &(reg_off, byte) in parts {
                 let r = ymmword_ptr(dst + (reg_off + 32 * c));
                 a.vmovdqu(ymm4, r)?;
@@ -413,6 +500,7 @@ impl Emitter<'_> {
                 a.vpgatherdd_3(ymm4, ptr(r9 + ymm0 + byte), ymm5)?;
                 a.vmovdqu(r, ymm4)?;
             }
+            bind(a, &mut next)?;
         }
         Ok(())
     }

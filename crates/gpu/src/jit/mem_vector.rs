@@ -6,11 +6,12 @@
 //! The common case is decided with 32-bit compares: the active lanes' addresses are
 //! consecutive (lane l at `base + size * l`, no carry between the address halves), so the
 //! access is one span check and masked vector moves (fault suppression keeps inactive lanes
-//! from touching memory). Otherwise, on AVX-512, the addresses are built as qwords, their
-//! span is checked from their minimum and maximum, and gathers and scatters move the data
-//! (scatters write in lane order, as the interpreter does, so the highest lane wins where
-//! lanes overlap). AVX2 runs the consecutive single-dword case natively and leaves the rest to
-//! the interpreter. Every naturally aligned 8-byte piece of a multi-dword access moves as one
+//! from touching memory). Lanes in rows (each group of 8 consecutive) take one span check and
+//! a move per group (`rows_512`, `mem_rows.rs` on AVX2). Otherwise, on AVX-512, the addresses
+//! are built as qwords (32-bit offsets from a uniform base stay dwords: `mem_gather32.rs`),
+//! their span is checked from their minimum and maximum, and gathers and scatters move the
+//! data (scatters write in lane order, as the interpreter does, so the highest lane wins where
+//! lanes overlap); AVX2 moves them lane by lane (`mem_lanes.rs`). Every naturally aligned 8-byte piece of a multi-dword access moves as one
 //! 8-byte element (single-copy atomicity, `docs/MEMORY_MODEL.md`); a multi-dword access that
 //! is not 8-byte aligned goes to the interpreter.
 //!
@@ -28,11 +29,11 @@ use std::mem::offset_of;
 
 const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
-const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
+pub(super) const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 /// `Site::delta`: host address = address + delta.
 pub(super) const SITE_DELTA: i32 = offset_of!(crate::memory::Site, delta) as i32;
 /// `Site::hint`: the rows path served the site.
-const ROWS_HINT: i32 = 1;
+pub(super) const ROWS_HINT: i32 = 1;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
@@ -209,7 +210,7 @@ impl Emitter<'_> {
             // AVX2 moves several dwords per lane lane by lane, consecutive or not.
             a.jmp(scattered)?;
         }
-        if isa == Isa::Avx512 && shape.dwords == 1 {
+        if shape.dwords == 1 {
             // A site whose lanes came in rows last time (2-D work-groups) skips the check for
             // consecutive lanes, which would fail at the second row.
             a.imul_3(rax, r9, SITE_BYTES)?;
@@ -254,8 +255,22 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
             bind(&mut self.a, &mut general)?;
         }
+        if isa == Isa::Avx512 && shape.dwords == 1 && !shape.pair {
+            self.offsets32_512(shape, top, slow)?;
+            self.a.jmp(ok)?;
+        }
         if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
             self.scattered_512(shape, top, slow)?;
+            self.a.jmp(ok)?;
+        }
+        if isa == Isa::Avx2 && shape.dwords == 1 {
+            let mut general = self.a.create_label();
+            self.rows_avx2(shape, top, slow, general)?;
+            self.a.jmp(ok)?;
+            bind(&mut self.a, &mut general)?;
+        }
+        if isa == Isa::Avx2 && shape.dwords == 1 && !shape.pair {
+            self.offsets32_avx2(shape, top, slow)?;
             self.a.jmp(ok)?;
         }
         if isa == Isa::Avx2 {

@@ -33,9 +33,11 @@ mod lane_wide;
 mod lds_class;
 mod mask_live;
 mod mem_buffer;
+mod mem_gather32;
 mod mem_lanes;
 mod mem_lds;
 mod mem_narrow;
+mod mem_rows;
 mod mem_scalar;
 mod mem_vector;
 mod plan;
@@ -346,57 +348,100 @@ pub(crate) const EXIT_BARRIER: u32 = 7;
 /// `s_setpc_b64` / `s_swappc_b64` (`w.pc` at it): go on at the address in `JitCtx::jump`.
 pub(crate) const EXIT_JUMP: u32 = 8;
 
-/// Runs `w` under `engine` until it ends, waits, sleeps or faults (as [`exec::run`]).
-pub fn run(w: &mut Wave, cx: &mut ExecCtx, engine: Engine) -> Result<(), ExecFault> {
-    if engine == Engine::Interpreter || cx.tracer.as_deref().is_some_and(|t| t.wants(w)) {
-        // The traced wave is the interpreter's (its trace hooks live there).
-        return exec::run(w, cx);
-    }
-    let Some(cache) = cx.jit else {
-        return exec::run(w, cx);
-    };
-    let Some(code) = cache.get(cx.prog, engine == Engine::Check, cx.gfx900) else {
-        return exec::run(w, cx);
-    };
-    run_code(w, cx, code)
+/// Runs the waves of one work-group's turn on a runner under one engine. What stays the same
+/// from wave to wave (the engine, the kernel's generated code, the constant part of the
+/// generated code's context) is set up once per turn rather than once per wave: a short wave
+/// spends about as long in this set-up as in its own code.
+pub struct WaveRunner<'p> {
+    code: Option<&'p JitCode>,
+    j: JitCtx,
 }
 
-/// Runs `w` with `code` (compiled for `cx.prog`). The thread's MXCSR must be the IEEE default
-/// (`fpenv::DefaultFpEnv`, which runners hold; test threads start with it): the generated code
-/// does not set it.
+impl<'p> WaveRunner<'p> {
+    /// A runner for the waves `cx` runs under `engine` (the code is compiled here at the
+    /// kernel's first dispatch; the interpreter runs when it cannot be).
+    pub fn new(cx: &ExecCtx<'p>, engine: Engine) -> WaveRunner<'p> {
+        let code = match (engine, cx.jit) {
+            (Engine::Interpreter, _) | (_, None) => None,
+            (_, Some(cache)) => cache.get(cx.prog, engine == Engine::Check, cx.gfx900),
+        };
+        WaveRunner {
+            code,
+            j: JitCtx::new(cx.stop),
+        }
+    }
+
+    /// Runs `w` until it ends, waits, sleeps or faults (as [`exec::run`]). `cx` must be the
+    /// context the runner was made for (its program, its stop flag).
+    pub fn run(&mut self, w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
+        match self.code {
+            // The traced wave is the interpreter's (its trace hooks live there).
+            Some(code) if !cx.tracer.as_deref().is_some_and(|t| t.wants(w)) => {
+                run_code_in(&mut self.j, w, cx, code)
+            }
+            _ => exec::run(w, cx),
+        }
+    }
+}
+
+impl JitCtx {
+    /// A context with the call-outs' entry points and `stop`; the per-run fields are set by
+    /// [`run_code_in`].
+    fn new(stop: &AtomicBool) -> JitCtx {
+        JitCtx {
+            limit: u64::MAX,
+            masks: MASKS.as_ptr(),
+            stop,
+            callout,
+            check_pre,
+            check_post,
+            span,
+            sites: std::ptr::null_mut(),
+            lds: std::ptr::null_mut(),
+            lds_size: 0,
+            // Written by generated code before it is read: not worth zeroing.
+            snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
+            lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
+            buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
+            jump: 0,
+            cx: std::ptr::null_mut(),
+            exit: None,
+            shadow: None,
+        }
+    }
+}
+
+/// Runs `w` with `code` (compiled for `cx.prog`) in a fresh context (tests; the work-group
+/// loop uses a [`WaveRunner`]).
+#[cfg(test)]
 pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result<(), ExecFault> {
+    let mut j = JitCtx::new(cx.stop);
+    run_code_in(&mut j, w, cx, code)
+}
+
+/// Runs `w` with `code` (compiled for `cx.prog`) in context `j` (made for `cx.stop`). The
+/// thread's MXCSR must be the IEEE default (`fpenv::DefaultFpEnv`, which runners hold; test
+/// threads start with it): the generated code does not set it.
+fn run_code_in(
+    j: &mut JitCtx,
+    w: &mut Wave,
+    cx: &mut ExecCtx,
+    code: &JitCode,
+) -> Result<(), ExecFault> {
     debug_assert!(crate::fpenv::is_default(crate::fpenv::mxcsr()));
-    let sites = cx.mem.sites(code.sites).as_mut_ptr();
+    debug_assert!(std::ptr::eq(j.stop, cx.stop as *const AtomicBool));
+    j.sites = cx.mem.sites(code.sites).as_mut_ptr();
+    j.limit = match cx.budget {
+        0 => u64::MAX,
+        b => b,
+    };
+    j.lds = cx.lds.as_mut_ptr();
+    j.lds_size = cx.lds.size() as u64;
+    j.exit = None;
     // (A shared reference of its own: the program outlives the context's borrow.)
     let prog = cx.prog;
     let cxp: *mut ExecCtx = cx;
-    // SAFETY: `cxp` is the unique borrow `cx`, used only through this pointer below.
-    let (lds, lds_size) = unsafe { ((*cxp).lds.as_mut_ptr(), (*cxp).lds.size() as u64) };
-    let mut j = JitCtx {
-        // SAFETY: as above.
-        limit: match unsafe { (*cxp).budget } {
-            0 => u64::MAX,
-            b => b,
-        },
-        masks: MASKS.as_ptr(),
-        // SAFETY: as above.
-        stop: unsafe { (*cxp).stop } as *const AtomicBool,
-        callout,
-        check_pre,
-        check_post,
-        span,
-        sites,
-        lds,
-        lds_size,
-        // Written by generated code before it is read: not worth zeroing per wave.
-        snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
-        lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
-        buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
-        jump: 0,
-        cx: cxp as *mut (),
-        exit: None,
-        shadow: None,
-    };
+    j.cx = cxp as *mut ();
     let f = code.code.addr() + code.entry;
     loop {
         let off = code.entries.get(w.pc as usize).copied().unwrap_or(u32::MAX);
@@ -416,7 +461,7 @@ pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result
         // the code outlive the call (the dispatch holds the kernel).
         let rc = unsafe {
             let g: extern "C" fn(*mut Wave, *mut JitCtx, u64) -> u32 = std::mem::transmute(f);
-            g(w, &mut j, code.code.addr() + u64::from(off))
+            g(w, j, code.code.addr() + u64::from(off))
         };
         match rc {
             EXIT_STOP => return j.exit.take().unwrap_or(Ok(())),

@@ -1,0 +1,134 @@
+//! The rows path of single-dword global/flat accesses on AVX2: each group of 8 lanes is
+//! consecutive on its own (lane 8g+i at `base_g + 4i` in the low dwords, without a carry out
+//! of them) and the high dwords are uniform. That is a 2-D work-group's rows of 8, 16 or 32
+//! work-items (the stencil's, a tiled matrix product's), or a 1-D access with gaps between
+//! groups. Without it, AVX2 (which has no scatters) moved such an access lane by lane
+//! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
+
+use super::emit::{bind, Emitter, R, W_UNFENCED};
+use super::mem_vector::{exec_byte, VmemShape, LANE_OFFSETS32, ROWS_HINT, SITE_DELTA, SITE_HINT};
+use crate::wave::UNFENCED_VECTOR;
+use iced_x86::code_asm::*;
+
+impl Emitter<'_> {
+    /// In a vector-memory stub (AVX2, one dword per lane; rdi = the address VGPRs, rsi = the
+    /// data VGPR, rdx = the uniform part of the address, r9 = the site, r10 = the first
+    /// active lane, r15 = the EXEC byte masks): checks that the active lanes come in rows,
+    /// proves their span (a miss asks the checker, then `retry`, or goes to `slow`) and moves
+    /// one group of 8 lanes at a time, in lane order (overlapping stores leave the highest
+    /// lane's value, as the interpreter's). Lanes not in rows go to `general`.
+    pub(super) fn rows_avx2(
+        &mut self,
+        shape: VmemShape,
+        retry: CodeLabel,
+        slow: CodeLabel,
+        general: CodeLabel,
+    ) -> R<()> {
+        let a = &mut self.a;
+        if shape.pair {
+            a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+            a.vmovd(xmm1, r8d)?;
+            a.vpbroadcastd(ymm1, xmm1)?;
+        }
+        a.mov(rcx, LANE_OFFSETS32[0].as_ptr() as u64)?;
+        a.vmovdqu(ymm5, ymmword_ptr(rcx))?; // 0, 4, ..., 28
+        a.vpcmpeqd(ymm9, ymm9, ymm9)?; // all ones
+        a.vmovdqa(ymm2, ymm9)?; // minimum so far
+        a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
+        a.vpxor(ymm4, ymm4, ymm4)?; // active lanes out of row so far
+        for g in 0..8 {
+            a.movzx(ecx, exec_byte(g))?;
+            a.shl(ecx, 5)?;
+            a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?; // the group's active lanes
+            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
+            // Lane i must be the group's first low dword + 4i, and not below it (which would
+            // be a carry out of the low dword).
+            a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
+            a.vpaddd(ymm0, ymm7, ymm5)?;
+            a.vpcmpeqd(ymm0, ymm0, ymm6)?;
+            a.vpmaxud(ymm7, ymm7, ymm6)?;
+            a.vpcmpeqd(ymm7, ymm7, ymm6)?;
+            a.vpand(ymm0, ymm0, ymm7)?;
+            if shape.pair {
+                a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
+                a.vpand(ymm0, ymm0, ymm7)?;
+            }
+            a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row
+            a.vpor(ymm4, ymm4, ymm0)?;
+            // Inactive lanes count as all ones for the minimum and 0 for the maximum.
+            a.vpblendvb(ymm7, ymm9, ymm6, ymm8)?;
+            a.vpminud(ymm2, ymm2, ymm7)?;
+            a.vpand(ymm7, ymm6, ymm8)?;
+            a.vpmaxud(ymm3, ymm3, ymm7)?;
+        }
+        a.vptest(ymm4, ymm4)?;
+        a.jnz(general)?;
+        for (ymm, xmm, max) in [(ymm2, xmm2, false), (ymm3, xmm3, true)] {
+            a.vextracti128(xmm5, ymm, 1)?;
+            for step in [None, Some(0x4e), Some(0xb1)] {
+                if let Some(imm) = step {
+                    a.vpshufd(xmm5, xmm, imm)?;
+                }
+                if max {
+                    a.vpmaxud(xmm, xmm, xmm5)?;
+                } else {
+                    a.vpminud(xmm, xmm, xmm5)?;
+                }
+            }
+        }
+        // r8 = the address of low dword 0: (high dword or nothing) + the uniform part.
+        if shape.pair {
+            a.shl(r8, 32)?;
+        } else {
+            a.xor(r8d, r8d)?;
+        }
+        a.add(r8, rdx)?;
+        a.vmovd(eax, xmm2)?;
+        a.vmovd(ecx, xmm3)?;
+        a.add(rax, r8)?;
+        a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
+        self.stub_range_check(!shape.load, retry, slow)?;
+        let a = &mut self.a;
+        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
+        a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
+        if !shape.load {
+            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+        }
+        for g in 0..8 {
+            let reg = ymmword_ptr(rsi + 32 * g);
+            let mut partial = a.create_label();
+            let mut next = a.create_label();
+            a.movzx(ecx, exec_byte(g))?;
+            a.test(ecx, ecx)?;
+            a.jz(next)?;
+            // The group's host address: its first lane's low dword (inactive or not, the
+            // active lanes are that + 4i).
+            a.mov(eax, dword_ptr(rdi + 32 * g))?;
+            a.add(rax, r8)?;
+            let host = ymmword_ptr(rax);
+            a.cmp(ecx, 0xff)?;
+            a.jne(partial)?;
+            if shape.load {
+                a.vmovdqu(ymm0, host)?;
+                a.vmovdqu(reg, ymm0)?;
+            } else {
+                a.vmovdqu(ymm0, reg)?;
+                a.vmovdqu(host, ymm0)?;
+            }
+            a.jmp(next)?;
+            bind(a, &mut partial)?;
+            // Masked moves never touch an inactive lane's memory.
+            a.shl(ecx, 5)?;
+            a.vmovdqu(ymm3, ymmword_ptr(r15 + rcx))?;
+            if shape.load {
+                a.vpmaskmovd(ymm0, ymm3, host)?;
+                a.vpmaskmovd(reg, ymm3, ymm0)?;
+            } else {
+                a.vmovdqu(ymm0, reg)?;
+                a.vpmaskmovd(host, ymm3, ymm0)?;
+            }
+            bind(a, &mut next)?;
+        }
+        Ok(())
+    }
+}
