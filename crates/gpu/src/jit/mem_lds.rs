@@ -1,6 +1,7 @@
 //! LDS reads and writes of 1 or 2 dwords per address (`ds_read/write_b32/b64`, the
 //! `read2`/`write2` forms), wave-wide with gathers and scatters over the work-group's LDS, as
-//! calls to a stub per access shape (see `mem_vector.rs`).
+//! calls to a stub per access shape (see `mem_vector.rs`). Bytes, shorts and 3-4 dwords per
+//! address take the same interface to the stubs of `mem_narrow.rs`.
 //!
 //! Every active lane's access must lie inside the LDS (`address + bytes <= size`); otherwise
 //! the interpreter runs the instruction (out-of-range reads return 0 and writes are dropped,

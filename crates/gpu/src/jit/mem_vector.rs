@@ -1,7 +1,8 @@
 //! Global and flat loads and stores of 1, 2 or 4 dwords per lane, wave-wide, as calls to
 //! shared subroutines ("stubs", one per access shape, emitted once per kernel): the call site
 //! passes its registers, the stub does the work. That keeps the code of a kernel small (it
-//! compiles faster and stays in the instruction cache) for the price of a call.
+//! compiles faster and stays in the instruction cache) for the price of a call. (Bytes and
+//! shorts: `mem_narrow.rs`, with the same interface.)
 //!
 //! The common case is decided with 32-bit compares: the active lanes' addresses are
 //! consecutive (lane l at `base + size * l`, no carry between the address halves), so the
