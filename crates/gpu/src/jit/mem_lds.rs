@@ -180,14 +180,7 @@ impl Emitter<'_> {
                 }
             }
         }
-        let a = &mut self.a;
-        bind(a, &mut ok)?;
-        a.xor(eax, eax)?;
-        a.ret()?;
-        bind(a, &mut slow)?;
-        a.mov(eax, 1)?;
-        a.ret()?;
-        Ok(())
+        ds_stub_returns(&mut self.a, &mut ok, &mut slow)
     }
 
     /// Writes lane by lane, lanes in order, after the range check (r9 = the LDS): each active
@@ -505,4 +498,20 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// A DS stub's two exits: `ok` returns eax = 0, `slow` eax = 1 (the interpreter runs the
+/// instruction).
+pub(super) fn ds_stub_returns(
+    a: &mut CodeAssembler,
+    ok: &mut CodeLabel,
+    slow: &mut CodeLabel,
+) -> R<()> {
+    bind(a, ok)?;
+    a.xor(eax, eax)?;
+    a.ret()?;
+    bind(a, slow)?;
+    a.mov(eax, 1)?;
+    a.ret()?;
+    Ok(())
 }

@@ -20,7 +20,7 @@
 //! whose destination is its address register gives the interpreter's result.
 
 use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
-use super::mem_lds::DsShape;
+use super::mem_lds::{ds_stub_returns, DsShape};
 use super::mem_vector::{
     exec_byte, exec_word, merge_chunk, stub_returns, VmemShape, LANE_OFFSETS32, SITE_DELTA,
 };
@@ -423,12 +423,6 @@ impl Emitter<'_> {
         a.blsr(r11, r11)?;
         a.jnz(lane)?;
         a.pop(rbp)?;
-        bind(a, &mut ok)?;
-        a.xor(eax, eax)?;
-        a.ret()?;
-        bind(a, &mut slow)?;
-        a.mov(eax, 1)?;
-        a.ret()?;
-        Ok(())
+        ds_stub_returns(a, &mut ok, &mut slow)
     }
 }
