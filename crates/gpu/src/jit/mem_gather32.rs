@@ -13,7 +13,9 @@
 //! number is `off - 2^31`), base + index is the lane's address for every offset.
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
-use super::mem_vector::{exec_byte, exec_word, reduce_min_max_u32, VmemShape, SITE_DELTA};
+use super::mem_vector::{
+    exec_byte, exec_word, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape, SITE_DELTA,
+};
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 
@@ -40,17 +42,9 @@ impl Emitter<'_> {
             a.vpmaxud(zmm3.k1(), zmm3, zmm6)?;
         }
         reduce_min_max_u32(a)?;
-        // Span [base + lowest, base + highest + 4) (64-bit sums: a wrap misses the cache and
-        // the checker refuses it).
-        a.vmovd(eax, xmm2)?;
-        a.vmovd(ecx, xmm3)?;
-        a.add(rax, rdx)?;
-        a.lea(rcx, qword_ptr(rcx + rdx + 4))?;
-        self.stub_range_check(!shape.load, retry, slow)?;
+        self.offsets_span(shape, retry, slow)?;
         let a = &mut self.a;
         // r8 = host base + 2^31 (see the module documentation).
-        a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
-        a.add(r8, rdx)?;
         a.mov(eax, 0x8000_0000u32)?;
         a.add(r8, rax)?;
         a.vpbroadcastd(zmm7, eax)?;
@@ -98,15 +92,9 @@ impl Emitter<'_> {
             a.vpand(ymm7, ymm6, ymm8)?;
             a.vpmaxud(ymm3, ymm3, ymm7)?;
         }
-        reduce_min_max_u32_avx2(a)?;
-        a.vmovd(eax, xmm2)?;
-        a.vmovd(ecx, xmm3)?;
-        a.add(rax, rdx)?;
-        a.lea(rcx, qword_ptr(rcx + rdx + 4))?;
-        self.stub_range_check(!shape.load, retry, slow)?;
+        reduce_min_max_u32_ymm(a)?;
+        self.offsets_span(shape, retry, slow)?;
         let a = &mut self.a;
-        a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
-        a.add(r8, rdx)?;
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
             let mut lane = a.create_label();
@@ -144,21 +132,21 @@ impl Emitter<'_> {
     }
 }
 
-/// Reduces the unsigned dword minima in ymm2 and maxima in ymm3 to lane 0 of xmm2 and xmm3
-/// (xmm5 is clobbered).
-fn reduce_min_max_u32_avx2(a: &mut CodeAssembler) -> R<()> {
-    for (ymm, xmm, max) in [(ymm2, xmm2, false), (ymm3, xmm3, true)] {
-        a.vextracti128(xmm5, ymm, 1)?;
-        for step in [None, Some(0x4e), Some(0xb1)] {
-            if let Some(imm) = step {
-                a.vpshufd(xmm5, xmm, imm)?;
-            }
-            if max {
-                a.vpmaxud(xmm, xmm, xmm5)?;
-            } else {
-                a.vpminud(xmm, xmm, xmm5)?;
-            }
-        }
+impl Emitter<'_> {
+    /// The span of the active lanes' offsets, whose lowest and highest are in lane 0 of xmm2
+    /// and xmm3: `[base + lowest, base + highest + 4)` (64-bit sums: a wrap misses the cache
+    /// and the checker refuses it); a miss asks the checker, then `retry`, or goes to `slow`.
+    /// Leaves r8 = the host address of the uniform base.
+    fn offsets_span(&mut self, shape: VmemShape, retry: CodeLabel, slow: CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        a.vmovd(eax, xmm2)?;
+        a.vmovd(ecx, xmm3)?;
+        a.add(rax, rdx)?;
+        a.lea(rcx, qword_ptr(rcx + rdx + 4))?;
+        self.stub_range_check(!shape.load, retry, slow)?;
+        let a = &mut self.a;
+        a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
+        a.add(r8, rdx)?;
+        Ok(())
     }
-    Ok(())
 }

@@ -5,9 +5,8 @@
 //! groups. Without it, AVX2 (which has no scatters) moved such an access lane by lane
 //! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
 
-use super::emit::{bind, Emitter, R, W_UNFENCED};
-use super::mem_vector::{exec_byte, VmemShape, LANE_OFFSETS32, ROWS_HINT, SITE_DELTA, SITE_HINT};
-use crate::wave::UNFENCED_VECTOR;
+use super::emit::{bind, Emitter, R};
+use super::mem_vector::{exec_byte, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32};
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
@@ -63,37 +62,9 @@ impl Emitter<'_> {
         }
         a.vptest(ymm4, ymm4)?;
         a.jnz(general)?;
-        for (ymm, xmm, max) in [(ymm2, xmm2, false), (ymm3, xmm3, true)] {
-            a.vextracti128(xmm5, ymm, 1)?;
-            for step in [None, Some(0x4e), Some(0xb1)] {
-                if let Some(imm) = step {
-                    a.vpshufd(xmm5, xmm, imm)?;
-                }
-                if max {
-                    a.vpmaxud(xmm, xmm, xmm5)?;
-                } else {
-                    a.vpminud(xmm, xmm, xmm5)?;
-                }
-            }
-        }
-        // r8 = the address of low dword 0: (high dword or nothing) + the uniform part.
-        if shape.pair {
-            a.shl(r8, 32)?;
-        } else {
-            a.xor(r8d, r8d)?;
-        }
-        a.add(r8, rdx)?;
-        a.vmovd(eax, xmm2)?;
-        a.vmovd(ecx, xmm3)?;
-        a.add(rax, r8)?;
-        a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
-        self.stub_range_check(!shape.load, retry, slow)?;
+        reduce_min_max_u32_ymm(a)?;
+        self.rows_span(shape, retry, slow)?;
         let a = &mut self.a;
-        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
-        a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-        }
         for g in 0..8 {
             let reg = ymmword_ptr(rsi + 32 * g);
             let mut partial = a.create_label();

@@ -30,11 +30,11 @@ use std::mem::offset_of;
 
 const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
-pub(super) const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
+const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 /// `Site::delta`: host address = address + delta.
 pub(super) const SITE_DELTA: i32 = offset_of!(crate::memory::Site, delta) as i32;
 /// `Site::hint`: the rows path served the site.
-pub(super) const ROWS_HINT: i32 = 1;
+const ROWS_HINT: i32 = 1;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
@@ -543,24 +543,8 @@ impl Emitter<'_> {
         a.kortestw(k4, k4)?;
         a.jnz(general)?;
         reduce_min_max_u32(a)?;
-        // r8 = the address of low dword 0: (high dword or nothing) + the uniform part.
-        if shape.pair {
-            a.shl(r8, 32)?;
-        } else {
-            a.xor(r8d, r8d)?;
-        }
-        a.add(r8, rdx)?;
-        a.vmovd(eax, xmm2)?;
-        a.vmovd(ecx, xmm3)?;
-        a.add(rax, r8)?;
-        a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
-        self.stub_range_check(!shape.load, retry, slow)?;
+        self.rows_span(shape, retry, slow)?;
         let a = &mut self.a;
-        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
-        a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-        }
         if shape.load {
             // Per chunk: both groups' moves merged into the old lanes, one store.
             for c in 0..4 {
@@ -649,6 +633,38 @@ impl Emitter<'_> {
         self.stub_range_check(write, retry, slow)?;
         let a = &mut self.a;
         a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
+        Ok(())
+    }
+
+    /// The rows paths' span, after the active lanes' lowest and highest low dword went to
+    /// lane 0 of xmm2 and xmm3 (r8d = the high dword for address pairs): checks it (a miss
+    /// asks the checker, then `retry`, or goes to `slow`) and leaves r8 = the host address of
+    /// low dword 0; marks the site as served in rows.
+    pub(super) fn rows_span(
+        &mut self,
+        shape: VmemShape,
+        retry: CodeLabel,
+        slow: CodeLabel,
+    ) -> R<()> {
+        let a = &mut self.a;
+        // r8 = the address of low dword 0: (high dword or nothing) + the uniform part.
+        if shape.pair {
+            a.shl(r8, 32)?;
+        } else {
+            a.xor(r8d, r8d)?;
+        }
+        a.add(r8, rdx)?;
+        a.vmovd(eax, xmm2)?;
+        a.vmovd(ecx, xmm3)?;
+        a.add(rax, r8)?;
+        a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
+        self.stub_range_check(!shape.load, retry, slow)?;
+        let a = &mut self.a;
+        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
+        a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
+        if !shape.load {
+            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+        }
         Ok(())
     }
 
@@ -832,13 +848,21 @@ pub(super) fn stub_returns(
 /// Reduces the unsigned dword minima in zmm2 and maxima in zmm3 to lane 0 of xmm2 and xmm3
 /// (zmm5 is clobbered).
 pub(super) fn reduce_min_max_u32(a: &mut CodeAssembler) -> R<()> {
-    for (z, ymm, xmm, max) in [(zmm2, ymm2, xmm2, false), (zmm3, ymm3, xmm3, true)] {
+    for (z, ymm, max) in [(zmm2, ymm2, false), (zmm3, ymm3, true)] {
         a.vextracti64x4(ymm5, z, 1)?;
         if max {
             a.vpmaxud(ymm, ymm, ymm5)?;
         } else {
             a.vpminud(ymm, ymm, ymm5)?;
         }
+    }
+    reduce_min_max_u32_ymm(a)
+}
+
+/// Reduces the unsigned dword minima in ymm2 and maxima in ymm3 to lane 0 of xmm2 and xmm3
+/// (xmm5 is clobbered; AVX2).
+pub(super) fn reduce_min_max_u32_ymm(a: &mut CodeAssembler) -> R<()> {
+    for (ymm, xmm, max) in [(ymm2, xmm2, false), (ymm3, xmm3, true)] {
         a.vextracti128(xmm5, ymm, 1)?;
         for step in [None, Some(0x4e), Some(0xb1)] {
             if let Some(imm) = step {
