@@ -14,7 +14,7 @@
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
 use super::mem_vector::{
-    exec_byte, exec_word, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape, SITE_DELTA,
+    exec_byte, exec_word, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
 };
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
@@ -42,7 +42,7 @@ impl Emitter<'_> {
             a.vpmaxud(zmm3.k1(), zmm3, zmm6)?;
         }
         reduce_min_max_u32(a)?;
-        self.offsets_span(shape, retry, slow)?;
+        self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
         // r8 = host base + 2^31 (see the module documentation).
         a.mov(eax, 0x8000_0000u32)?;
@@ -93,7 +93,7 @@ impl Emitter<'_> {
             a.vpmaxud(ymm3, ymm3, ymm7)?;
         }
         reduce_min_max_u32_ymm(a)?;
-        self.offsets_span(shape, retry, slow)?;
+        self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
@@ -128,25 +128,6 @@ impl Emitter<'_> {
             a.vmovdqu(ymmword_ptr(rsi + 32 * g), ymm4)?;
             bind(a, &mut next)?;
         }
-        Ok(())
-    }
-}
-
-impl Emitter<'_> {
-    /// The span of the active lanes' offsets, whose lowest and highest are in lane 0 of xmm2
-    /// and xmm3: `[base + lowest, base + highest + 4)` (64-bit sums: a wrap misses the cache
-    /// and the checker refuses it); a miss asks the checker, then `retry`, or goes to `slow`.
-    /// Leaves r8 = the host address of the uniform base.
-    fn offsets_span(&mut self, shape: VmemShape, retry: CodeLabel, slow: CodeLabel) -> R<()> {
-        let a = &mut self.a;
-        a.vmovd(eax, xmm2)?;
-        a.vmovd(ecx, xmm3)?;
-        a.add(rax, rdx)?;
-        a.lea(rcx, qword_ptr(rcx + rdx + 4))?;
-        self.stub_range_check(!shape.load, retry, slow)?;
-        let a = &mut self.a;
-        a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
-        a.add(r8, rdx)?;
         Ok(())
     }
 }

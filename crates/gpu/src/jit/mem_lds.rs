@@ -231,12 +231,8 @@ impl Emitter<'_> {
     /// order and so do lanes within one, so the highest lane's value stays where addresses
     /// overlap.
     fn lds_write_b32_avx2(&mut self) -> R<()> {
+        chunk_constants_avx2(&mut self.a, ecx)?;
         let a = &mut self.a;
-        a.vmovd(xmm2, ecx)?;
-        a.vpbroadcastd(ymm2, xmm2)?;
-        a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
-        a.vmovdqu(ymm8, ymmword_ptr(rax))?; // 0, 4, ..., 28
-        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
         a.push(rbp)?;
         for c in 0..8 {
             let mut lane = a.create_label();
@@ -439,12 +435,8 @@ impl Emitter<'_> {
     /// or consecutive dwords is one broadcast or one move; otherwise dword gathers (two per
     /// lane for qwords).
     fn lds_read_avx2(&mut self, off: AsmRegister32, dst: AsmRegister64, qwords: bool) -> R<()> {
+        chunk_constants_avx2(&mut self.a, off)?;
         let a = &mut self.a;
-        a.vmovd(xmm2, off)?;
-        a.vpbroadcastd(ymm2, xmm2)?;
-        a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
-        a.vmovdqu(ymm8, ymmword_ptr(rax))?; // 0, 4, ..., 28
-        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
         let parts: &[(i32, i32)] = if qwords {
             &[(0, 0), (256, 4)]
         } else {
@@ -498,6 +490,17 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// The AVX2 LDS paths' constants: ymm2 = the access's offset in every lane, ymm8 = the byte
+/// offsets 0, 4, ..., 28 of a chunk's consecutive dwords, ymm9 = all ones (rax is clobbered).
+fn chunk_constants_avx2(a: &mut CodeAssembler, off: AsmRegister32) -> R<()> {
+    a.vmovd(xmm2, off)?;
+    a.vpbroadcastd(ymm2, xmm2)?;
+    a.mov(rax, super::mem_vector::LANE_OFFSETS32[0].as_ptr() as u64)?;
+    a.vmovdqu(ymm8, ymmword_ptr(rax))?;
+    a.vpcmpeqd(ymm9, ymm9, ymm9)?;
+    Ok(())
 }
 
 /// A DS stub's two exits: `ok` returns eax = 0, `slow` eax = 1 (the interpreter runs the

@@ -636,11 +636,12 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The rows paths' span, after the active lanes' lowest and highest low dword went to
-    /// lane 0 of xmm2 and xmm3 (r8d = the high dword for address pairs): checks it (a miss
-    /// asks the checker, then `retry`, or goes to `slow`) and leaves r8 = the host address of
-    /// low dword 0; marks the site as served in rows.
-    pub(super) fn rows_span(
+    /// The span of a single-dword access whose active lanes' lowest and highest low dword
+    /// (or 32-bit offset) are in lane 0 of xmm2 and xmm3, r8d = the uniform high dword of
+    /// address pairs: `[addr(lowest), addr(highest) + 4)` with 64-bit sums (a wrap misses the
+    /// cache and the checker refuses it). A miss asks the checker, then `retry`, or goes to
+    /// `slow`. Leaves r8 = the host address of low dword (or offset) 0, r11 = the site.
+    pub(super) fn min_max_span(
         &mut self,
         shape: VmemShape,
         retry: CodeLabel,
@@ -659,8 +660,22 @@ impl Emitter<'_> {
         a.add(rax, r8)?;
         a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
         self.stub_range_check(!shape.load, retry, slow)?;
+        self.a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
+        Ok(())
+    }
+
+    /// The rows paths' span, after the active lanes' lowest and highest low dword went to
+    /// lane 0 of xmm2 and xmm3 (r8d = the high dword for address pairs): checks it (a miss
+    /// asks the checker, then `retry`, or goes to `slow`) and leaves r8 = the host address of
+    /// low dword 0; marks the site as served in rows.
+    pub(super) fn rows_span(
+        &mut self,
+        shape: VmemShape,
+        retry: CodeLabel,
+        slow: CodeLabel,
+    ) -> R<()> {
+        self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
-        a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
         if !shape.load {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
