@@ -47,7 +47,12 @@ fn ipred(c: Cond) -> R<Icmp> {
 
 impl Emitter<'_> {
     pub(super) fn lane_cmp(&mut self, li: &LaneInst, ty: CmpTy, c: Cond) -> R<()> {
+        if !li.writes_exec && self.mask_unread() {
+            return Ok(()); // a compare writes nothing but its mask
+        }
         let m = self.mtmp()?;
+        // AVX2: `m` may hold the complement, folded into the `and` with EXEC.
+        let mut inverted = false;
         match ty {
             CmpTy::F32 => {
                 let x = self.fsrc(li, 0)?;
@@ -61,7 +66,7 @@ impl Emitter<'_> {
             CmpTy::I32 | CmpTy::U32 => {
                 let x = self.opd_reg(li.src[0][0])?;
                 let y = self.opd(li.src[1][0])?;
-                self.v_icmp(m, ipred(c)?, ty == CmpTy::I32, x, y)?;
+                inverted = self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I32, x, y)?;
             }
             CmpTy::I16 | CmpTy::U16 => {
                 // The low halves, zero- or sign-extended to 32 bits.
@@ -80,13 +85,14 @@ impl Emitter<'_> {
                         self.v_srai(v, v, 16)?;
                     }
                 }
-                self.v_icmp(m, ipred(c)?, ty == CmpTy::I16, x, Vs::R(y))?;
+                inverted =
+                    self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I16, x, Vs::R(y))?;
             }
             CmpTy::I64 | CmpTy::U64 => self.cmp64(li, m, ipred(c)?, ty == CmpTy::I64)?,
             CmpTy::F16 | CmpTy::F64 => return Err(err("compare type")),
         }
         let target = li.mask_out.unwrap_or(VCC_LO as u8);
-        self.mask_out(target, m, li.writes_exec)
+        self.mask_out_maybe_inverted(target, m, inverted, li.writes_exec)
     }
 
     /// 64-bit compare of pairs: the high halves decide, unless equal; then the low halves,

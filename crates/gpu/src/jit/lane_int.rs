@@ -331,9 +331,9 @@ impl Emitter<'_> {
         self.put(d, a)
     }
 
-    /// `m` = lanes where `x <u y` (unsigned).
-    fn ult(&mut self, m: M, x: V, y: V) -> R<()> {
-        self.v_icmp(m, Icmp::Lt, false, x, Vs::R(y))
+    /// `m` = lanes where `x <u y` (unsigned), or (returns `true`) its complement on AVX2.
+    fn ult(&mut self, m: M, x: V, y: V) -> R<bool> {
+        self.v_icmp_maybe_inverted(m, Icmp::Lt, false, x, Vs::R(y))
     }
 
     /// The add/sub ops with a carry-out (and a carry-in for addc/subb/subbrev).
@@ -380,6 +380,8 @@ impl Emitter<'_> {
             return self.put(d, r);
         }
         let carry = self.mtmp()?;
+        // Whether `carry` holds the complement of the carry-out (AVX2; see `ult`).
+        let inverted;
         if add {
             let t = match cin {
                 // (The sum wrapped iff it is below either addend: compared with one it spared.)
@@ -390,21 +392,23 @@ impl Emitter<'_> {
                 Some(_) => self.tmp()?,
             };
             self.v_add(t, xv, Vs::R(yv))?;
-            self.ult(carry, t, if t == xv { yv } else { xv })?; // the sum wrapped
+            let inv1 = self.ult(carry, t, if t == xv { yv } else { xv })?; // the sum wrapped
             self.free(xv);
             self.free(yv);
             if let Some(c) = cin {
                 let r = self.dst_reg(d)?;
                 self.v_add_mask_bit(r, t, c)?;
                 let c2 = self.mtmp()?;
-                self.ult(c2, r, t)?; // adding the carry wrapped
-                self.m_or(carry, carry, c2)?;
+                let inv2 = self.ult(c2, r, t)?; // adding the carry wrapped
+                inverted = self.m_or_maybe_inverted(carry, inv1, c2, inv2)?;
                 self.put(d, r)?;
             } else {
+                inverted = inv1;
                 self.put(d, t)?;
             }
         } else {
-            self.ult(carry, xv, yv)?; // borrow: y > x
+            inverted = false;
+            self.v_icmp(carry, Icmp::Lt, false, xv, Vs::R(yv))?; // borrow: y > x
             let t = if cin.is_none() {
                 self.dst_reg(d)?
             } else {
@@ -429,7 +433,21 @@ impl Emitter<'_> {
             }
         }
         let target = li.mask_out.unwrap_or(VCC_LO as u8);
-        self.mask_out(target, carry, false)
+        self.mask_out_maybe_inverted(target, carry, inverted, false)
+    }
+
+    /// `a |= b` for masks that may hold complements (`ia`, `ib`); returns whether `a` then
+    /// holds the complement of the union (!a' & !b' = !(a' | b'): no inversion needed).
+    fn m_or_maybe_inverted(&mut self, a: M, ia: bool, b: M, ib: bool) -> R<bool> {
+        match (ia, ib) {
+            (false, false) => self.m_or(a, a, b)?,
+            (true, true) => self.m_and(a, a, b)?,
+            // One complement: a | b = !(a' & !b) with a' = !a, as `vpandn`'s `!x & y`.
+            (true, false) => self.m_andn(a, b, a)?,
+            (false, true) => self.m_andn(a, a, b)?,
+        }
+        self.mfree(b);
+        Ok(ia || ib)
     }
 
     /// `v_mul_hi_u32` / `v_mul_hi_i32`: the high 32 bits of the 64-bit product.

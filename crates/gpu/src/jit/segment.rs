@@ -34,6 +34,9 @@ pub(super) struct Seg {
     homes: HashMap<Opd, Home>,
     /// Uniform operands without a home: their snapshot slot in `JitCtx::snap`.
     snaps: HashMap<u8, i32>,
+    /// AVX2: constants without a home, in snapshot slots too (one broadcast per use, where
+    /// materializing one takes three instructions).
+    ksnaps: HashMap<u32, i32>,
     /// Lane masks held in mask registers in this iteration (SGPR pair, register), most
     /// recently written last; memory holds them too.
     masks: Vec<(u8, M)>,
@@ -48,6 +51,13 @@ pub(super) struct Seg {
     /// Nothing reads the lane mask the instruction being emitted writes (`unread_masks`): it
     /// need not be computed or stored.
     mask_unread: bool,
+    /// AVX2 (no mask homes): the instruction being emitted hands the lane mask it writes to
+    /// the next one in its register ([`handoffs`]).
+    hand_out: bool,
+    /// The lane mask (SGPR pair, register) the previous instruction handed to this one, and
+    /// the one this instruction hands to the next.
+    handed: Option<(u8, M)>,
+    hand_next: Option<(u8, M)>,
 }
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
@@ -119,6 +129,7 @@ impl Emitter<'_> {
         // Uniform values into their homes, or snapshot slots, once: a lane mask written by
         // the segment may be one of them (read before written, by the same instruction).
         let mut snaps = HashMap::new();
+        let mut ksnaps = HashMap::new();
         for (o, _) in &ranked {
             match (*o, homes.get(o)) {
                 (Opd::S(s), Some(h)) => {
@@ -126,18 +137,27 @@ impl Emitter<'_> {
                 }
                 (Opd::K(k), Some(h)) => self.v_const(h.reg, k)?,
                 (Opd::S(s), None) => {
-                    let slot = J_SNAP + 4 * snaps.len() as i32;
-                    if snaps.len() >= super::SNAP_SLOTS {
+                    let slot = J_SNAP + 4 * (snaps.len() + ksnaps.len()) as i32;
+                    if snaps.len() + ksnaps.len() >= super::SNAP_SLOTS {
                         return Err(super::emit::err("too many uniform operands"));
                     }
                     self.a.mov(eax, dword_ptr(rbx + (W_S + 4 * i32::from(s))))?;
                     self.a.mov(dword_ptr(r12 + slot), eax)?;
                     snaps.insert(s, slot);
                 }
+                (Opd::K(k), None) if isa == Isa::Avx2 && k != 0 && k != u32::MAX => {
+                    let n = snaps.len() + ksnaps.len();
+                    if n >= super::SNAP_SLOTS {
+                        continue; // materialized at each use instead
+                    }
+                    let slot = J_SNAP + 4 * n as i32;
+                    self.a.mov(dword_ptr(r12 + slot), k)?;
+                    ksnaps.insert(k, slot);
+                }
                 _ => {}
             }
         }
-        let (mut dead, unread) = if self.check {
+        let (mut dead, mut unread) = if self.check {
             (vec![false; insts.len()], vec![false; insts.len()])
         } else {
             (
@@ -145,6 +165,21 @@ impl Emitter<'_> {
                 unread_masks(insts, dead_after),
             )
         };
+        let mut hand = vec![false; insts.len()];
+        if isa.mask_homes().is_empty() && !self.check {
+            // Without mask homes a dead store's mask is read by nobody at all (no register
+            // keeps it for a later read): it need not be computed either, as the carry-out
+            // of each `v_addc` of a run of 64-bit additions.
+            for (k, (_, li)) in insts.iter().enumerate() {
+                let off_exec = li.mask_out.is_some_and(|s| s.abs_diff(EXEC_LO as u8) >= 2);
+                unread[k] |= dead[k] && off_exec;
+            }
+            // A mask read by the next instruction alone goes there in its register.
+            for (k, (h, d)) in handoffs(insts).into_iter().enumerate() {
+                hand[k] = h;
+                dead[k] |= d;
+            }
+        }
         dead.iter_mut().zip(&unread).for_each(|(d, &u)| *d |= u);
         let accs = mask_accumulators(insts, &unread);
         // A mask nothing reads after the segment needs no zeros for chunks without lanes.
@@ -156,11 +191,15 @@ impl Emitter<'_> {
         self.seg = Some(Seg {
             homes,
             snaps,
+            ksnaps,
             masks: Vec::new(),
             mask_store_dead: false,
             mask_acc: None,
             reread: false,
             mask_unread: false,
+            hand_out: false,
+            handed: None,
+            hand_next: None,
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -203,6 +242,11 @@ impl Emitter<'_> {
                 seg.mask_acc = accs[k].map(|a| MASK_ACCS[a]);
                 seg.reread = reread[k];
                 seg.mask_unread = unread[k];
+                seg.hand_out = hand[k];
+                seg.handed = seg.hand_next.take();
+                if let Some((_, m)) = seg.handed {
+                    self.free_m &= !(1 << m.0); // it stays this instruction's
+                }
             }
             self.lane(*i, li).map_err(|e| {
                 super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
@@ -318,7 +362,10 @@ impl Emitter<'_> {
             }
             Opd::K(k) => {
                 let t = self.tmp()?;
-                self.v_const(t, k)?;
+                match self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied()) {
+                    Some(slot) => self.v_mov(t, Vs::B(ptr(r12 + slot)))?,
+                    None => self.v_const(t, k)?,
+                }
                 Ok(Vs::R(t))
             }
         }
@@ -412,6 +459,14 @@ impl Emitter<'_> {
         {
             return Ok(m);
         }
+        if let Some((_, m)) = self
+            .seg
+            .as_ref()
+            .and_then(|g| g.handed)
+            .filter(|&(r, _)| r == s)
+        {
+            return Ok(m);
+        }
         let m = self.mtmp()?;
         let mem = self.mask_mem(s);
         match self.isa {
@@ -427,11 +482,25 @@ impl Emitter<'_> {
     /// Writes lane mask `m`, restricted to the chunk's active lanes, as the chunk's bits of
     /// SGPR pair `s` (and of EXEC too when `exec`).
     pub(super) fn mask_out(&mut self, s: u8, m: M, exec_too: bool) -> R<()> {
+        self.mask_out_maybe_inverted(s, m, false, exec_too)
+    }
+
+    /// [`Emitter::mask_out`] of a mask that may hold the complement of its value
+    /// (`inverted`, from [`Emitter::v_icmp_maybe_inverted`]).
+    pub(super) fn mask_out_maybe_inverted(
+        &mut self,
+        s: u8,
+        m: M,
+        inverted: bool,
+        exec_too: bool,
+    ) -> R<()> {
         if !exec_too && self.mask_unread() {
             return Ok(());
         }
-        let exec = self.isa.exec_mask();
-        self.m_and(m, m, exec)?;
+        self.m_and_exec(m, inverted)?;
+        if let Some(seg) = self.seg.as_mut().filter(|g| g.hand_out && !exec_too) {
+            seg.hand_next = Some((s, m));
+        }
         let dead = !exec_too && self.seg.as_ref().is_some_and(|g| g.mask_store_dead);
         let acc = self.seg.as_ref().and_then(|g| g.mask_acc);
         if let (Some(r), false) = (acc, exec_too) {
@@ -505,6 +574,54 @@ fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
                 }
             }
             false
+        })
+        .collect()
+}
+
+/// AVX2, per instruction of a segment: whether the lane mask it writes goes to the next
+/// instruction in its register (that one reads it as its carry-in or select mask and nothing
+/// else of the pair), and whether its store is then dead (the pair is written whole again
+/// before anything else reads memory's copy: a `v_add_co`/`v_addc` pair, or compares
+/// feeding `v_cndmask`es).
+fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(bool, bool)> {
+    use super::select::LaneOp;
+    use crate::exec::int32::Int32::{Addc, Cndmask, Subb, SubbRev};
+    let as_value = |li: &LaneInst, s: u8| li.sgpr_values().any(|r| r.abs_diff(s) < 2);
+    let as_mask = |li: &LaneInst, s: u8| li.mask_in.is_some_and(|m| m.abs_diff(s) < 2);
+    (0..insts.len())
+        .map(|k| {
+            let li = &insts[k].1;
+            let Some(s) = li
+                .mask_out
+                .filter(|&s| !li.writes_exec && s.abs_diff(EXEC_LO as u8) >= 2)
+            else {
+                return (false, false);
+            };
+            let Some((_, next)) = insts.get(k + 1) else {
+                return (false, false);
+            };
+            let reader = matches!(next.op, LaneOp::Int(Addc | Subb | SubbRev | Cndmask));
+            if !reader || next.mask_in != Some(s) || as_value(next, s) {
+                return (false, false);
+            }
+            // Dead: the pair is written whole before any other read of memory's copy.
+            let writes = |li: &LaneInst| match li.mask_out {
+                Some(t) if t == s && !li.writes_exec => Some(true),
+                Some(t) if t.abs_diff(s) < 2 => Some(false),
+                _ => None,
+            };
+            if let Some(w) = writes(next) {
+                return (true, w);
+            }
+            for (_, later) in &insts[k + 2..] {
+                if as_value(later, s) || as_mask(later, s) {
+                    return (true, false);
+                }
+                if let Some(w) = writes(later) {
+                    return (true, w);
+                }
+            }
+            (true, false)
         })
         .collect()
 }

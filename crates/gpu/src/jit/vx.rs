@@ -421,6 +421,27 @@ impl Emitter<'_> {
 
     /// `m` = lanes where `x (p) y`, as signed (`signed`) or unsigned 32-bit integers.
     pub(super) fn v_icmp(&mut self, m: M, p: Icmp, signed: bool, x: V, y: Vs) -> R<()> {
+        if self.v_icmp_maybe_inverted(m, p, signed, x, y)? {
+            let t = self.tmp()?;
+            self.v_ones(t)?;
+            self.v_xor(V(m.0), V(m.0), Vs::R(t))?;
+            self.free(t);
+        }
+        Ok(())
+    }
+
+    /// Like [`Emitter::v_icmp`], but on AVX2 `m` may be left holding the complement of the
+    /// result (returns `true` then): AVX2 has no unsigned or not-equal compares, and the
+    /// complement's two instructions often fold into the `and` with EXEC that follows
+    /// ([`Emitter::m_and_exec`]).
+    pub(super) fn v_icmp_maybe_inverted(
+        &mut self,
+        m: M,
+        p: Icmp,
+        signed: bool,
+        x: V,
+        y: Vs,
+    ) -> R<bool> {
         match self.isa {
             Isa::Avx512 => {
                 let a = &mut self.a;
@@ -435,34 +456,32 @@ impl Emitter<'_> {
                     (false, Vs::B(o)) => a.vpcmpud(k, zr(x), dword_bcst(o), p)?,
                 }
             }
-            Isa::Avx2 => self.avx2_icmp(m, p, signed, x, y)?,
+            Isa::Avx2 => return self.avx2_icmp(m, p, signed, x, y),
         }
-        Ok(())
+        Ok(false)
     }
 
     /// AVX2 integer compare into a vector mask: only `eq` and signed `gt` exist; unsigned
-    /// order comes from `min`/`max` (x <=u y exactly when minu(x, y) == x).
-    fn avx2_icmp(&mut self, m: M, p: Icmp, signed: bool, xv: V, yv: Vs) -> R<()> {
+    /// order comes from `min`/`max` (x <=u y exactly when minu(x, y) == x). Returns whether
+    /// `m` holds the complement of the result (the caller inverts it).
+    fn avx2_icmp(&mut self, m: M, p: Icmp, signed: bool, xv: V, yv: Vs) -> R<bool> {
         let d = V(m.0);
-        let a_not = |e: &mut Self, t: V| -> R<()> {
-            e.v_ones(t)?;
-            e.v_xor(d, d, Vs::R(t))
-        };
         match p {
-            Icmp::True => return self.v_ones(d),
-            Icmp::False => return self.v_xor(d, d, Vs::R(d)),
+            Icmp::True => {
+                self.v_ones(d)?;
+                return Ok(false);
+            }
+            Icmp::False => {
+                self.v_xor(d, d, Vs::R(d))?;
+                return Ok(false);
+            }
             Icmp::Eq | Icmp::Ne => {
                 match yv {
                     Vs::R(r) => self.a.vpcmpeqd(yr(d), yr(xv), yr(r))?,
                     Vs::M(o) => self.a.vpcmpeqd(yr(d), yr(xv), ymmword_ptr(o))?,
                     Vs::B(_) => return Err(err("broadcast operand on AVX2")),
                 }
-                if p == Icmp::Ne {
-                    let t = self.tmp()?;
-                    a_not(self, t)?;
-                    self.free(t);
-                }
-                return Ok(());
+                return Ok(p == Icmp::Ne);
             }
             _ => {}
         }
@@ -474,9 +493,8 @@ impl Emitter<'_> {
                 Icmp::Gt | Icmp::Le => self.a.vpcmpgtd(yr(d), yr(xv), yr(t))?,
                 _ => self.a.vpcmpgtd(yr(d), yr(t), yr(xv))?,
             }
-            if matches!(p, Icmp::Le | Icmp::Ge) {
-                a_not(self, t)?;
-            }
+            self.free(t);
+            Ok(matches!(p, Icmp::Le | Icmp::Ge))
         } else {
             // le: minu == x; gt: !le; ge: maxu == x; lt: !ge.
             match p {
@@ -484,12 +502,22 @@ impl Emitter<'_> {
                 _ => self.v_maxu(t, xv, yv)?,
             }
             self.a.vpcmpeqd(yr(d), yr(t), yr(xv))?;
-            if matches!(p, Icmp::Gt | Icmp::Lt) {
-                a_not(self, t)?;
-            }
+            self.free(t);
+            Ok(matches!(p, Icmp::Gt | Icmp::Lt))
         }
-        self.free(t);
-        Ok(())
+    }
+
+    /// `m &= exec`, or `m = !m & exec` when `m` holds a complement (`inverted`).
+    pub(super) fn m_and_exec(&mut self, m: M, inverted: bool) -> R<()> {
+        let exec = self.isa.exec_mask();
+        match (self.isa, inverted) {
+            (_, false) => self.m_and(m, m, exec),
+            (Isa::Avx2, true) => {
+                self.a.vpandn(yr(V(m.0)), yr(V(m.0)), yr(V(exec.0)))?;
+                Ok(())
+            }
+            (Isa::Avx512, true) => Err(err("inverted mask on AVX-512")),
+        }
     }
 
     /// `m` = lanes where `vcmpps` predicate `p` holds for `x`, `y`.
@@ -511,6 +539,15 @@ impl Emitter<'_> {
         match self.isa {
             Isa::Avx512 => self.a.kandw(kr(d), kr(a), kr(b))?,
             Isa::Avx2 => self.a.vpand(yr(V(d.0)), yr(V(a.0)), yr(V(b.0)))?,
+        }
+        Ok(())
+    }
+
+    /// `d = !a & b` on masks.
+    pub(super) fn m_andn(&mut self, d: M, a: M, b: M) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.kandnw(kr(d), kr(a), kr(b))?,
+            Isa::Avx2 => self.a.vpandn(yr(V(d.0)), yr(V(a.0)), yr(V(b.0)))?,
         }
         Ok(())
     }
