@@ -111,6 +111,9 @@ pub(super) struct Emitter<'p> {
     pub(super) natives_left: u32,
     /// Current segment state (inside a chunk loop).
     pub(super) seg: Option<super::segment::Seg>,
+    /// The chunk loop being emitted runs only when every lane of the wave is active (AVX2's
+    /// full-EXEC copy of a segment): EXEC's mask register holds all ones.
+    pub(super) full_exec: bool,
     /// Memory-instruction sites numbered so far.
     pub(super) sites: u32,
     /// Shared subroutines requested so far.
@@ -574,6 +577,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         free_m: 0,
         natives_left: 0,
         seg: None,
+        full_exec: false,
         sites: 0,
         stubs: Default::default(),
         lds_cls: Default::default(),

@@ -60,6 +60,15 @@ pub(super) struct Seg {
     hand_next: Option<(u8, M)>,
 }
 
+/// A segment's per-instruction decisions (see `segment`).
+struct PerInst<'a> {
+    dead: &'a [bool],
+    accs: &'a [Option<usize>],
+    reread: &'a [bool],
+    unread: &'a [bool],
+    hand: &'a [bool],
+}
+
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
 const MASK_ACCS: [AsmRegister64; 6] = [rcx, rdx, r8, r9, r10, r11];
 
@@ -214,6 +223,18 @@ impl Emitter<'_> {
         for &(_, r) in &collected {
             a.xor(r, r)?;
         }
+        let flags = PerInst {
+            dead: &dead,
+            accs: &accs,
+            reread: &reread,
+            unread: &unread,
+            hand: &hand,
+        };
+        let mut done = self.a.create_label();
+        if isa == Isa::Avx2 && !self.check {
+            self.full_exec_loop(insts, &flags, done)?;
+        }
+        let a = &mut self.a;
         a.xor(esi, esi)?;
         a.mov(rdi, r13)?;
         bind(a, &mut top)?;
@@ -235,14 +256,120 @@ impl Emitter<'_> {
                 a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
             }
         }
+        let dirty = self.segment_body(insts, &flags)?;
+        if isa == Isa::Avx512 && mem_next && !dirty.is_empty() {
+            // A chunk whose lanes are all active stores whole registers: the memory access
+            // reading them next (its address, its data) is forwarded from a plain store but
+            // waits for a masked one to reach the cache. (Not in general: where chunks of
+            // one segment alternate between full and partial, as in a divergent loop, the
+            // mispredicted branch costs more than the store it saves.)
+            let mut partial = self.a.create_label();
+            self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
+            self.a.jae(partial)?;
+            for &(r, v) in &dirty {
+                let m = self.vgpr_mem(r);
+                self.a.vmovdqu32(zmmword_ptr(m), super::vx::zr(v))?;
+            }
+            self.a.jmp(next)?;
+            bind(&mut self.a, &mut partial)?;
+        }
+        if isa == Isa::Avx2 && !dirty.is_empty() {
+            // AVX2 has no cheap masked store: a partial chunk loads, blends and stores each
+            // register; a full one only stores it.
+            let mut partial = self.a.create_label();
+            self.a.vmovmskps(eax, super::vx::yr(V(exec.0)))?;
+            self.a.cmp(eax, 0xff)?;
+            self.a.jne(partial)?;
+            for &(r, v) in &dirty {
+                let m = self.vgpr_mem(r);
+                self.a.vmovdqu(ymmword_ptr(m), super::vx::yr(v))?;
+            }
+            self.a.jmp(next)?;
+            bind(&mut self.a, &mut partial)?;
+        }
+        for (r, v) in dirty {
+            let m = self.vgpr_mem(r);
+            self.v_store_masked_blend(m, v, exec)?;
+        }
+        let cb = isa.chunk_bytes();
+        let chunks = isa.chunks() as i32;
+        let a = &mut self.a;
+        bind(a, &mut next)?;
+        a.add(rdi, cb)?;
+        a.inc(esi)?;
+        a.cmp(esi, chunks)?;
+        a.jb(top)?;
+        // Chunks without active lanes: their mask outputs read 0.
+        a.jmp(done)?;
+        bind(a, &mut skip)?;
+        for m in &masks_out {
+            if let Some(&(_, r)) = collected.iter().find(|c| c.0 == *m) {
+                self.a.shr(r, (64 / chunks) as u32)?;
+                continue;
+            }
+            let mm = self.mask_mem(*m);
+            match isa {
+                Isa::Avx512 => self.a.mov(mm, 0)?,
+                Isa::Avx2 => self.a.mov(mm, 0)?,
+            }
+        }
+        self.a.jmp(next)?;
+        bind(&mut self.a, &mut done)?;
+        for &(s, r) in &collected {
+            self.a.mov(qword_ptr(rbx + (W_S + 4 * i32::from(s))), r)?;
+        }
+        self.seg = None;
+        Ok(())
+    }
+
+    /// AVX2: the segment's chunk loop for a wave whose 64 lanes are all active (most waves,
+    /// outside divergent code), then a jump to `done`; other waves go on past it, to the
+    /// general loop. Each chunk skips what the general loop does for partial EXEC (the
+    /// chunk's mask from the table, the test for an empty chunk, the `and` of lane masks
+    /// with EXEC, loading and blending each register it writes back).
+    fn full_exec_loop(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        flags: &PerInst,
+        done: CodeLabel,
+    ) -> R<()> {
+        let exec = self.isa.exec_mask();
+        let mut general = self.a.create_label();
+        let mut top = self.a.create_label();
+        self.a
+            .cmp(qword_ptr(rbx + (W_S + 4 * EXEC_LO as i32)), -1)?;
+        self.a.jne(general)?;
+        self.v_ones(V(exec.0))?;
+        self.a.xor(esi, esi)?;
+        self.a.mov(rdi, r13)?;
+        bind(&mut self.a, &mut top)?;
+        self.full_exec = true;
+        let dirty = self.segment_body(insts, flags);
+        self.full_exec = false;
+        for (r, v) in dirty? {
+            let m = self.vgpr_mem(r);
+            self.a.vmovdqu(ymmword_ptr(m), super::vx::yr(v))?;
+        }
+        let a = &mut self.a;
+        a.add(rdi, self.isa.chunk_bytes())?;
+        a.inc(esi)?;
+        a.cmp(esi, self.isa.chunks() as i32)?;
+        a.jb(top)?;
+        a.jmp(done)?;
+        bind(a, &mut general)
+    }
+
+    /// One chunk iteration of a segment's instructions; returns the VGPRs written (their
+    /// homes), for the caller to store. Homes become invalid for the next chunk.
+    fn segment_body(&mut self, insts: &[(u32, LaneInst)], f: &PerInst) -> R<Vec<(u8, V)>> {
         for (k, (i, li)) in insts.iter().enumerate() {
             self.free_all();
             if let Some(seg) = self.seg.as_mut() {
-                seg.mask_store_dead = dead[k];
-                seg.mask_acc = accs[k].map(|a| MASK_ACCS[a]);
-                seg.reread = reread[k];
-                seg.mask_unread = unread[k];
-                seg.hand_out = hand[k];
+                seg.mask_store_dead = f.dead[k];
+                seg.mask_acc = f.accs[k].map(|a| MASK_ACCS[a]);
+                seg.reread = f.reread[k];
+                seg.mask_unread = f.unread[k];
+                seg.hand_out = f.hand[k];
                 seg.handed = seg.hand_next.take();
                 if let Some((_, m)) = seg.handed {
                     self.free_m &= !(1 << m.0); // it stays this instruction's
@@ -268,56 +395,7 @@ impl Emitter<'_> {
             }
         }
         dirty.sort_by_key(|d| d.0);
-        if isa == Isa::Avx512 && mem_next && !dirty.is_empty() {
-            // A chunk whose lanes are all active stores whole registers: the memory access
-            // reading them next (its address, its data) is forwarded from a plain store but
-            // waits for a masked one to reach the cache. (Not in general: where chunks of
-            // one segment alternate between full and partial, as in a divergent loop, the
-            // mispredicted branch costs more than the store it saves.)
-            let mut partial = self.a.create_label();
-            self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
-            self.a.jae(partial)?;
-            for &(r, v) in &dirty {
-                let m = self.vgpr_mem(r);
-                self.a.vmovdqu32(zmmword_ptr(m), super::vx::zr(v))?;
-            }
-            self.a.jmp(next)?;
-            bind(&mut self.a, &mut partial)?;
-        }
-        for (r, v) in dirty {
-            let m = self.vgpr_mem(r);
-            self.v_store_masked_blend(m, v, exec)?;
-        }
-        let cb = isa.chunk_bytes();
-        let chunks = isa.chunks() as i32;
-        let a = &mut self.a;
-        bind(a, &mut next)?;
-        a.add(rdi, cb)?;
-        a.inc(esi)?;
-        a.cmp(esi, chunks)?;
-        a.jb(top)?;
-        // Chunks without active lanes: their mask outputs read 0.
-        let mut done = a.create_label();
-        a.jmp(done)?;
-        bind(a, &mut skip)?;
-        for m in &masks_out {
-            if let Some(&(_, r)) = collected.iter().find(|c| c.0 == *m) {
-                self.a.shr(r, (64 / chunks) as u32)?;
-                continue;
-            }
-            let mm = self.mask_mem(*m);
-            match isa {
-                Isa::Avx512 => self.a.mov(mm, 0)?,
-                Isa::Avx2 => self.a.mov(mm, 0)?,
-            }
-        }
-        self.a.jmp(next)?;
-        bind(&mut self.a, &mut done)?;
-        for &(s, r) in &collected {
-            self.a.mov(qword_ptr(rbx + (W_S + 4 * i32::from(s))), r)?;
-        }
-        self.seg = None;
-        Ok(())
+        Ok(dirty)
     }
 
     /// The home of a value, if it has one.
@@ -426,6 +504,10 @@ impl Emitter<'_> {
                     }
                 }
                 Ok(())
+            }
+            None if self.full_exec => {
+                let m = self.vgpr_mem(r);
+                self.v_mov_to_mem(m, v)
             }
             None => {
                 let m = self.vgpr_mem(r);

@@ -311,6 +311,15 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Stores the whole chunk `s` to `m`.
+    pub(super) fn v_mov_to_mem(&mut self, m: AsmMemoryOperand, s: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vmovdqu32(zmmword_ptr(m), zr(s))?,
+            Isa::Avx2 => self.a.vmovdqu(ymmword_ptr(m), yr(s))?,
+        }
+        Ok(())
+    }
+
     /// `d` = the 32-bit GPR `r` in every lane.
     pub(super) fn v_bcast_gpr(&mut self, d: V, r: AsmRegister32) -> R<()> {
         match self.isa {
@@ -511,6 +520,8 @@ impl Emitter<'_> {
     pub(super) fn m_and_exec(&mut self, m: M, inverted: bool) -> R<()> {
         let exec = self.isa.exec_mask();
         match (self.isa, inverted) {
+            // Every lane is active: nothing to clear.
+            (_, false) if self.full_exec => Ok(()),
             (_, false) => self.m_and(m, m, exec),
             (Isa::Avx2, true) => {
                 self.a.vpandn(yr(V(m.0)), yr(V(m.0)), yr(V(exec.0)))?;
