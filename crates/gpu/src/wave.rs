@@ -396,8 +396,21 @@ pub fn init_wave(
 /// VGPRs 0..dims = the lanes' work-item ids (X fastest). The common shapes take loops the
 /// compiler vectorizes: a wave inside one row, or power-of-two extents.
 fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
-    let [ex, ey, _] = shape.extent;
+    let [ex, ey, ez] = shape.extent;
     let flat0 = index * 64;
+    if ey == 1 && ez == 1 {
+        // 1-D: x is the flat index (no division: a wave's start is cheap for short waves).
+        for (l, v) in w.v[0].iter_mut().enumerate() {
+            *v = flat0 + l as u32;
+        }
+        if dims > 1 {
+            w.v[1] = [0; 64];
+        }
+        if dims > 2 {
+            w.v[2] = [0; 64];
+        }
+        return;
+    }
     let x0 = flat0 % ex;
     if x0 + 63 < ex {
         // One row: x counts up, y and z stay.
@@ -458,6 +471,8 @@ mod tests {
     fn workitem_ids_match_the_definition() {
         for extent in [
             [256, 1, 1],
+            [100, 1, 1],
+            [1, 1, 1],
             [16, 16, 1],
             [8, 4, 2],
             [12, 5, 3],
