@@ -5,7 +5,7 @@
 //! groups. Without it, AVX2 (which has no scatters) moved such an access lane by lane
 //! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
 
-use super::emit::{bind, Emitter, R};
+use super::emit::{bind, sreg64, Emitter, EXEC, R};
 use super::mem_vector::{exec_byte, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32};
 use iced_x86::code_asm::*;
 
@@ -34,6 +34,34 @@ impl Emitter<'_> {
         a.vpcmpeqd(ymm9, ymm9, ymm9)?; // all ones
         a.vmovdqa(ymm2, ymm9)?; // minimum so far
         a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
+        let mut masked = a.create_label();
+        let mut moves = a.create_label();
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(masked)?;
+        // All 64 lanes active (most waves): no group masks, no blends; ymm4 = the lanes in
+        // row so far.
+        a.vmovdqa(ymm4, ymm9)?;
+        for g in 0..8 {
+            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
+            a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
+            a.vpaddd(ymm0, ymm7, ymm5)?;
+            a.vpcmpeqd(ymm0, ymm0, ymm6)?;
+            a.vpmaxud(ymm7, ymm7, ymm6)?;
+            a.vpcmpeqd(ymm7, ymm7, ymm6)?;
+            a.vpand(ymm4, ymm4, ymm0)?;
+            a.vpand(ymm4, ymm4, ymm7)?;
+            if shape.pair {
+                a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
+                a.vpand(ymm4, ymm4, ymm7)?;
+            }
+            a.vpminud(ymm2, ymm2, ymm6)?;
+            a.vpmaxud(ymm3, ymm3, ymm6)?;
+        }
+        // CF = every lane in row.
+        a.vptest(ymm4, ymm9)?;
+        a.jae(general)?;
+        a.jmp(moves)?;
+        bind(a, &mut masked)?;
         a.vpxor(ymm4, ymm4, ymm4)?; // active lanes out of row so far
         for g in 0..8 {
             a.movzx(ecx, exec_byte(g))?;
@@ -62,9 +90,28 @@ impl Emitter<'_> {
         }
         a.vptest(ymm4, ymm4)?;
         a.jnz(general)?;
+        bind(a, &mut moves)?;
         reduce_min_max_u32_ymm(a)?;
         self.rows_span(shape, retry, slow)?;
         let a = &mut self.a;
+        let mut masked = a.create_label();
+        let mut done = a.create_label();
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(masked)?;
+        for g in 0..8 {
+            // The group's host address: its first lane's low dword, plus r8.
+            a.mov(eax, dword_ptr(rdi + 32 * g))?;
+            let (reg, host) = (ymmword_ptr(rsi + 32 * g), ymmword_ptr(r8 + rax));
+            if shape.load {
+                a.vmovdqu(ymm0, host)?;
+                a.vmovdqu(reg, ymm0)?;
+            } else {
+                a.vmovdqu(ymm0, reg)?;
+                a.vmovdqu(host, ymm0)?;
+            }
+        }
+        a.jmp(done)?;
+        bind(a, &mut masked)?;
         for g in 0..8 {
             let reg = ymmword_ptr(rsi + 32 * g);
             let mut partial = a.create_label();
@@ -100,6 +147,6 @@ impl Emitter<'_> {
             }
             bind(a, &mut next)?;
         }
-        Ok(())
+        bind(a, &mut done)
     }
 }

@@ -332,6 +332,28 @@ impl Emitter<'_> {
                 a.vpbroadcastd(ymm0, xmm0)?;
                 a.vmovd(xmm1, r8d)?;
                 a.vpbroadcastd(ymm1, xmm1)?;
+                // All 64 lanes active (most waves): the chunks' compares are and-ed together
+                // and tested once, no chunk masks.
+                let mut masked = a.create_label();
+                let mut checked = a.create_label();
+                a.cmp(sreg64(EXEC), -1)?;
+                a.jne(masked)?;
+                a.vpcmpeqd(ymm3, ymm3, ymm3)?;
+                for c in 0..8 {
+                    a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
+                    a.vpcmpeqd(ymm2, ymm2, ymmword_ptr(rdi + 32 * c))?;
+                    a.vpand(ymm3, ymm3, ymm2)?;
+                    if pair {
+                        a.vpcmpeqd(ymm4, ymm1, ymmword_ptr(rdi + (256 + 32 * c)))?;
+                        a.vpand(ymm3, ymm3, ymm4)?;
+                    }
+                }
+                // CF = every lane matched.
+                a.vpcmpeqd(ymm4, ymm4, ymm4)?;
+                a.vptest(ymm3, ymm4)?;
+                a.jae(not)?;
+                a.jmp(checked)?;
+                bind(a, &mut masked)?;
                 for c in 0..8 {
                     a.movzx(r8d, exec_byte(c))?;
                     a.shl(r8d, 5)?;
@@ -346,6 +368,7 @@ impl Emitter<'_> {
                     a.vptest(ymm2, ymm3)?;
                     a.jae(not)?;
                 }
+                bind(a, &mut checked)?;
                 // (r8d held mask offsets: the high dword again.)
                 if pair {
                     a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
@@ -464,6 +487,23 @@ impl Emitter<'_> {
     /// 8 are active, `vpmaskmovd` (which never touches inactive lanes' memory) otherwise.
     fn contiguous1_avx2(&mut self, load: bool) -> R<()> {
         let a = &mut self.a;
+        // All 64 lanes active: eight plain moves.
+        let mut masked = a.create_label();
+        let mut done = a.create_label();
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(masked)?;
+        for c in 0..8 {
+            let (reg, host) = (ymmword_ptr(rsi + 32 * c), ymmword_ptr(r8 + 32 * c));
+            if load {
+                a.vmovdqu(ymm0, host)?;
+                a.vmovdqu(reg, ymm0)?;
+            } else {
+                a.vmovdqu(ymm0, reg)?;
+                a.vmovdqu(host, ymm0)?;
+            }
+        }
+        a.jmp(done)?;
+        bind(a, &mut masked)?;
         for c in 0..8 {
             let reg = ymmword_ptr(rsi + 32 * c);
             let host = ymmword_ptr(r8 + 32 * c);
@@ -494,7 +534,7 @@ impl Emitter<'_> {
             }
             bind(a, &mut next)?;
         }
-        Ok(())
+        bind(a, &mut done)
     }
 
     /// Rows (AVX-512, one dword per lane): each group of 8 lanes is consecutive on its own
