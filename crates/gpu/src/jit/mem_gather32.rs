@@ -81,6 +81,18 @@ impl Emitter<'_> {
         a.vpcmpeqd(ymm9, ymm9, ymm9)?; // all ones
         a.vmovdqa(ymm2, ymm9)?; // minimum so far
         a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
+        let mut masked = a.create_label();
+        let mut reduce = a.create_label();
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(masked)?;
+        // All 64 lanes active: no masks, no blends.
+        for g in 0..8 {
+            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
+            a.vpminud(ymm2, ymm2, ymm6)?;
+            a.vpmaxud(ymm3, ymm3, ymm6)?;
+        }
+        a.jmp(reduce)?;
+        bind(a, &mut masked)?;
         for g in 0..8 {
             a.movzx(ecx, exec_byte(g))?;
             a.shl(ecx, 5)?;
@@ -92,6 +104,7 @@ impl Emitter<'_> {
             a.vpand(ymm7, ymm6, ymm8)?;
             a.vpmaxud(ymm3, ymm3, ymm7)?;
         }
+        bind(a, &mut reduce)?;
         reduce_min_max_u32_ymm(a)?;
         self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
@@ -99,6 +112,17 @@ impl Emitter<'_> {
             a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
             let mut lane = a.create_label();
             let mut done = a.create_label();
+            let mut masked = a.create_label();
+            // All 64 lanes active: the lanes unrolled, in order (no bit scans).
+            a.cmp(sreg64(EXEC), -1)?;
+            a.jne(masked)?;
+            for l in 0..64 {
+                a.mov(r11d, dword_ptr(rdi + 4 * l))?;
+                a.mov(eax, dword_ptr(rsi + 4 * l))?;
+                a.mov(dword_ptr(r8 + r11), eax)?;
+            }
+            a.jmp(done)?;
+            bind(a, &mut masked)?;
             a.mov(rcx, sreg64(EXEC))?;
             bind(a, &mut lane)?;
             a.tzcnt(r10, rcx)?;
@@ -114,6 +138,20 @@ impl Emitter<'_> {
         a.add(r8, rax)?;
         a.vmovd(xmm7, eax)?;
         a.vpbroadcastd(ymm7, xmm7)?;
+        let mut masked = a.create_label();
+        let mut done = a.create_label();
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(masked)?;
+        // All 64 lanes active: every gather under all ones (it clears its mask register).
+        a.vpcmpeqd(ymm9, ymm9, ymm9)?;
+        for g in 0..8 {
+            a.vmovdqa(ymm5, ymm9)?;
+            a.vpxor(ymm0, ymm7, ymmword_ptr(rdi + 32 * g))?;
+            a.vpgatherdd_3(ymm4, ptr(r8 + ymm0), ymm5)?;
+            a.vmovdqu(ymmword_ptr(rsi + 32 * g), ymm4)?;
+        }
+        a.jmp(done)?;
+        bind(a, &mut masked)?;
         for g in 0..8 {
             let mut next = a.create_label();
             a.movzx(ecx, exec_byte(g))?;
@@ -128,6 +166,6 @@ impl Emitter<'_> {
             a.vmovdqu(ymmword_ptr(rsi + 32 * g), ymm4)?;
             bind(a, &mut next)?;
         }
-        Ok(())
+        bind(a, &mut done)
     }
 }
