@@ -22,10 +22,18 @@ static MBCNT_ALL: [[u32; 64]; 2] = {
     t
 };
 
+fn is_k(o: super::select::Opd) -> bool {
+    matches!(o, super::select::Opd::K(_))
+}
+
 /// Constants a lowering uses every chunk (the segment gives the frequent ones a home).
 pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
     use Int32::*;
     match li.op {
+        // (A constant count shifts by an immediate.)
+        LaneOp::Int(LshlRev | LshrRev | AshrRev) if is_k(li.src[0][0]) => &[],
+        LaneOp::Int(LshlAdd | LshlOr) if is_k(li.src[1][0]) => &[],
+        LaneOp::Int(AddLshl) if is_k(li.src[2][0]) => &[],
         LaneOp::Int(LshlRev | LshrRev | AshrRev | LshlAdd | AddLshl | LshlOr) => &[31],
         LaneOp::Int(MulU24 | MadU24) => &[0xff_ffff],
         // (A constant count shifts by immediates.)
@@ -38,7 +46,11 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::F32(_) | LaneOp::Cmp(..) if li.neg != 0 => &[0x8000_0000],
         LaneOp::Cmp(CmpTy::U16, _) => &[0xffff],
         LaneOp::Int16(crate::valu::I16Op::LshlrevB16 | crate::valu::I16Op::LshrrevB16)
-        | LaneOp::Int16(crate::valu::I16Op::AshrrevI16) => &[0xffff, 15],
+        | LaneOp::Int16(crate::valu::I16Op::AshrrevI16)
+            if !matches!(li.src[0][0], super::select::Opd::K(_)) =>
+        {
+            &[0xffff, 15]
+        }
         LaneOp::Int16(_) => &[0xffff],
         LaneOp::Bits(BitsOp::BfeU32 | BitsOp::BfeI32 | BitsOp::Alignbit) => &[31, 32],
         LaneOp::Bits(BitsOp::Alignbyte) => &[3, 32],
@@ -154,6 +166,28 @@ impl Emitter<'_> {
     }
 
     /// `d = s & 31` (a shift count), in a temporary.
+    /// `d = v << n` (`LshlRev`), `>>` logical (`LshrRev`) or arithmetic (`AshrRev`), the count
+    /// `n` taken mod 32 as the hardware does: one immediate shift for a constant count (LLVM's
+    /// usual form), else a masked count and a variable shift.
+    fn shift(&mut self, op: Int32, d: V, v: V, n: super::select::Opd) -> R<()> {
+        use Int32::*;
+        if let super::select::Opd::K(k) = n {
+            return match op {
+                LshlRev => self.v_slli(d, v, k & 31),
+                LshrRev => self.v_srli(d, v, k & 31),
+                _ => self.v_srai(d, v, k & 31),
+            };
+        }
+        let c = self.count31(n)?;
+        match op {
+            LshlRev => self.v_sllv(d, v, Vs::R(c))?,
+            LshrRev => self.v_srlv(d, v, Vs::R(c))?,
+            _ => self.v_srav(d, v, Vs::R(c))?,
+        }
+        self.free(c);
+        Ok(())
+    }
+
     fn count31(&mut self, s: super::select::Opd) -> R<V> {
         let t = self.opd_scratch(s)?;
         let k = self.opd(super::select::Opd::K(31))?;
@@ -213,21 +247,15 @@ impl Emitter<'_> {
                 self.put(d, t)
             }
             LshlRev | LshrRev | AshrRev => {
-                let n = self.count31(s0)?;
                 let v = self.opd_reg(s1)?;
                 let r = self.dst_reg(d)?;
-                match op {
-                    LshlRev => self.v_sllv(r, v, Vs::R(n))?,
-                    LshrRev => self.v_srlv(r, v, Vs::R(n))?,
-                    _ => self.v_srav(r, v, Vs::R(n))?,
-                }
+                self.shift(op, r, v, s0)?;
                 self.put(d, r)
             }
             LshlAdd | LshlOr => {
-                let n = self.count31(s1)?;
                 let v = self.opd_reg(s0)?;
                 let t = self.tmp()?;
-                self.v_sllv(t, v, Vs::R(n))?;
+                self.shift(LshlRev, t, v, s1)?;
                 let c = self.opd(s2)?;
                 if op == LshlAdd {
                     self.v_add(t, t, c)?;
@@ -237,12 +265,12 @@ impl Emitter<'_> {
                 self.put(d, t)
             }
             AddLshl => {
-                let n = self.count31(s2)?;
                 let a = self.opd_reg(s0)?;
                 let b = self.opd(s1)?;
                 let t = self.tmp()?;
                 self.v_add(t, a, b)?;
-                self.v_sllv(t, t, Vs::R(n))?;
+                self.release(b);
+                self.shift(LshlRev, t, t, s2)?;
                 self.put(d, t)
             }
             Add3 | AndOr | Or3 | Xad => {
@@ -280,12 +308,33 @@ impl Emitter<'_> {
         use crate::valu::I16Op::*;
         let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
         let (s0, s1) = (li.src[0][0], li.src[1][0]);
-        let (a, b) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
-        let lo = self.opd(Opd::K(0xffff))?;
         let sext = |e: &mut Self, v: V| -> R<()> {
             e.v_slli(v, v, 16)?;
             e.v_srai(v, v, 16)
         };
+        if let (LshlrevB16 | LshrrevB16 | AshrrevI16, Opd::K(k)) = (op, s0) {
+            // A constant count (LLVM's usual form): one immediate shift.
+            let n = k & 15;
+            let b = self.opd_scratch(s1)?;
+            match op {
+                LshlrevB16 => self.v_slli(b, b, n)?,
+                LshrrevB16 => {
+                    let lo = self.opd(Opd::K(0xffff))?;
+                    self.v_and(b, b, lo)?;
+                    self.release(lo);
+                    self.v_srli(b, b, n)?;
+                }
+                _ => {
+                    sext(self, b)?;
+                    self.v_srai(b, b, n)?;
+                }
+            }
+            let lo = self.opd(Opd::K(0xffff))?;
+            self.v_and(b, b, lo)?;
+            return self.put(d, b);
+        }
+        let (a, b) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
+        let lo = self.opd(Opd::K(0xffff))?;
         match op {
             AddU16 => self.v_add(a, a, Vs::R(b))?,
             SubU16 => self.v_sub(a, a, Vs::R(b))?,
