@@ -51,13 +51,12 @@ pub(super) struct Seg {
     /// Nothing reads the lane mask the instruction being emitted writes (`unread_masks`): it
     /// need not be computed or stored.
     mask_unread: bool,
-    /// AVX2 (no mask homes): the instruction being emitted hands the lane mask it writes to
-    /// the next one in its register ([`handoffs`]).
-    hand_out: bool,
-    /// The lane mask (SGPR pair, register) the previous instruction handed to this one, and
-    /// the one this instruction hands to the next.
-    handed: Option<(u8, M)>,
-    hand_next: Option<(u8, M)>,
+    /// AVX2 (no mask homes): the instruction being emitted hands the lane mask it writes, in
+    /// its register, to the instruction of this index ([`handoffs`]).
+    hand_out: Option<usize>,
+    /// A lane mask held for a later instruction: the SGPR pair, the register, the reader's
+    /// index.
+    held: Option<(u8, M, usize)>,
 }
 
 /// A segment's per-instruction decisions (see `segment`).
@@ -66,7 +65,7 @@ struct PerInst<'a> {
     accs: &'a [Option<usize>],
     reread: &'a [bool],
     unread: &'a [bool],
-    hand: &'a [bool],
+    hand: &'a [Option<usize>],
 }
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
@@ -174,7 +173,7 @@ impl Emitter<'_> {
                 unread_masks(insts, dead_after),
             )
         };
-        let mut hand = vec![false; insts.len()];
+        let mut hand = vec![None; insts.len()];
         if isa.mask_homes().is_empty() && !self.check {
             // Without mask homes a dead store's mask is read by nobody at all (no register
             // keeps it for a later read): it need not be computed either, as the carry-out
@@ -206,9 +205,8 @@ impl Emitter<'_> {
             mask_acc: None,
             reread: false,
             mask_unread: false,
-            hand_out: false,
-            handed: None,
-            hand_next: None,
+            hand_out: None,
+            held: None,
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -362,6 +360,9 @@ impl Emitter<'_> {
     /// One chunk iteration of a segment's instructions; returns the VGPRs written (their
     /// homes), for the caller to store. Homes become invalid for the next chunk.
     fn segment_body(&mut self, insts: &[(u32, LaneInst)], f: &PerInst) -> R<Vec<(u8, V)>> {
+        if let Some(seg) = self.seg.as_mut() {
+            seg.held = None; // (from the other copy of the loop)
+        }
         for (k, (i, li)) in insts.iter().enumerate() {
             self.free_all();
             if let Some(seg) = self.seg.as_mut() {
@@ -370,9 +371,10 @@ impl Emitter<'_> {
                 seg.reread = f.reread[k];
                 seg.mask_unread = f.unread[k];
                 seg.hand_out = f.hand[k];
-                seg.handed = seg.hand_next.take();
-                if let Some((_, m)) = seg.handed {
-                    self.free_m &= !(1 << m.0); // it stays this instruction's
+                // A held mask stays reserved up to its reader.
+                seg.held = seg.held.filter(|h| h.2 >= k);
+                if let Some((_, m, _)) = seg.held {
+                    self.free_m &= !(1 << m.0);
                 }
             }
             self.lane(*i, li).map_err(|e| {
@@ -544,7 +546,8 @@ impl Emitter<'_> {
         if let Some((_, m)) = self
             .seg
             .as_ref()
-            .and_then(|g| g.handed)
+            .and_then(|g| g.held)
+            .map(|(r, m, _)| (r, m))
             .filter(|&(r, _)| r == s)
         {
             return Ok(m);
@@ -580,8 +583,10 @@ impl Emitter<'_> {
             return Ok(());
         }
         self.m_and_exec(m, inverted)?;
-        if let Some(seg) = self.seg.as_mut().filter(|g| g.hand_out && !exec_too) {
-            seg.hand_next = Some((s, m));
+        if let Some(seg) = self.seg.as_mut().filter(|_| !exec_too) {
+            if let Some(reader) = seg.hand_out {
+                seg.held = Some((s, m, reader));
+            }
         }
         let dead = !exec_too && self.seg.as_ref().is_some_and(|g| g.mask_store_dead);
         let acc = self.seg.as_ref().and_then(|g| g.mask_acc);
@@ -660,16 +665,27 @@ fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
         .collect()
 }
 
-/// AVX2, per instruction of a segment: whether the lane mask it writes goes to the next
-/// instruction in its register (that one reads it as its carry-in or select mask and nothing
-/// else of the pair), and whether its store is then dead (the pair is written whole again
-/// before anything else reads memory's copy: a `v_add_co`/`v_addc` pair, or compares
-/// feeding `v_cndmask`es).
-fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(bool, bool)> {
+/// AVX2, per instruction of a segment: the instruction its lane mask goes to in its register
+/// (the first that reads the pair, as its carry-in or select mask and nothing else of it,
+/// with only instructions between that neither touch lane masks nor take mask temporaries),
+/// and whether its store is then dead (the pair is written whole again before anything else
+/// reads memory's copy: a `v_add_co`/`v_addc` pair, or compares feeding `v_cndmask`es).
+fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(Option<usize>, bool)> {
     use super::select::LaneOp;
-    use crate::exec::int32::Int32::{Addc, Cndmask, Subb, SubbRev};
+    use crate::exec::int32::Int32::{self, *};
     let as_value = |li: &LaneInst, s: u8| li.sgpr_values().any(|r| r.abs_diff(s) < 2);
     let as_mask = |li: &LaneInst, s: u8| li.mask_in.is_some_and(|m| m.abs_diff(s) < 2);
+    let mask_op = |op: Int32| matches!(op, AddCo | SubCo | SubRevCo | Addc | Subb | SubbRev);
+    // Lowerings that take no mask temporary and touch no lane mask may run in between.
+    let passes = |li: &LaneInst| {
+        li.mask_in.is_none()
+            && li.mask_out.is_none()
+            && match li.op {
+                LaneOp::Int(op) => !mask_op(op) && !matches!(op, Cndmask | MulHiU),
+                LaneOp::Int16(_) | LaneOp::Bits(_) => true,
+                _ => false,
+            }
+    };
     (0..insts.len())
         .map(|k| {
             let li = &insts[k].1;
@@ -677,14 +693,18 @@ fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(bool, bool)> {
                 .mask_out
                 .filter(|&s| !li.writes_exec && s.abs_diff(EXEC_LO as u8) >= 2)
             else {
-                return (false, false);
+                return (None, false);
             };
-            let Some((_, next)) = insts.get(k + 1) else {
-                return (false, false);
+            let mut j = k + 1;
+            while j < insts.len() && passes(&insts[j].1) && !as_value(&insts[j].1, s) {
+                j += 1;
+            }
+            let Some((_, reader)) = insts.get(j) else {
+                return (None, false);
             };
-            let reader = matches!(next.op, LaneOp::Int(Addc | Subb | SubbRev | Cndmask));
-            if !reader || next.mask_in != Some(s) || as_value(next, s) {
-                return (false, false);
+            let reads = matches!(reader.op, LaneOp::Int(Addc | Subb | SubbRev | Cndmask));
+            if !reads || reader.mask_in != Some(s) || as_value(reader, s) {
+                return (None, false);
             }
             // Dead: the pair is written whole before any other read of memory's copy.
             let writes = |li: &LaneInst| match li.mask_out {
@@ -692,18 +712,18 @@ fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(bool, bool)> {
                 Some(t) if t.abs_diff(s) < 2 => Some(false),
                 _ => None,
             };
-            if let Some(w) = writes(next) {
-                return (true, w);
+            if let Some(w) = writes(reader) {
+                return (Some(j), w);
             }
-            for (_, later) in &insts[k + 2..] {
+            for (_, later) in &insts[j + 1..] {
                 if as_value(later, s) || as_mask(later, s) {
-                    return (true, false);
+                    return (Some(j), false);
                 }
                 if let Some(w) = writes(later) {
-                    return (true, w);
+                    return (Some(j), w);
                 }
             }
-            (true, false)
+            (Some(j), false)
         })
         .collect()
 }
