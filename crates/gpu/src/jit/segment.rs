@@ -17,7 +17,6 @@ use super::select::{LaneInst, Opd};
 use super::vx::{Isa, Vs, M, V};
 use crate::wave::EXEC_LO;
 use iced_x86::code_asm::*;
-use std::collections::HashMap;
 
 /// Where a value lives during the current segment.
 #[derive(Clone, Copy, Debug)]
@@ -31,12 +30,12 @@ struct Home {
 
 /// The state of the segment being emitted.
 pub(super) struct Seg {
-    homes: HashMap<Opd, Home>,
+    homes: VecMap<Opd, Home>,
     /// Uniform operands without a home: their snapshot slot in `JitCtx::snap`.
-    snaps: HashMap<u8, i32>,
+    snaps: VecMap<u8, i32>,
     /// AVX2: constants without a home, in snapshot slots too (one broadcast per use, where
     /// materializing one takes three instructions).
-    ksnaps: HashMap<u32, i32>,
+    ksnaps: VecMap<u32, i32>,
     /// Lane masks held in mask registers in this iteration (SGPR pair, register), most
     /// recently written last; memory holds them too.
     masks: Vec<(u8, M)>,
@@ -57,6 +56,47 @@ pub(super) struct Seg {
     /// A lane mask held for a later instruction: the SGPR pair, the register, the reader's
     /// index.
     held: Option<(u8, M, usize)>,
+}
+
+/// A map of a few entries (a segment's homes and snapshot slots: at most a few dozen) as a
+/// vector searched linearly: looked up for every operand of every lowering, where hashing
+/// cost more than the search.
+pub(super) struct VecMap<K, T>(Vec<(K, T)>);
+
+impl<K: PartialEq + Copy, T> VecMap<K, T> {
+    fn new() -> Self {
+        VecMap(Vec::new())
+    }
+    fn get(&self, k: &K) -> Option<&T> {
+        self.0.iter().find(|e| e.0 == *k).map(|e| &e.1)
+    }
+    fn get_mut(&mut self, k: &K) -> Option<&mut T> {
+        self.0.iter_mut().find(|e| e.0 == *k).map(|e| &mut e.1)
+    }
+    fn insert(&mut self, k: K, v: T) {
+        match self.get_mut(&k) {
+            Some(e) => *e = v,
+            None => self.0.push((k, v)),
+        }
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut T)> {
+        self.0.iter_mut().map(|e| (&e.0, &mut e.1))
+    }
+    fn entry_or_default(&mut self, k: K) -> &mut T
+    where
+        T: Default,
+    {
+        match self.0.iter().position(|e| e.0 == k) {
+            Some(i) => &mut self.0[i].1,
+            None => {
+                self.0.push((k, T::default()));
+                &mut self.0.last_mut().expect("just pushed").1
+            }
+        }
+    }
 }
 
 /// A segment's per-instruction decisions (see `segment`).
@@ -99,20 +139,20 @@ impl Emitter<'_> {
     ) -> R<()> {
         let isa = self.isa;
         // Homes for the most used values.
-        let mut uses: HashMap<Opd, u32> = HashMap::new();
+        let mut uses: VecMap<Opd, u32> = VecMap::new();
         let mut masks_out = Vec::new();
         for (_, li) in insts {
             for i in 0..li.n {
                 let k = if li.wide[i] { 2 } else { 1 };
                 for o in &li.src[i][..k] {
-                    *uses.entry(*o).or_default() += 1;
+                    *uses.entry_or_default(*o) += 1;
                 }
             }
             for r in li.vgpr_writes() {
-                *uses.entry(Opd::V(r)).or_default() += 1;
+                *uses.entry_or_default(Opd::V(r)) += 1;
             }
             for &k in super::lane_int::consts(li, isa) {
-                *uses.entry(Opd::K(k)).or_default() += 1;
+                *uses.entry_or_default(Opd::K(k)) += 1;
             }
             if let Some(m) = li.mask_out {
                 if !masks_out.contains(&m) {
@@ -120,10 +160,10 @@ impl Emitter<'_> {
                 }
             }
         }
-        let mut ranked: Vec<(Opd, u32)> = uses.into_iter().collect();
+        let mut ranked: Vec<(Opd, u32)> = uses.0;
         // Most used first; ties by register for a stable layout.
         ranked.sort_by_key(|&(o, n)| (std::cmp::Reverse(n), o_key(o)));
-        let mut homes = HashMap::new();
+        let mut homes = VecMap::new();
         for ((o, _), &reg) in ranked.iter().zip(isa.homes()) {
             homes.insert(
                 *o,
@@ -136,8 +176,8 @@ impl Emitter<'_> {
         }
         // Uniform values into their homes, or snapshot slots, once: a lane mask written by
         // the segment may be one of them (read before written, by the same instruction).
-        let mut snaps = HashMap::new();
-        let mut ksnaps = HashMap::new();
+        let mut snaps = VecMap::new();
+        let mut ksnaps = VecMap::new();
         for (o, _) in &ranked {
             match (*o, homes.get(o)) {
                 (Opd::S(s), Some(h)) => {
