@@ -5,14 +5,15 @@
 
 /// The LDS of one work-group: fixed (descriptor) plus dynamic (packet) bytes.
 pub struct Lds {
-    bytes: Vec<u8>,
+    /// Cache-line aligned (`line_buf`): generated code moves LDS in vector chunks.
+    bytes: crate::line_buf::LineBuf,
     size: usize,
 }
 
 impl Lds {
     pub fn new() -> Self {
         Lds {
-            bytes: Vec::new(),
+            bytes: crate::line_buf::LineBuf::new(),
             size: 0,
         }
     }
@@ -20,8 +21,7 @@ impl Lds {
     /// Sizes and zeroes the LDS for the next work-group, reusing the allocation.
     pub fn reset(&mut self, size: usize) {
         self.size = size;
-        self.bytes.clear();
-        self.bytes.resize(size + 16, 0);
+        self.bytes.reset_zeroed(size + 16);
     }
 
     pub fn size(&self) -> usize {
@@ -47,21 +47,21 @@ impl Lds {
             return 0;
         }
         let o = off as usize;
-        u32::from_le_bytes(self.bytes[o..o + 4].try_into().unwrap_or([0; 4]))
+        u32::from_le_bytes(self.bytes.bytes()[o..o + 4].try_into().unwrap_or([0; 4]))
     }
 
     #[inline]
     pub fn write_u32(&mut self, off: u32, v: u32) {
         if self.in_range(off, 4) {
             let o = off as usize;
-            self.bytes[o..o + 4].copy_from_slice(&v.to_le_bytes());
+            self.bytes.bytes_mut()[o..o + 4].copy_from_slice(&v.to_le_bytes());
         }
     }
 
     #[inline]
     pub fn read_u8(&self, off: u32) -> u8 {
         if self.in_range(off, 1) {
-            self.bytes[off as usize]
+            self.bytes.bytes()[off as usize]
         } else {
             0
         }
@@ -70,7 +70,7 @@ impl Lds {
     #[inline]
     pub fn write_u8(&mut self, off: u32, v: u8) {
         if self.in_range(off, 1) {
-            self.bytes[off as usize] = v;
+            self.bytes.bytes_mut()[off as usize] = v;
         }
     }
 

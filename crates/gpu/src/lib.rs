@@ -57,6 +57,7 @@ pub mod fpenv;
 pub mod grid;
 pub mod jit;
 pub mod lds;
+pub mod line_buf;
 pub mod memory;
 pub mod program;
 pub mod sched;

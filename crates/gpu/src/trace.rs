@@ -69,7 +69,7 @@ impl Tracer {
     pub fn before(&mut self, w: &Wave) {
         self.s = w.s;
         self.scc = w.scc;
-        *self.v = *w.v;
+        *self.v = w.v.0;
     }
 
     pub fn after(&mut self, w: &Wave, prog: &Program, i: u32) {

@@ -63,21 +63,14 @@ fn start(d: &JobData, ctx: &mut WgContext) -> Result<(), Fault> {
     }
     ctx.lds.reset(d.lds_size as usize);
     let wave_bytes = d.private_size * 64;
-    let words = (wave_bytes as usize * nw).div_ceil(8).max(1);
-    if ctx.scratch.len() < words {
-        // Host memory exhaustion is a fault of this dispatch, not an abort of the process.
-        if ctx
-            .scratch
-            .try_reserve_exact(words - ctx.scratch.len())
-            .is_err()
-        {
-            return Err(Fault::internal(
-                &kernel.name,
-                wg_id,
-                format!("cannot allocate {} bytes of scratch", words * 8),
-            ));
-        }
-        ctx.scratch.resize(words, 0);
+    let bytes = (wave_bytes as usize * nw).max(1);
+    // Host memory exhaustion is a fault of this dispatch, not an abort of the process.
+    if ctx.scratch.try_grow(bytes).is_err() {
+        return Err(Fault::internal(
+            &kernel.name,
+            wg_id,
+            format!("cannot allocate {bytes} bytes of scratch"),
+        ));
     }
     let scratch_base = ctx.scratch.as_mut_ptr() as u64;
     let lv = LaunchValues {
@@ -162,7 +155,7 @@ fn run_waves(
     let config = &d.shared.config;
     let nw = ctx.nw;
     let scratch_base = ctx.scratch.as_mut_ptr() as u64;
-    let scratch_end = scratch_base + 8 * ctx.scratch.len() as u64;
+    let scratch_end = scratch_base + ctx.scratch.len() as u64;
     let mut cx = ExecCtx {
         prog: &kernel.program,
         lds: &mut ctx.lds,

@@ -16,8 +16,8 @@ use softhsa_isa::{Encoding, Ext, Op, OpFlags, Operand};
 #[inline]
 fn fill(dst: &mut LaneArray, w: &Wave, s: Src, wide: bool) {
     let regs = match s {
-        Src::V(_) => Some(&*w.v),
-        Src::A(_) => Some(&*w.a),
+        Src::V(_) => Some(&w.v.0),
+        Src::A(_) => Some(&w.a.0),
         _ => None,
     };
     match (s, regs) {

@@ -20,8 +20,8 @@ pub(crate) struct WgContext {
     pub waves: Vec<Wave>,
     pub nw: usize,
     pub lds: Lds,
-    /// Scratch backing of all its waves (8-byte words).
-    pub scratch: Vec<u64>,
+    /// Scratch backing of all its waves (cache-line aligned: `line_buf`).
+    pub scratch: crate::line_buf::LineBuf,
     /// Wave instructions executed since the last preemption check.
     pub slice_insts: u64,
     /// When the current time slice's first clock check happened (`None`: not yet).
@@ -35,7 +35,7 @@ impl WgContext {
             waves: Vec::new(),
             nw: 0,
             lds: Lds::new(),
-            scratch: Vec::new(),
+            scratch: crate::line_buf::LineBuf::new(),
             slice_insts: 0,
             slice_start: None,
         })
