@@ -6,7 +6,7 @@
 //! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R};
-use super::mem_vector::{exec_byte, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32};
+use super::mem_vector::{exec_byte, move_chunk, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32};
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
@@ -42,18 +42,8 @@ impl Emitter<'_> {
         // row so far.
         a.vmovdqa(ymm4, ymm9)?;
         for g in 0..8 {
-            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
-            a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
-            a.vpaddd(ymm0, ymm7, ymm5)?;
-            a.vpcmpeqd(ymm0, ymm0, ymm6)?;
-            a.vpmaxud(ymm7, ymm7, ymm6)?;
-            a.vpcmpeqd(ymm7, ymm7, ymm6)?;
+            row_group(a, g, shape.pair)?;
             a.vpand(ymm4, ymm4, ymm0)?;
-            a.vpand(ymm4, ymm4, ymm7)?;
-            if shape.pair {
-                a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
-                a.vpand(ymm4, ymm4, ymm7)?;
-            }
             a.vpminud(ymm2, ymm2, ymm6)?;
             a.vpmaxud(ymm3, ymm3, ymm6)?;
         }
@@ -67,19 +57,7 @@ impl Emitter<'_> {
             a.movzx(ecx, exec_byte(g))?;
             a.shl(ecx, 5)?;
             a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?; // the group's active lanes
-            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
-            // Lane i must be the group's first low dword + 4i, and not below it (which would
-            // be a carry out of the low dword).
-            a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
-            a.vpaddd(ymm0, ymm7, ymm5)?;
-            a.vpcmpeqd(ymm0, ymm0, ymm6)?;
-            a.vpmaxud(ymm7, ymm7, ymm6)?;
-            a.vpcmpeqd(ymm7, ymm7, ymm6)?;
-            a.vpand(ymm0, ymm0, ymm7)?;
-            if shape.pair {
-                a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
-                a.vpand(ymm0, ymm0, ymm7)?;
-            }
+            row_group(a, g, shape.pair)?;
             a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row
             a.vpor(ymm4, ymm4, ymm0)?;
             // Inactive lanes count as all ones for the minimum and 0 for the maximum.
@@ -101,14 +79,12 @@ impl Emitter<'_> {
         for g in 0..8 {
             // The group's host address: its first lane's low dword, plus r8.
             a.mov(eax, dword_ptr(rdi + 32 * g))?;
-            let (reg, host) = (ymmword_ptr(rsi + 32 * g), ymmword_ptr(r8 + rax));
-            if shape.load {
-                a.vmovdqu(ymm0, host)?;
-                a.vmovdqu(reg, ymm0)?;
-            } else {
-                a.vmovdqu(ymm0, reg)?;
-                a.vmovdqu(host, ymm0)?;
-            }
+            move_chunk(
+                a,
+                shape.load,
+                ymmword_ptr(rsi + 32 * g),
+                ymmword_ptr(r8 + rax),
+            )?;
         }
         a.jmp(done)?;
         bind(a, &mut masked)?;
@@ -126,13 +102,7 @@ impl Emitter<'_> {
             let host = ymmword_ptr(rax);
             a.cmp(ecx, 0xff)?;
             a.jne(partial)?;
-            if shape.load {
-                a.vmovdqu(ymm0, host)?;
-                a.vmovdqu(reg, ymm0)?;
-            } else {
-                a.vmovdqu(ymm0, reg)?;
-                a.vmovdqu(host, ymm0)?;
-            }
+            move_chunk(a, shape.load, reg, host)?;
             a.jmp(next)?;
             bind(a, &mut partial)?;
             // Masked moves never touch an inactive lane's memory.
@@ -149,4 +119,23 @@ impl Emitter<'_> {
         }
         bind(a, &mut done)
     }
+}
+
+/// In the rows check (ymm5 = 0, 4, ..., 28; ymm1 = the uniform high dword for address
+/// pairs): ymm6 = group `g`'s low dwords, ymm0 = its lanes in row: the group's first low
+/// dword + 4i, not below it (which would be a carry out of the low dword), and with the
+/// uniform high dword. Clobbers ymm7.
+fn row_group(a: &mut CodeAssembler, g: i32, pair: bool) -> R<()> {
+    a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
+    a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
+    a.vpaddd(ymm0, ymm7, ymm5)?;
+    a.vpcmpeqd(ymm0, ymm0, ymm6)?;
+    a.vpmaxud(ymm7, ymm7, ymm6)?;
+    a.vpcmpeqd(ymm7, ymm7, ymm6)?;
+    a.vpand(ymm0, ymm0, ymm7)?;
+    if pair {
+        a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
+        a.vpand(ymm0, ymm0, ymm7)?;
+    }
+    Ok(())
 }

@@ -493,14 +493,7 @@ impl Emitter<'_> {
         a.cmp(sreg64(EXEC), -1)?;
         a.jne(masked)?;
         for c in 0..8 {
-            let (reg, host) = (ymmword_ptr(rsi + 32 * c), ymmword_ptr(r8 + 32 * c));
-            if load {
-                a.vmovdqu(ymm0, host)?;
-                a.vmovdqu(reg, ymm0)?;
-            } else {
-                a.vmovdqu(ymm0, reg)?;
-                a.vmovdqu(host, ymm0)?;
-            }
+            move_chunk(a, load, ymmword_ptr(rsi + 32 * c), ymmword_ptr(r8 + 32 * c))?;
         }
         a.jmp(done)?;
         bind(a, &mut masked)?;
@@ -512,13 +505,7 @@ impl Emitter<'_> {
             a.movzx(ecx, exec_byte(c))?;
             a.cmp(ecx, 0xff)?;
             a.jne(partial)?;
-            if load {
-                a.vmovdqu(ymm0, host)?;
-                a.vmovdqu(reg, ymm0)?;
-            } else {
-                a.vmovdqu(ymm0, reg)?;
-                a.vmovdqu(host, ymm0)?;
-            }
+            move_chunk(a, load, reg, host)?;
             a.jmp(next)?;
             bind(a, &mut partial)?;
             a.test(ecx, ecx)?;
@@ -880,6 +867,24 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// Moves the 8 lanes of a VGPR chunk (`reg`) from (`load`) or to host memory, all active
+/// (AVX2; through ymm0).
+pub(super) fn move_chunk(
+    a: &mut CodeAssembler,
+    load: bool,
+    reg: AsmMemoryOperand,
+    host: AsmMemoryOperand,
+) -> R<()> {
+    if load {
+        a.vmovdqu(ymm0, host)?;
+        a.vmovdqu(reg, ymm0)?;
+    } else {
+        a.vmovdqu(ymm0, reg)?;
+        a.vmovdqu(host, ymm0)?;
+    }
+    Ok(())
 }
 
 /// A vector-memory stub's two exits (it entered with `sub rsp, 8`): `slow` returns eax = 1

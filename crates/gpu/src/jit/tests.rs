@@ -266,6 +266,29 @@ pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
             .any(|s| name.contains(s))
 }
 
+/// A program of `n` valid instructions from `gen` (those the decoder and interpreter accept
+/// and the fuzzers use), then `s_endpgm`; and how many of them are SOP1/SOP2/SOPC.
+fn random_program(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Program, usize) {
+    let mut code: Vec<u8> = Vec::new();
+    let (mut k, mut scalars) = (0, 0);
+    while k < n {
+        let bytes: Vec<u8> = gen(r).iter().flat_map(|d| d.to_le_bytes()).collect();
+        let probe = Program::new(&bytes, 0);
+        let Some(Slot::Ok(x)) = probe.slots.first() else {
+            continue;
+        };
+        if !fuzzable(x) {
+            continue;
+        }
+        use softhsa_isa::Encoding::{Sop1, Sop2, Sopc};
+        scalars += usize::from(matches!(x.inst.enc, Sop1 | Sop2 | Sopc));
+        code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
+        k += 1;
+    }
+    code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
+    (Program::new(&code, 0x1000), scalars)
+}
+
 #[test]
 fn random_sequences_match_the_interpreter() {
     if !super::host_supported() {
@@ -276,31 +299,8 @@ fn random_sequences_match_the_interpreter() {
     let mut r = Rng(seed);
     let (mut translated, mut total, mut scalars) = (0usize, 0usize, 0usize);
     for _case in 0..cases {
-        // A sequence of valid instructions (those the decoder and interpreter accept).
-        let mut code: Vec<u8> = Vec::new();
-        let mut n = 0;
-        while n < 24 {
-            let inst = random_inst(&mut r);
-            let bytes: Vec<u8> = inst.iter().flat_map(|d| d.to_le_bytes()).collect();
-            let probe = Program::new(&bytes, 0);
-            let Some(Slot::Ok(x)) = probe.slots.first() else {
-                continue;
-            };
-            if !fuzzable(x) {
-                continue;
-            }
-            let scalar_ok = matches!(
-                x.inst.enc,
-                softhsa_isa::Encoding::Sop1
-                    | softhsa_isa::Encoding::Sop2
-                    | softhsa_isa::Encoding::Sopc
-            );
-            scalars += usize::from(scalar_ok);
-            code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
-            n += 1;
-        }
-        code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
-        let prog = Program::new(&code, 0x1000);
+        let (prog, s) = random_program(&mut r, 24, random_inst);
+        scalars += s;
         let w0 = random_wave(&mut r);
         let mut a = w0.clone();
         let ra = run_engine(&prog, &mut a, None);
@@ -446,23 +446,7 @@ fn mask_chains_match_the_interpreter() {
     let mut r = Rng(seed);
     let (mut translated, mut total) = (0usize, 0usize);
     for case in 0..cases {
-        let mut code: Vec<u8> = Vec::new();
-        let mut n = 0;
-        while n < 16 {
-            let inst = random_mask_inst(&mut r);
-            let bytes: Vec<u8> = inst.iter().flat_map(|d| d.to_le_bytes()).collect();
-            let probe = Program::new(&bytes, 0);
-            let Some(Slot::Ok(x)) = probe.slots.first() else {
-                continue;
-            };
-            if !fuzzable(x) {
-                continue;
-            }
-            code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
-            n += 1;
-        }
-        code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
-        let prog = Program::new(&code, 0x1000);
+        let (prog, _) = random_program(&mut r, 16, random_mask_inst);
         let w0 = random_wave(&mut r);
         let mut a = w0.clone();
         let ra = run_engine(&prog, &mut a, None);
