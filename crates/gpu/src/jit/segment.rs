@@ -193,10 +193,17 @@ impl Emitter<'_> {
                     self.a.mov(dword_ptr(r12 + slot), eax)?;
                     snaps.insert(s, slot);
                 }
+                _ => {}
+            }
+        }
+        // Then constants in the slots the SGPRs left (a constant can be materialized at each
+        // use instead; an SGPR cannot).
+        for (o, _) in &ranked {
+            match (*o, homes.get(o)) {
                 (Opd::K(k), None) if isa == Isa::Avx2 && k != 0 && k != u32::MAX => {
                     let n = snaps.len() + ksnaps.len();
                     if n >= super::SNAP_SLOTS {
-                        continue; // materialized at each use instead
+                        break;
                     }
                     let slot = J_SNAP + 4 * n as i32;
                     self.a.mov(dword_ptr(r12 + slot), k)?;
