@@ -1,8 +1,7 @@
 //! Byte buffers aligned to a cache line, for the memory generated code moves in 32- and 64-byte
 //! chunks (a work-group's LDS and scratch backing): a chunk that straddles two lines costs two
 //! accesses and defeats store forwarding, and with the allocator's 8- or 16-byte alignment a
-//! kernel's speed depended on where its buffers happened to land (matmul's LDS tiles: 2x
-//! between two runs of one process image).
+//! kernel's speed depended on where its buffers happened to land (`wave::RegFile`).
 
 /// One cache line.
 #[derive(Clone, Copy)]

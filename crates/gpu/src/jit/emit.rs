@@ -92,6 +92,14 @@ pub(super) fn sreg64(i: u8) -> AsmMemoryOperand {
     qword_ptr(rbx + (W_S + 4 * i32::from(i)))
 }
 
+/// Jumps to `partial` unless all 64 lanes of the wave are active (EXEC is all ones); the
+/// full-wave path follows (generated code's fast paths for the common case).
+pub(super) fn unless_full_wave(a: &mut CodeAssembler, partial: CodeLabel) -> R<()> {
+    a.cmp(sreg64(EXEC), -1)?;
+    a.jne(partial)?;
+    Ok(())
+}
+
 pub(super) struct Emitter<'p> {
     pub(super) a: CodeAssembler,
     pub(super) isa: Isa,

@@ -22,6 +22,7 @@ static MBCNT_ALL: [[u32; 64]; 2] = {
     t
 };
 
+/// Whether `o` is a constant (an inline constant or a literal).
 fn is_k(o: super::select::Opd) -> bool {
     matches!(o, super::select::Opd::K(_))
 }
@@ -47,7 +48,7 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::Cmp(CmpTy::U16, _) => &[0xffff],
         LaneOp::Int16(crate::valu::I16Op::LshlrevB16 | crate::valu::I16Op::LshrrevB16)
         | LaneOp::Int16(crate::valu::I16Op::AshrrevI16)
-            if !matches!(li.src[0][0], super::select::Opd::K(_)) =>
+            if !is_k(li.src[0][0]) =>
         {
             &[0xffff, 15]
         }
@@ -165,7 +166,6 @@ impl Emitter<'_> {
         self.put(d, r)
     }
 
-    /// `d = s & 31` (a shift count), in a temporary.
     /// `d = v << n` (`LshlRev`), `>>` logical (`LshrRev`) or arithmetic (`AshrRev`), the count
     /// `n` taken mod 32 as the hardware does: one immediate shift for a constant count (LLVM's
     /// usual form), else a masked count and a variable shift.
@@ -188,6 +188,7 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// `d = s & 31` (a shift count), in a temporary.
     fn count31(&mut self, s: super::select::Opd) -> R<V> {
         let t = self.opd_scratch(s)?;
         let k = self.opd(super::select::Opd::K(31))?;

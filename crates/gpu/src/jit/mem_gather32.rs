@@ -12,7 +12,7 @@
 //! base raised by 2^31 and each offset's top bit flipped (`off ^ 2^31`, which as a signed
 //! number is `off - 2^31`), base + index is the lane's address for every offset.
 
-use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
+use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R, W_UNFENCED};
 use super::mem_vector::{
     exec_byte, exec_word, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
 };
@@ -83,8 +83,7 @@ impl Emitter<'_> {
         a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
         let mut masked = a.create_label();
         let mut reduce = a.create_label();
-        a.cmp(sreg64(EXEC), -1)?;
-        a.jne(masked)?;
+        unless_full_wave(a, masked)?;
         // All 64 lanes active: no masks, no blends.
         for g in 0..8 {
             a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
@@ -114,8 +113,7 @@ impl Emitter<'_> {
             let mut done = a.create_label();
             let mut masked = a.create_label();
             // All 64 lanes active: the lanes unrolled, in order (no bit scans).
-            a.cmp(sreg64(EXEC), -1)?;
-            a.jne(masked)?;
+            unless_full_wave(a, masked)?;
             for l in 0..64 {
                 a.mov(r11d, dword_ptr(rdi + 4 * l))?;
                 a.mov(eax, dword_ptr(rsi + 4 * l))?;
@@ -140,8 +138,7 @@ impl Emitter<'_> {
         a.vpbroadcastd(ymm7, xmm7)?;
         let mut masked = a.create_label();
         let mut done = a.create_label();
-        a.cmp(sreg64(EXEC), -1)?;
-        a.jne(masked)?;
+        unless_full_wave(a, masked)?;
         // All 64 lanes active: every gather under all ones (it clears its mask register).
         a.vpcmpeqd(ymm9, ymm9, ymm9)?;
         for g in 0..8 {

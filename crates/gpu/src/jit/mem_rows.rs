@@ -5,7 +5,7 @@
 //! groups. Without it, AVX2 (which has no scatters) moved such an access lane by lane
 //! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
 
-use super::emit::{bind, sreg64, Emitter, EXEC, R};
+use super::emit::{bind, unless_full_wave, Emitter, R};
 use super::mem_vector::{exec_byte, move_chunk, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32};
 use iced_x86::code_asm::*;
 
@@ -36,8 +36,7 @@ impl Emitter<'_> {
         a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
         let mut masked = a.create_label();
         let mut moves = a.create_label();
-        a.cmp(sreg64(EXEC), -1)?;
-        a.jne(masked)?;
+        unless_full_wave(a, masked)?;
         // All 64 lanes active (most waves): no group masks, no blends; ymm4 = the lanes in
         // row so far.
         a.vmovdqa(ymm4, ymm9)?;
@@ -74,8 +73,7 @@ impl Emitter<'_> {
         let a = &mut self.a;
         let mut masked = a.create_label();
         let mut done = a.create_label();
-        a.cmp(sreg64(EXEC), -1)?;
-        a.jne(masked)?;
+        unless_full_wave(a, masked)?;
         for g in 0..8 {
             // The group's host address: its first lane's low dword, plus r8.
             a.mov(eax, dword_ptr(rdi + 32 * g))?;

@@ -20,7 +20,7 @@
 //! uniform part of the address (the offset, plus the `saddr` base), r9d = the instruction's
 //! range-cache site. Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
-use super::emit::{bind, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
+use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R, W_S, W_UNFENCED};
 use super::select::{SubDword, VmemInst};
 use super::vx::{zr, Isa, V};
 use super::JitCtx;
@@ -336,8 +336,7 @@ impl Emitter<'_> {
                 // and tested once, no chunk masks.
                 let mut masked = a.create_label();
                 let mut checked = a.create_label();
-                a.cmp(sreg64(EXEC), -1)?;
-                a.jne(masked)?;
+                unless_full_wave(a, masked)?;
                 a.vpcmpeqd(ymm3, ymm3, ymm3)?;
                 for c in 0..8 {
                     a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
@@ -490,8 +489,7 @@ impl Emitter<'_> {
         // All 64 lanes active: eight plain moves.
         let mut masked = a.create_label();
         let mut done = a.create_label();
-        a.cmp(sreg64(EXEC), -1)?;
-        a.jne(masked)?;
+        unless_full_wave(a, masked)?;
         for c in 0..8 {
             move_chunk(a, load, ymmword_ptr(rsi + 32 * c), ymmword_ptr(r8 + 32 * c))?;
         }

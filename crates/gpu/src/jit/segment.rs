@@ -229,7 +229,7 @@ impl Emitter<'_> {
                 let off_exec = li.mask_out.is_some_and(|s| s.abs_diff(EXEC_LO as u8) >= 2);
                 unread[k] |= dead[k] && off_exec;
             }
-            // A mask read by the next instruction alone goes there in its register.
+            // A mask that a later carry op or select alone reads goes there in its register.
             for (k, (h, d)) in handoffs(insts).into_iter().enumerate() {
                 hand[k] = h;
                 dead[k] |= d;
@@ -302,32 +302,28 @@ impl Emitter<'_> {
             }
         }
         let dirty = self.segment_body(insts, &flags)?;
-        if isa == Isa::Avx512 && mem_next && !dirty.is_empty() {
-            // A chunk whose lanes are all active stores whole registers: the memory access
-            // reading them next (its address, its data) is forwarded from a plain store but
-            // waits for a masked one to reach the cache. (Not in general: where chunks of
-            // one segment alternate between full and partial, as in a divergent loop, the
-            // mispredicted branch costs more than the store it saves.)
+        // A chunk whose lanes are all active stores whole registers. AVX-512: the memory
+        // access reading them next (its address, its data) is forwarded from a plain store but
+        // waits for a masked one to reach the cache; not in general, since where chunks of one
+        // segment alternate between full and partial, as in a divergent loop, the mispredicted
+        // branch costs more than the store it saves. AVX2 always: it has no cheap masked store
+        // (a partial chunk loads, blends and stores each register).
+        if !dirty.is_empty() && (isa == Isa::Avx2 || mem_next) {
             let mut partial = self.a.create_label();
-            self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
-            self.a.jae(partial)?;
-            for &(r, v) in &dirty {
-                let m = self.vgpr_mem(r);
-                self.a.vmovdqu32(zmmword_ptr(m), super::vx::zr(v))?;
+            match isa {
+                Isa::Avx512 => {
+                    self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
+                    self.a.jae(partial)?;
+                }
+                Isa::Avx2 => {
+                    self.a.vmovmskps(eax, super::vx::yr(V(exec.0)))?;
+                    self.a.cmp(eax, 0xff)?;
+                    self.a.jne(partial)?;
+                }
             }
-            self.a.jmp(next)?;
-            bind(&mut self.a, &mut partial)?;
-        }
-        if isa == Isa::Avx2 && !dirty.is_empty() {
-            // AVX2 has no cheap masked store: a partial chunk loads, blends and stores each
-            // register; a full one only stores it.
-            let mut partial = self.a.create_label();
-            self.a.vmovmskps(eax, super::vx::yr(V(exec.0)))?;
-            self.a.cmp(eax, 0xff)?;
-            self.a.jne(partial)?;
             for &(r, v) in &dirty {
                 let m = self.vgpr_mem(r);
-                self.a.vmovdqu(ymmword_ptr(m), super::vx::yr(v))?;
+                self.v_mov_to_mem(m, v)?;
             }
             self.a.jmp(next)?;
             bind(&mut self.a, &mut partial)?;
@@ -381,9 +377,7 @@ impl Emitter<'_> {
         let exec = self.isa.exec_mask();
         let mut general = self.a.create_label();
         let mut top = self.a.create_label();
-        self.a
-            .cmp(qword_ptr(rbx + (W_S + 4 * EXEC_LO as i32)), -1)?;
-        self.a.jne(general)?;
+        super::emit::unless_full_wave(&mut self.a, general)?;
         self.v_ones(V(exec.0))?;
         self.a.xor(esi, esi)?;
         self.a.mov(rdi, r13)?;
@@ -393,7 +387,7 @@ impl Emitter<'_> {
         self.full_exec = false;
         for (r, v) in dirty? {
             let m = self.vgpr_mem(r);
-            self.a.vmovdqu(ymmword_ptr(m), super::vx::yr(v))?;
+            self.v_mov_to_mem(m, v)?;
         }
         let a = &mut self.a;
         a.add(rdi, self.isa.chunk_bytes())?;
@@ -685,8 +679,6 @@ impl Emitter<'_> {
 /// are served by the mask's register (`cached`: AVX-512 keeps the latest masks in k6/k7, and
 /// no other mask written in between can have evicted it).
 fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
-    let as_value = |li: &LaneInst, s: u8| li.sgpr_values().any(|r| r.abs_diff(s) < 2);
-    let as_mask = |li: &LaneInst, s: u8| li.mask_in.is_some_and(|m| m.abs_diff(s) < 2);
     (0..insts.len())
         .map(|k| {
             let li = &insts[k].1;
@@ -720,8 +712,6 @@ fn dead_mask_stores(insts: &[(u32, LaneInst)], cached: bool) -> Vec<bool> {
 fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(Option<usize>, bool)> {
     use super::select::LaneOp;
     use crate::exec::int32::Int32::{self, *};
-    let as_value = |li: &LaneInst, s: u8| li.sgpr_values().any(|r| r.abs_diff(s) < 2);
-    let as_mask = |li: &LaneInst, s: u8| li.mask_in.is_some_and(|m| m.abs_diff(s) < 2);
     let mask_op = |op: Int32| matches!(op, AddCo | SubCo | SubRevCo | Addc | Subb | SubbRev);
     // Lowerings that take no mask temporary and touch no lane mask may run in between.
     let passes = |li: &LaneInst| {
@@ -800,11 +790,19 @@ fn mask_accumulators(insts: &[(u32, LaneInst)], unread: &[bool]) -> Vec<Option<u
         .collect()
 }
 
+/// Whether lane instruction `li` reads an SGPR of the pair at `s` as a uniform value.
+fn as_value(li: &LaneInst, s: u8) -> bool {
+    li.sgpr_values().any(|r| r.abs_diff(s) < 2)
+}
+
+/// Whether lane instruction `li` reads an SGPR of the pair at `s` as its lane mask.
+fn as_mask(li: &LaneInst, s: u8) -> bool {
+    li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
+}
+
 /// Whether lane instruction `li` reads or writes any SGPR of the pair at `s`.
 fn touches(li: &LaneInst, s: u8) -> bool {
-    li.sgpr_values().any(|r| r.abs_diff(s) < 2)
-        || li.mask_in.is_some_and(|m| m.abs_diff(s) < 2)
-        || li.mask_out.is_some_and(|m| m.abs_diff(s) < 2)
+    as_value(li, s) || as_mask(li, s) || li.mask_out.is_some_and(|m| m.abs_diff(s) < 2)
 }
 
 /// Per instruction of a segment: whether the lane mask it writes is never read: nothing later

@@ -431,10 +431,7 @@ impl Emitter<'_> {
     /// `m` = lanes where `x (p) y`, as signed (`signed`) or unsigned 32-bit integers.
     pub(super) fn v_icmp(&mut self, m: M, p: Icmp, signed: bool, x: V, y: Vs) -> R<()> {
         if self.v_icmp_maybe_inverted(m, p, signed, x, y)? {
-            let t = self.tmp()?;
-            self.v_ones(t)?;
-            self.v_xor(V(m.0), V(m.0), Vs::R(t))?;
-            self.free(t);
+            self.v_not(V(m.0), V(m.0))?;
         }
         Ok(())
     }
