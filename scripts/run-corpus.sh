@@ -13,6 +13,9 @@
 #   scripts/run-corpus.sh -k REGEX        only kernels whose name matches
 #   scripts/run-corpus.sh --quick         one configuration per compiler (fast smoke test)
 #   scripts/run-corpus.sh --build-only    compile the kernels and host programs, run nothing
+#   scripts/run-corpus.sh --prebuilt      compile nothing: run every code object and case program
+#                                         an earlier run left in CORPUS_OUT (a machine without
+#                                         compilers: copy target/corpus there); no dispatch tests
 #   scripts/run-corpus.sh --validate-ocl  run the cases on the host CPU through OpenCL (PoCL)
 #                                         instead of softhsa: checks the host references
 # Environment: SOFTHSA_LIB_DIR (default target/release) holds libhsa-runtime64.so.1;
@@ -28,14 +31,15 @@ LIB=${SOFTHSA_LIB_DIR:-$ROOT/target/release}
 JOBS=${JOBS:-$(nproc)}
 DEVLIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 
-filter=. quick=0 build_only=0 ocl=0
+filter=. quick=0 build_only=0 ocl=0 prebuilt=0
 while [ $# -gt 0 ]; do
     case $1 in
         -k) filter=$2; shift ;;
         --quick) quick=1 ;;
         --build-only) build_only=1 ;;
         --validate-ocl) ocl=1 ;;
-        *) echo "usage: $0 [-k REGEX] [--quick] [--build-only] [--validate-ocl]" >&2; exit 2 ;;
+        --prebuilt) prebuilt=1 ;;
+        *) echo "usage: $0 [-k REGEX] [--quick] [--build-only] [--validate-ocl] [--prebuilt]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -145,7 +149,18 @@ add_kernel() { # name src_dir devlib cdna
         echo "$k $obj" >>"$objlist"
     done
 }
-if [ $ocl = 0 ]; then
+if [ $prebuilt = 1 ]; then
+    # The objects that are there (each kernel's directory is named <kernel>-<source hash>).
+    objlist=$OUT/objects-prebuilt.txt
+    for k in "${kernels[@]}"; do
+        for obj in "$OUT/obj/$k"-*/*.hsaco; do
+            if [ -e "$obj" ] && [[ $(basename "$(dirname "$obj")") =~ ^$k-[0-9a-f]{12}$ ]]; then
+                echo "$k $obj"
+            fi
+        done
+    done >"$objlist"
+    [ -s "$objlist" ] || { echo "--prebuilt: no code objects in $OUT/obj" >&2; exit 2; }
+elif [ $ocl = 0 ]; then
     for k in "${kernels[@]}"; do
         d=0 m=0
         is_devlib "$CORPUS/kernels/$k.cl" && d=1
@@ -179,7 +194,9 @@ for k in "${kernels[@]}"; do
         host_fail=$((host_fail + 1))
         continue
     fi
-    if [ ! -x "$bin" ] || [ -n "$(find "$src" "$CORPUS"/harness*.[ch] -newer "$bin")" ]; then
+    if [ $prebuilt = 1 ]; then
+        [ -x "$bin" ] || { echo "NO-CASE $k: $bin missing"; host_fail=$((host_fail + 1)); }
+    elif [ ! -x "$bin" ] || [ -n "$(find "$src" "$CORPUS"/harness*.[ch] -newer "$bin")" ]; then
         gcc "${CFLAGS[@]}" -o "$bin" "$src" "$CORPUS/harness_common.c" "${backend[@]}" -lm ||
             { echo "HOST-BUILD-FAIL $k"; host_fail=$((host_fail + 1)); }
     fi
@@ -240,7 +257,7 @@ xargs -P"$JOBS" -L1 bash -c 'run_one "$1" "$2" "$3" "$4" "$5"' _ \
     >"$results" || true
 
 # ---- 4. dispatch tests: faults, barrier-AND gating (softhsa only) ----
-if [ $ocl = 0 ] && [ "$filter" = . ]; then
+if [ $ocl = 0 ] && [ "$filter" = . ] && [ $prebuilt = 0 ]; then
     "$DISPATCH/run.sh" "$OUT/dispatch" >>"$results" 2>&1 || true
 fi
 
