@@ -43,6 +43,11 @@ impl Emitter<'_> {
         for g in 0..8 {
             row_group(a, g, shape.pair)?;
             a.vpand(ymm4, ymm4, ymm0)?;
+            if g == 0 {
+                // Scattered lanes fail in the first group: leave before the other seven.
+                a.vptest(ymm4, ymm9)?;
+                a.jae(general)?;
+            }
             a.vpminud(ymm2, ymm2, ymm6)?;
             a.vpmaxud(ymm3, ymm3, ymm6)?;
         }
@@ -59,6 +64,10 @@ impl Emitter<'_> {
             row_group(a, g, shape.pair)?;
             a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row
             a.vpor(ymm4, ymm4, ymm0)?;
+            if g == 0 {
+                a.vptest(ymm4, ymm4)?;
+                a.jnz(general)?;
+            }
             // Inactive lanes count as all ones for the minimum and 0 for the maximum.
             a.vpblendvb(ymm7, ymm9, ymm6, ymm8)?;
             a.vpminud(ymm2, ymm2, ymm7)?;

@@ -346,6 +346,13 @@ impl Emitter<'_> {
                         a.vpcmpeqd(ymm4, ymm1, ymmword_ptr(rdi + (256 + 32 * c)))?;
                         a.vpand(ymm3, ymm3, ymm4)?;
                     }
+                    if c == 0 {
+                        // Scattered lanes (data-dependent indices) fail in the first group:
+                        // leave before the other seven.
+                        a.vpcmpeqd(ymm4, ymm4, ymm4)?;
+                        a.vptest(ymm3, ymm4)?;
+                        a.jae(not)?;
+                    }
                 }
                 // CF = every lane matched.
                 a.vpcmpeqd(ymm4, ymm4, ymm4)?;
@@ -560,6 +567,11 @@ impl Emitter<'_> {
             if shape.pair {
                 a.vpcmpd(k3.k1(), zmm1, zmmword_ptr(rdi + (256 + 64 * c)), 4)?;
                 a.korw(k2, k2, k3)?;
+            }
+            if c == 0 {
+                // Scattered lanes fail in the first chunk: leave before the other three.
+                a.kortestw(k2, k2)?;
+                a.jnz(general)?;
             }
             a.korw(k4, k4, k2)?;
             a.vpminud(zmm2.k1(), zmm2, zmm6)?;
