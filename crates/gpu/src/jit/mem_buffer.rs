@@ -13,7 +13,7 @@
 //! stride 0, ADD_TID_ENABLE, index stride 64. Any other V#, or a lane offset of 2^24 or more
 //! (whose swizzled offset would not fit 32 bits), leaves the instruction to the interpreter.
 
-use super::emit::{sreg32, Emitter, R, W_S};
+use super::emit::{bind, sreg32, Emitter, R, W_S};
 use super::mem_vector::{exec_byte, exec_word, LANE_OFFSETS32};
 use super::select::{BufAddr, VmemInst};
 use super::vx::Isa;
@@ -78,7 +78,13 @@ impl Emitter<'_> {
             a.mov(rdi, LANE_OFFSETS32[0].as_ptr() as u64)?;
             return Ok(());
         }
-        let src = r13 + 256 * i32::from(m.vaddr);
+        let vaddr = i32::from(m.vaddr);
+        let src = r13 + 256 * vaddr;
+        // The lanes' offsets are checked against the limit all at once, inactive lanes
+        // included (an or of every offset, one test): a wave with an inactive lane's stale
+        // offset out of reach checks again under EXEC, out of line.
+        let mut checked = a.create_label();
+        let mut recheck = a.create_label();
         a.mov(rcx, LANE_OFFSETS32[0].as_ptr() as u64)?;
         a.mov(eax, !(OFFSET_LIMIT - 1))?;
         match isa {
@@ -88,12 +94,10 @@ impl Emitter<'_> {
                 a.vpbroadcastd(zmm2, eax)?;
                 a.mov(eax, 3)?;
                 a.vpbroadcastd(zmm3, eax)?;
+                a.vpxord(zmm5, zmm5, zmm5)?;
                 for c in 0..4 {
-                    a.kmovw(k1, exec_word(c))?;
                     a.vmovdqu32(zmm0, zmmword_ptr(src + 64 * c))?;
-                    a.vptestmd(k2.k1(), zmm0, zmm1)?;
-                    a.kortestw(k2, k2)?;
-                    a.jnz(slow)?;
+                    a.vpord(zmm5, zmm5, zmm0)?;
                     a.vpaddd(zmm0, zmm0, zmm2)?;
                     a.vpandd(zmm4, zmm0, zmm3)?;
                     a.vpandnd(zmm0, zmm3, zmm0)?;
@@ -102,6 +106,9 @@ impl Emitter<'_> {
                     a.vpaddd(zmm0, zmm0, zmmword_ptr(rcx + 64 * c))?;
                     a.vmovdqu32(zmmword_ptr(r12 + (J_BUF_OFFSETS + 64 * c)), zmm0)?;
                 }
+                a.vptestmd(k2, zmm5, zmm1)?;
+                a.kortestw(k2, k2)?;
+                a.jnz(recheck)?;
             }
             Isa::Avx2 => {
                 a.vmovd(xmm1, eax)?;
@@ -112,15 +119,10 @@ impl Emitter<'_> {
                 a.mov(eax, 3)?;
                 a.vmovd(xmm3, eax)?;
                 a.vpbroadcastd(ymm3, xmm3)?;
+                a.vpxor(ymm5, ymm5, ymm5)?;
                 for c in 0..8 {
-                    // ymm5 = the active lanes of this group of 8 (the EXEC byte's mask row).
-                    a.movzx(eax, exec_byte(c))?;
-                    a.shl(eax, 5)?;
-                    a.vmovdqu(ymm5, ymmword_ptr(r15 + rax))?;
                     a.vmovdqu(ymm0, ymmword_ptr(src + 32 * c))?;
-                    a.vpand(ymm4, ymm0, ymm1)?;
-                    a.vptest(ymm4, ymm5)?;
-                    a.jnz(slow)?;
+                    a.vpor(ymm5, ymm5, ymm0)?;
                     a.vpaddd(ymm0, ymm0, ymm2)?;
                     a.vpand(ymm4, ymm0, ymm3)?;
                     a.vpandn(ymm0, ymm3, ymm0)?;
@@ -129,8 +131,39 @@ impl Emitter<'_> {
                     a.vpaddd(ymm0, ymm0, ymmword_ptr(rcx + 32 * c))?;
                     a.vmovdqu(ymmword_ptr(r12 + (J_BUF_OFFSETS + 32 * c)), ymm0)?;
                 }
+                a.vptest(ymm5, ymm1)?;
+                a.jnz(recheck)?;
             }
         }
+        bind(a, &mut checked)?;
+        self.cold(move |e| {
+            // The active lanes alone (zmm1/ymm1 still hold the limit's mask).
+            let a = &mut e.a;
+            bind(a, &mut recheck)?;
+            let src = r13 + 256 * vaddr;
+            match isa {
+                Isa::Avx512 => {
+                    for c in 0..4 {
+                        a.kmovw(k1, exec_word(c))?;
+                        a.vptestmd(k2.k1(), zmm1, zmmword_ptr(src + 64 * c))?;
+                        a.kortestw(k2, k2)?;
+                        a.jnz(slow)?;
+                    }
+                }
+                Isa::Avx2 => {
+                    for c in 0..8 {
+                        a.movzx(eax, exec_byte(c))?;
+                        a.shl(eax, 5)?;
+                        a.vmovdqu(ymm5, ymmword_ptr(r15 + rax))?;
+                        a.vpand(ymm4, ymm1, ymmword_ptr(src + 32 * c))?;
+                        a.vptest(ymm4, ymm5)?;
+                        a.jnz(slow)?;
+                    }
+                }
+            }
+            Ok(a.jmp(checked)?)
+        });
+        let a = &mut self.a;
         a.lea(rdi, qword_ptr(r12 + J_BUF_OFFSETS))?;
         Ok(())
     }
