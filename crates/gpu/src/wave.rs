@@ -424,29 +424,8 @@ pub fn init_wave(
 }
 
 /// VGPRs 0..dims = the lanes' work-item ids (X fastest). The common shapes take loops the
-/// compiler vectorizes: a wave inside one row, or power-of-two extents. Every wave starts
-/// here, so on hosts with AVX2 (all that run the JIT) the loops are built for it: 8 lanes
-/// per store instead of SSE2's 4 (saxpy: 64 -> 20 host instructions per wave).
+/// compiler vectorizes: a wave inside one row, or power-of-two extents.
 fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the host has AVX2 (checked just above), the only requirement of the call.
-        unsafe { fill_workitem_ids_avx2(w, shape, index, dims) };
-        return;
-    }
-    fill_ids(w, shape, index, dims);
-}
-
-/// [`fill_ids`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fill_workitem_ids_avx2(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
-    fill_ids(w, shape, index, dims);
-}
-
-/// The body of [`fill_workitem_ids`], inlined into each variant.
-#[inline(always)]
-fn fill_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
     let [ex, ey, ez] = shape.extent;
     let flat0 = index * 64;
     if ey == 1 && ez == 1 {
