@@ -71,6 +71,9 @@ pub struct Queue {
     pub mem: QueueMemory,
     pub agent: u64,
     doorbell: Signal,
+    /// Address of the doorbell's value: the channel the processor sleeps on while the queue is
+    /// empty (`signal::notify`).
+    doorbell_value: u64,
     owns_doorbell: bool,
     state: AtomicU8,
     stop: AtomicBool,
@@ -321,6 +324,7 @@ impl Queues {
         owns_doorbell: bool,
         callback: Option<ErrorCallback>,
     ) -> Result<Queue> {
+        let doorbell_value = rt.signals.get(doorbell)?.value_ptr() as u64;
         let mem = QueueMemory::new(size)?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         index::init_amd_queue(&mem, caps, qtype, features, doorbell, id);
@@ -334,6 +338,7 @@ impl Queues {
             mem,
             agent,
             doorbell,
+            doorbell_value,
             owns_doorbell,
             state: AtomicU8::new(STATE_ACTIVE),
             stop: AtomicBool::new(false),
@@ -413,17 +418,7 @@ impl Queues {
 fn stop_processor(q: &Queue) {
     q.stop.store(true, Ordering::Release);
     q.parker.notify();
-    let doorbell = crate::runtime().and_then(|rt| {
-        rt.signals
-            .get(q.doorbell)
-            .ok()
-            .map(|s| s.value_ptr() as u64)
-    });
-    match doorbell {
-        Some(value) => crate::signal::notify::wake(value),
-        // (The runtime is being torn down: wake everyone, once.)
-        None => crate::signal::notify::wake_all(),
-    }
+    crate::signal::notify::wake(q.doorbell_value);
     let handle = q.processor.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(h) = handle {
         if h.thread().id() != std::thread::current().id() {

@@ -106,14 +106,11 @@ impl From<Error> for Stop {
 
 pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
     trace::timeline_track_name(q.track(), &format!("queue {:#x}", q.addr()));
+    if rt.upgrade().is_none() {
+        return;
+    }
     // Producers ring the doorbell after publishing a packet: sleep on its channel.
-    let doorbell = match rt
-        .upgrade()
-        .map(|rt| rt.signals.get(q.doorbell).map(|s| s.value_ptr()))
-    {
-        Some(Ok(p)) => p as u64,
-        _ => return,
-    };
+    let doorbell = q.doorbell_value;
     q.launched.store(
         q.mem.read_index().load(Ordering::Acquire),
         Ordering::Release,
