@@ -23,8 +23,11 @@ use std::mem::offset_of;
 /// The compiled program, ready to run.
 pub(super) struct Output {
     pub code: Code,
-    /// Code offset of each instruction slot that starts a block (`u32::MAX`: none).
+    /// Code offset of each instruction slot from `first` on that starts a block (`u32::MAX`:
+    /// none).
     pub entries: Vec<u32>,
+    /// Index of the first instruction `entries` covers (the kernel's lowest reachable one).
+    pub first: u32,
     /// Offset of the function's entry.
     pub entry: u64,
     pub native: usize,
@@ -105,8 +108,11 @@ pub(super) struct Emitter<'p> {
     pub(super) isa: Isa,
     pub(super) prog: &'p Program,
     pub(super) check: bool,
-    /// Label of each block start (by instruction index).
+    /// Label of each block start (by instruction index minus `first`).
     labels: Vec<Option<CodeLabel>>,
+    /// The lowest instruction index of the plan: tables by instruction cover the kernel's own
+    /// range, not the whole program (every kernel of the code object).
+    first: u32,
     /// The epilogue: eax = exit code, the wave's count already stored.
     exit: CodeLabel,
     /// Shared cold stub: a call-out returned non-zero in eax.
@@ -258,7 +264,8 @@ impl<'p> Emitter<'p> {
     }
 
     fn block_label(&self, i: u32) -> Option<CodeLabel> {
-        self.labels.get(i as usize).copied().flatten()
+        let k = i.checked_sub(self.first)?;
+        self.labels.get(k as usize).copied().flatten()
     }
 
     /// Jumps to instruction `i`: its block if compiled, else out to the dispatcher.
@@ -274,7 +281,7 @@ impl<'p> Emitter<'p> {
             .block_label(b.start)
             .ok_or_else(|| err("block label"))?;
         self.bind_kept(&mut l)?;
-        self.labels[b.start as usize] = Some(l);
+        self.labels[(b.start - self.first) as usize] = Some(l);
         // Count the block's native instructions at once; a block that would pass the budget
         // runs in the interpreter, which faults at the exact instruction.
         let mut bail = self.a.create_label();
@@ -566,11 +573,12 @@ pub(super) fn compile(
 
 fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     let t0 = std::time::Instant::now();
-    let n = prog.slots.len();
+    let first = plan.blocks.first().map_or(0, |b| b.start);
+    let n = plan.blocks.last().map_or(0, |b| b.end - first) as usize;
     let mut a = CodeAssembler::new(64)?;
     let mut labels = vec![None; n + 1];
     for b in &plan.blocks {
-        labels[b.start as usize] = Some(a.create_label());
+        labels[(b.start - first) as usize] = Some(a.create_label());
     }
     let mut e = Emitter {
         exit: a.create_label(),
@@ -580,6 +588,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         prog,
         check,
         labels,
+        first,
         cold: Vec::new(),
         free_v: 0,
         free_m: 0,
@@ -658,8 +667,8 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     };
     let mut entries = vec![u32::MAX; n];
     for b in &plan.blocks {
-        if let Some(l) = e.labels[b.start as usize] {
-            entries[b.start as usize] = offset_of(&l)?;
+        if let Some(l) = e.labels[(b.start - first) as usize] {
+            entries[(b.start - first) as usize] = offset_of(&l)?;
         }
     }
     let entry = u64::from(offset_of(&entry)?);
@@ -687,6 +696,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     Ok(Output {
         code,
         entries,
+        first,
         entry,
         native: plan.native,
         reachable: plan.reachable,

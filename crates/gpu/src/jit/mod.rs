@@ -132,8 +132,11 @@ pub fn host_supported() -> bool {
 /// A compiled kernel.
 pub struct JitCode {
     code: code::Code,
-    /// Code offset of each instruction that starts a compiled block (`u32::MAX`: none).
+    /// Code offset of each instruction from `first` on that starts a compiled block
+    /// (`u32::MAX`: none).
     entries: Vec<u32>,
+    /// Index of the first instruction `entries` covers.
+    first: u32,
     /// Offset of the function entry in `code`.
     entry: u64,
     /// Wall time of the compilation.
@@ -161,6 +164,9 @@ impl JitCode {
     ) -> Result<JitCode, String> {
         let start = Instant::now();
         let plan = plan::Plan::new(prog, entry, gfx900, check, isa);
+        if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
+            eprintln!("softhsa: JIT plan {} us", start.elapsed().as_micros());
+        }
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "plan") {
             eprint!("{}", plan.describe(prog));
         }
@@ -177,6 +183,7 @@ impl JitCode {
         Ok(JitCode {
             code: out.code,
             entries: out.entries,
+            first: out.first,
             entry: out.entry,
             compile_ns: start.elapsed().as_nanos() as u64,
             native: out.native,
@@ -200,7 +207,7 @@ fn perf_map(prog: &Program, out: &emit::Output) {
         .map(|(i, &o)| {
             (
                 u64::from(o),
-                format!("softhsa_jit_{:#x}", prog.addr(i as u32)),
+                format!("softhsa_jit_{:#x}", prog.addr(out.first + i as u32)),
             )
         })
         .chain(
@@ -444,7 +451,11 @@ fn run_code_in(
     j.cx = cxp as *mut ();
     let f = code.code.addr() + code.entry;
     loop {
-        let off = code.entries.get(w.pc as usize).copied().unwrap_or(u32::MAX);
+        let off =
+            w.pc.checked_sub(code.first)
+                .and_then(|k| code.entries.get(k as usize))
+                .copied()
+                .unwrap_or(u32::MAX);
         if off == u32::MAX {
             // Not compiled here (a dynamic jump target): the interpreter runs it.
             // SAFETY: no generated code runs; `cxp` is our unique borrow.

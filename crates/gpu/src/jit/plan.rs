@@ -179,19 +179,6 @@ impl Plan {
     /// nothing moved, so the lockstep check sees program order).
     pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool, isa: super::vx::Isa) -> Plan {
         let n = prog.slots.len();
-        let kinds: Vec<Option<Kind>> = prog
-            .slots
-            .iter()
-            .enumerate()
-            .map(|(i, s)| match s {
-                // `s_getpc_b64`: the next instruction's address, known here.
-                Slot::Ok(x) if x.inst.op == softhsa_isa::Op::S_GETPC_B64 => {
-                    super::salu::get_pc(x, prog.addr(i as u32 + 1)).map(Kind::Salu)
-                }
-                Slot::Ok(x) => select(x, gfx900, isa),
-                Slot::Illegal(_) => None,
-            })
-            .collect();
         let op = |i: usize| match &prog.slots[i] {
             Slot::Ok(x) => Some((x.inst.op, x.target)),
             Slot::Illegal(_) => None,
@@ -239,6 +226,18 @@ impl Plan {
                 i += 1;
             }
         }
+        // Lowerings are selected block by block for reachable code only: the program holds
+        // every kernel of its code object, and a table over all of it (Option<Kind> per
+        // instruction, most of them untouched pages) made each kernel's compile as slow as
+        // the whole object's.
+        let kind = |i: usize| match &prog.slots[i] {
+            // `s_getpc_b64`: the next instruction's address, known here.
+            Slot::Ok(x) if x.inst.op == softhsa_isa::Op::S_GETPC_B64 => {
+                super::salu::get_pc(x, prog.addr(i as u32 + 1)).map(Kind::Salu)
+            }
+            Slot::Ok(x) => select(x, gfx900, isa),
+            Slot::Illegal(_) => None,
+        };
         let mut blocks = Vec::new();
         let (mut native, mut reachable) = (0, 0);
         let mut i = 0;
@@ -256,7 +255,7 @@ impl Plan {
             {
                 end += 1;
             }
-            let b = build_block(&kinds, start as u32, end as u32, check);
+            let b = build_block(&kind, start as u32, end as u32, check);
             native += b.native as usize;
             reachable += end - start;
             blocks.push(b);
@@ -351,7 +350,7 @@ impl CallTargets {
     }
 }
 
-fn build_block(kinds: &[Option<Kind>], start: u32, end: u32, check: bool) -> Block {
+fn build_block(kind: &dyn Fn(usize) -> Option<Kind>, start: u32, end: u32, check: bool) -> Block {
     let mut b = Block {
         start,
         end,
@@ -371,7 +370,7 @@ fn build_block(kinds: &[Option<Kind>], start: u32, end: u32, check: bool) -> Blo
         }
     };
     for i in start..end {
-        match kinds[i as usize] {
+        match kind(i as usize) {
             Some(Kind::Lane(li)) => {
                 b.native += 1;
                 b.lanes = true;

@@ -269,6 +269,12 @@ pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
 /// A program of `n` valid instructions from `gen` (those the decoder and interpreter accept
 /// and the fuzzers use), then `s_endpgm`; and how many of them are SOP1/SOP2/SOPC.
 fn random_program(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Program, usize) {
+    let (code, scalars) = random_code(r, n, gen);
+    (Program::new(&code, 0x1000), scalars)
+}
+
+/// The code of [`random_program`].
+fn random_code(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Vec<u8>, usize) {
     let mut code: Vec<u8> = Vec::new();
     let (mut k, mut scalars) = (0, 0);
     while k < n {
@@ -286,7 +292,56 @@ fn random_program(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Prog
         k += 1;
     }
     code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
-    (Program::new(&code, 0x1000), scalars)
+    (code, scalars)
+}
+
+/// A kernel that is not the first code of its program (a code object holds many): its
+/// tables cover its own instructions, and waves entering it run as in the interpreter.
+#[test]
+fn a_kernel_after_others_compiles_alone_and_matches() {
+    if !super::host_supported() {
+        return;
+    }
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    for case in 0..50 {
+        // Another kernel of 2,000 instructions first, then this one.
+        let (mut code, _) = random_code(&mut r, 2000, random_inst);
+        let (body, _) = random_code(&mut r, 24, random_inst);
+        code.extend_from_slice(&body);
+        let prog = Program::new(&code, 0x1000);
+        let entry = prog
+            .index_of(0x1000 + (code.len() - body.len()) as u64)
+            .expect("entry");
+        for isa in isas() {
+            let jit = JitCode::compile(&prog, entry, false, false, isa).expect("compiles");
+            assert!(
+                jit.entries.len() <= 26 && jit.first >= entry,
+                "case {case}: tables of {} instructions from {} for a kernel of 25 at {entry}",
+                jit.entries.len(),
+                jit.first
+            );
+            let w0 = {
+                let mut w = random_wave(&mut r);
+                w.pc = entry;
+                w
+            };
+            let (mut a, mut b) = (w0.clone(), w0.clone());
+            let ra = run_engine(&prog, &mut a, None);
+            let rb = run_engine(&prog, &mut b, Some(&jit));
+            assert_eq!(ra, rb, "case {case} {isa:?}: how the wave stopped");
+            assert_eq!(a.pc, b.pc, "case {case} {isa:?}: where the wave stopped");
+            let diff = first_difference(&b, &a, 0..256);
+            assert!(
+                diff.is_none(),
+                "case {case} {isa:?}: {}",
+                diff.unwrap_or_default()
+            );
+            assert_eq!(
+                a.executed, b.executed,
+                "case {case} {isa:?}: instruction counts"
+            );
+        }
+    }
 }
 
 #[test]
