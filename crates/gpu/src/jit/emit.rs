@@ -350,7 +350,7 @@ impl<'p> Emitter<'p> {
                     let dead_after = if self.check {
                         0
                     } else {
-                        super::mask_live::dead_after(&b.items[p + 1..])
+                        super::mask_live::dead_after(&b.items[p + 1..], b.live_out)
                     };
                     // A memory access right after reads the segment's results at once.
                     let mem_next = matches!(

@@ -10,7 +10,7 @@
 //! call-out are always exact. A bail-out to the interpreter inside the block runs the same
 //! instructions in the same order, so it too writes such a register before reading it.
 
-use super::plan::Item;
+use super::plan::{Block, Item};
 use super::select::{Cond2, Kind, LaneInst};
 use crate::exec::operand::Src;
 use crate::wave::{EXEC_LO, M0, VCC_LO};
@@ -108,9 +108,46 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
     })
 }
 
-/// The registers that `rest` (the items of a block after a segment) writes before any read:
-/// a value left in them by the segment is never read.
-pub(super) fn dead_after(rest: &[Item]) -> Regs {
+/// Per block, the registers live at its end: those a block it may go on to (`succs`; `None`:
+/// unknown, or code the interpreter runs) can read before writing them, by a backward
+/// fixpoint over the blocks. What ends a wave, waits at a barrier, jumps through a register
+/// or calls out reads everything, as in [`dead_after`], so the registers a wave ends with
+/// stay exact (the differential tests compare them); only a mask that every path overwrites
+/// before reading it (a loop's carries, a 64-bit address's VCC before the next block's
+/// compare) is left unwritten.
+pub(super) fn live_out(blocks: &[Block], succs: &[Option<Vec<usize>>]) -> Vec<Regs> {
+    let n = blocks.len();
+    let mut live_in: Vec<Regs> = vec![0; n];
+    let mut out: Vec<Regs> = vec![0; n];
+    loop {
+        let mut changed = false;
+        for k in (0..n).rev() {
+            out[k] = match &succs[k] {
+                None => ALL,
+                Some(v) => v.iter().fold(0, |a, &s| a | live_in[s]),
+            };
+            let mut live = out[k];
+            for item in blocks[k].items.iter().rev() {
+                live = match effects(item) {
+                    None => ALL,
+                    Some((r, w)) => (live & !w) | r,
+                };
+            }
+            if live != live_in[k] {
+                live_in[k] = live;
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
+/// The registers that `rest` (the items of a block after a segment) writes before any read,
+/// or that are not live after the block (`live_out`) and `rest` does not read: a value left in
+/// them by the segment is never read.
+pub(super) fn dead_after(rest: &[Item], live_out: Regs) -> Regs {
     let (mut seen, mut dead) = (0, 0);
     for item in rest {
         let Some((r, w)) = effects(item) else {
@@ -120,10 +157,10 @@ pub(super) fn dead_after(rest: &[Item]) -> Regs {
         dead |= w & !seen;
         seen |= w;
         if seen == ALL {
-            break;
+            return dead;
         }
     }
-    dead
+    dead | !(seen | live_out)
 }
 
 /// Whether both registers of lane mask `s` are in `dead`.
@@ -139,13 +176,22 @@ mod tests {
     use crate::jit::vx::Isa;
     use crate::program::Program;
 
-    /// The first block's items for these instruction words.
-    fn items(words: &[u32]) -> Vec<Item> {
+    /// The blocks for these instruction words.
+    fn blocks(words: &[u32]) -> Vec<Block> {
         let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
         let prog = Program::new(&code, 0);
-        Plan::new(&prog, 0, false, false, Isa::Avx512).blocks[0]
-            .items
-            .clone()
+        Plan::new(&prog, 0, false, false, Isa::Avx512).blocks
+    }
+
+    /// The first block's items for these instruction words.
+    fn items(words: &[u32]) -> Vec<Item> {
+        blocks(words)[0].items.clone()
+    }
+
+    /// What the first block's rest leaves dead after its first item.
+    fn dead_after_first(words: &[u32]) -> Regs {
+        let b = &blocks(words)[0];
+        dead_after(&b.items[1..], b.live_out)
     }
 
     const VCC: u8 = VCC_LO as u8;
@@ -164,7 +210,7 @@ mod tests {
         let dead_at_first = |words: &[u32]| {
             let it = items(words);
             assert!(matches!(it[0], Item::Seg(_)), "{it:?}");
-            mask_dead(dead_after(&it[1..]), VCC)
+            mask_dead(dead_after_first(words), VCC)
         };
         assert!(dead_at_first(&[ADD_CO, off[0], off[1], ADD_CO, ENDPGM]));
         assert!(!dead_at_first(&[ADD_CO, vcc[0], vcc[1], ADD_CO, ENDPGM]));
@@ -194,15 +240,83 @@ mod tests {
         // v_add_co_u32_e64 v2, s[0:1], s10, v0; global_load_dword v4, v2, s[0:1] (saddr);
         // v_add_co_u32_e64 v2, s[0:1], s10, v0; s_endpgm
         let (add, load) = ([0xd119_0002, 0x0002_000a], [0xdc50_8000, 0x0400_0002]);
-        let it = items(&[add[0], add[1], load[0], load[1], add[0], add[1], ENDPGM]);
+        let w = [add[0], add[1], load[0], load[1], add[0], add[1], ENDPGM];
+        let it = items(&w);
         assert!(matches!(it[1], Item::Op(_, Kind::Vmem(_))), "{it:?}");
-        assert!(!mask_dead(dead_after(&it[1..]), 0));
+        assert!(!mask_dead(dead_after_first(&w), 0));
         // s_load_dword s4, s[0:1], 0x0: the scalar load's base.
-        let it = items(&[add[0], add[1], 0xc002_0100, 0, add[0], add[1], ENDPGM]);
+        let w = [add[0], add[1], 0xc002_0100, 0, add[0], add[1], ENDPGM];
+        let it = items(&w);
         assert!(matches!(it[1], Item::Op(_, Kind::Smem(_))), "{it:?}");
-        assert!(!mask_dead(dead_after(&it[1..]), 0));
+        assert!(!mask_dead(dead_after_first(&w), 0));
         // Without the load, the second add overwrites the pair unread.
-        let it = items(&[add[0], add[1], 0xbf80_0000, add[0], add[1], ENDPGM]);
-        assert!(mask_dead(dead_after(&it[1..]), 0), "{it:?}");
+        let w = [add[0], add[1], 0xbf80_0000, add[0], add[1], ENDPGM];
+        assert!(mask_dead(dead_after_first(&w), 0), "{:?}", items(&w));
+    }
+
+    // s_cbranch_scc0 over the next instruction; s_nop 0; s_mov_b64 s[0:1], vcc (reads VCC).
+    const CBRANCH_SCC0_SKIP1: u32 = 0xbf84_0001;
+    const NOP: u32 = 0xbf80_0000;
+    const READ_VCC: u32 = 0xbe80_016a;
+
+    /// A mask the block leaves is dead when every block it may go on to writes it before
+    /// reading it, and live when one of them reads it first.
+    #[test]
+    fn liveness_follows_the_blocks_a_block_goes_on_to() {
+        // Block 0: VCC = carry; branch (SCC) to block 2 or fall into block 1 (s_nop, then
+        // block 2). Block 2 writes VCC again, then ends.
+        let both_write = [ADD_CO, CBRANCH_SCC0_SKIP1, NOP, ADD_CO, ENDPGM];
+        let b = blocks(&both_write);
+        assert_eq!(b.len(), 3, "{b:?}");
+        assert!(mask_dead(dead_after_first(&both_write), VCC), "{b:?}");
+        // Block 2 reads VCC first: live on the taken path and through block 1.
+        let reads = [ADD_CO, CBRANCH_SCC0_SKIP1, NOP, READ_VCC, ADD_CO, ENDPGM];
+        assert!(!mask_dead(dead_after_first(&reads), VCC));
+        // Only the fall-through path reads it (block 1 reads VCC, block 2 writes it).
+        let one_path = [ADD_CO, CBRANCH_SCC0_SKIP1, READ_VCC, ADD_CO, ENDPGM];
+        assert!(!mask_dead(dead_after_first(&one_path), VCC));
+        // The end of the wave reads everything: its registers stay exact.
+        let ends = [ADD_CO, CBRANCH_SCC0_SKIP1, NOP, ENDPGM];
+        assert!(!mask_dead(dead_after_first(&ends), VCC));
+    }
+
+    /// A loop's carry: written in the body, overwritten at the head before any read (dead), or
+    /// read by the head's first instruction (live around the back edge).
+    #[test]
+    fn liveness_goes_around_loops() {
+        // Block 0: s_nop. Block 1 (head): VCC = carry, s_cbranch_scc0 back to block 1 (-3
+        // dwords: to the add), then s_endpgm.
+        let loop_overwrites = [NOP, ADD_CO, 0xbf84_fffe, ENDPGM];
+        let b = blocks(&loop_overwrites);
+        assert_eq!(b.len(), 3, "{b:?}");
+        let head = &b[1];
+        assert!(!mask_dead(dead_after(&head.items[1..], head.live_out), VCC));
+        // The carry's only readers are the next iteration's add (which writes it first) and
+        // s_endpgm (which reads all): live, because the loop may end.
+        assert_ne!(head.live_out & pair(VCC.into()), 0);
+        // A loop whose exit writes VCC before s_endpgm: dead on both paths.
+        let exit_writes = [NOP, ADD_CO, 0xbf84_fffe, ADD_CO, ENDPGM];
+        let b = blocks(&exit_writes);
+        let head = &b[1];
+        assert!(
+            mask_dead(dead_after(&head.items[1..], head.live_out), VCC),
+            "{b:?}"
+        );
+        // The head reads VCC first (s_mov_b64 s[0:1], vcc; then the add): live.
+        let head_reads = [NOP, READ_VCC, ADD_CO, 0xbf84_fffd, ADD_CO, ENDPGM];
+        let b = blocks(&head_reads);
+        let body = b
+            .iter()
+            .find(|b| b.items.iter().any(|i| matches!(i, Item::Seg(_))))
+            .unwrap();
+        let k = body
+            .items
+            .iter()
+            .position(|i| matches!(i, Item::Seg(_)))
+            .unwrap();
+        assert!(
+            !mask_dead(dead_after(&body.items[k + 1..], body.live_out), VCC),
+            "{b:?}"
+        );
     }
 }

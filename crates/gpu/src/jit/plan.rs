@@ -11,7 +11,7 @@
 //! before the segment (they would run there on hardware just as well: scalar and vector units
 //! only meet through registers), so LLVM's interleaving of SALU and VALU keeps segments long.
 
-use super::select::{select, Kind, LaneInst};
+use super::select::{select, Cond2, Kind, LaneInst};
 use crate::program::{Program, Slot, NO_INDEX};
 use crate::wave::EXEC_LO;
 use softhsa_isa::Op;
@@ -45,6 +45,9 @@ pub(super) struct Block {
     pub float64: bool,
     /// The block has lane ops (whose VGPR numbers `s_set_gpr_idx_on` would offset).
     pub lanes: bool,
+    /// Scalar registers a later block may read before writing them
+    /// ([`super::mask_live::live_out`]); a lane mask outside it need not be written back.
+    pub live_out: u128,
 }
 
 /// The compiled part of a program.
@@ -261,6 +264,29 @@ impl Plan {
             blocks.push(b);
             i = end;
         }
+        // Where each block goes on (`None`: code without generated code, or unknown).
+        let block_at = |blocks: &[Block], t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();
+        let succ = |blocks: &[Block], k: usize| -> Option<Vec<usize>> {
+            let b = &blocks[k];
+            match b.items.last() {
+                Some(Item::Op(i, Kind::Branch(c))) => {
+                    let Slot::Ok(x) = &prog.slots[*i as usize] else {
+                        return None;
+                    };
+                    let taken = block_at(blocks, x.target)?;
+                    match c {
+                        Cond2::Always => Some(vec![taken]),
+                        _ => Some(vec![taken, block_at(blocks, b.end)?]),
+                    }
+                }
+                _ => block_at(blocks, b.end).map(|f| vec![f]),
+            }
+        };
+        let succs: Vec<_> = (0..blocks.len()).map(|k| succ(&blocks, k)).collect();
+        let live = super::mask_live::live_out(&blocks, &succs);
+        for (b, l) in blocks.iter_mut().zip(live) {
+            b.live_out = l;
+        }
         Plan {
             blocks,
             native,
@@ -360,6 +386,7 @@ fn build_block(kind: &dyn Fn(usize) -> Option<Kind>, start: u32, end: u32, check
         float: false,
         float64: false,
         lanes: false,
+        live_out: !0,
     };
     let mut open = Open::default();
     let close = |b: &mut Block, open: &mut Open| {
