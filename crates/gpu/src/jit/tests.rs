@@ -276,8 +276,20 @@ fn random_program(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Prog
 /// The code of [`random_program`].
 fn random_code(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Vec<u8>, usize) {
     let mut code: Vec<u8> = Vec::new();
-    let (mut k, mut scalars) = (0, 0);
-    while k < n {
+    let mut scalars = 0;
+    for _ in 0..n {
+        let (bytes, scalar) = random_bytes(r, gen);
+        scalars += usize::from(scalar);
+        code.extend_from_slice(&bytes);
+    }
+    code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
+    (code, scalars)
+}
+
+/// One valid instruction from `gen` (one the decoder and interpreter accept and the fuzzers
+/// use): its bytes, and whether it is SOP1/SOP2/SOPC.
+fn random_bytes(r: &mut Rng, gen: fn(&mut Rng) -> [u32; 2]) -> (Vec<u8>, bool) {
+    loop {
         let bytes: Vec<u8> = gen(r).iter().flat_map(|d| d.to_le_bytes()).collect();
         let probe = Program::new(&bytes, 0);
         let Some(Slot::Ok(x)) = probe.slots.first() else {
@@ -287,12 +299,9 @@ fn random_code(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Vec<u8>
             continue;
         }
         use softhsa_isa::Encoding::{Sop1, Sop2, Sopc};
-        scalars += usize::from(matches!(x.inst.enc, Sop1 | Sop2 | Sopc));
-        code.extend_from_slice(&bytes[..usize::from(x.inst.len)]);
-        k += 1;
+        let scalar = matches!(x.inst.enc, Sop1 | Sop2 | Sopc);
+        return (bytes[..usize::from(x.inst.len)].to_vec(), scalar);
     }
-    code.extend_from_slice(&0xbf81_0000u32.to_le_bytes()); // s_endpgm
-    (code, scalars)
 }
 
 /// A kernel that is not the first code of its program (a code object holds many): its
@@ -544,4 +553,89 @@ fn mask_chains_match_the_interpreter() {
         translated * 10 > total * 9,
         "{translated} of {total} translated"
     );
+}
+
+/// Lane-mask chains cut into blocks: forward branches on SCC, VCC and EXEC over one to three
+/// instructions, and a loop that runs three times around the middle part (counted in s40,
+/// which the chains never write), so that masks cross block ends, meet at branch targets and
+/// go around a back edge: what the JIT's liveness across blocks decides. The interpreter is
+/// the oracle for the registers at the end and the path taken (instruction counts).
+#[test]
+fn mask_chains_across_blocks_match_the_interpreter() {
+    if !super::host_supported() {
+        return;
+    }
+    let (seed, cases) = fuzz_params(0x3c6e_f372_fe94_f82b, 1500);
+    let mut r = Rng(seed);
+    let dwords = |v: &[Vec<u8>]| v.iter().map(|b| b.len() / 4).sum::<usize>() as i32;
+    // Instructions of one region, with forward branches that stay inside it.
+    let region = |r: &mut Rng, n: usize| -> Vec<Vec<u8>> {
+        let insts: Vec<Vec<u8>> = (0..n)
+            .map(|_| random_bytes(r, random_mask_inst).0)
+            .collect();
+        let mut out = Vec::new();
+        for k in 0..n {
+            if r.next().is_multiple_of(3) && k + 1 < n {
+                let skip = 1 + (r.next() as usize % 3).min(n - k - 2);
+                // s_cbranch_scc0/scc1/vccz/vccnz/execz
+                let op = r.pick(&[4u32, 5, 6, 7, 8]);
+                let imm = dwords(&insts[k..k + skip]) as u32;
+                out.push((0xbf80_0000 | op << 16 | imm).to_le_bytes().to_vec());
+            }
+            out.push(insts[k].clone());
+        }
+        out
+    };
+    for case in 0..cases {
+        let mut code: Vec<Vec<u8>> = vec![0xbea8_0083u32.to_le_bytes().to_vec()]; // s_mov_b32 s40, 3
+        code.extend(region(&mut r, 6));
+        let body = region(&mut r, 8);
+        let back = dwords(&body) + 3; // the body, s_sub, s_cmp and the branch itself
+        code.extend(body);
+        code.push(0x80a8_8128u32.to_le_bytes().to_vec()); // s_sub_u32 s40, s40, 1
+        code.push(0xbf07_8028u32.to_le_bytes().to_vec()); // s_cmp_lg_u32 s40, 0
+        code.push(
+            (0xbf85_0000u32 | (-back as u16) as u32)
+                .to_le_bytes()
+                .to_vec(),
+        ); // s_cbranch_scc1
+        code.extend(region(&mut r, 6));
+        code.push(0xbf81_0000u32.to_le_bytes().to_vec()); // s_endpgm
+        let bytes: Vec<u8> = code.concat();
+        let prog = Program::new(&bytes, 0x1000);
+        let listing = || {
+            (0..prog.slots.len() as u32)
+                .map(|i| prog.text(i).to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let w0 = random_wave(&mut r);
+        let mut a = w0.clone();
+        let ra = run_engine(&prog, &mut a, None);
+        for isa in isas() {
+            let jit = JitCode::compile(&prog, 0, false, false, isa)
+                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing()));
+            let mut b = w0.clone();
+            let rb = run_engine(&prog, &mut b, Some(&jit));
+            assert_eq!(
+                ra,
+                rb,
+                "case {case} {isa:?}: how the wave stopped\n{}",
+                listing()
+            );
+            assert_eq!(
+                a.executed,
+                b.executed,
+                "case {case} {isa:?}: path\n{}",
+                listing()
+            );
+            let diff = first_difference(&b, &a, 0..256);
+            assert!(
+                diff.is_none(),
+                "case {case} {isa:?}: {}\n{}",
+                diff.unwrap_or_default(),
+                listing()
+            );
+        }
+    }
 }
