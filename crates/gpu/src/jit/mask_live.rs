@@ -116,6 +116,18 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
 /// before reading it (a loop's carries, a 64-bit address's VCC before the next block's
 /// compare) is left unwritten.
 pub(super) fn live_out(blocks: &[Block], succs: &[Option<Vec<usize>>]) -> Vec<Regs> {
+    // Each block as `live_in = used | (live_out & !defined)`, composed once from its items
+    // (an item that reads everything uses and defines all), so the fixpoint's rounds cost one
+    // step per block, not per item.
+    let transfer: Vec<(Regs, Regs)> = blocks
+        .iter()
+        .map(|b| {
+            b.items.iter().rev().fold((0, 0), |(used, defined), item| {
+                let (r, w) = effects(item).unwrap_or((ALL, ALL));
+                (r | (used & !w), defined | w)
+            })
+        })
+        .collect();
     let n = blocks.len();
     let mut live_in: Vec<Regs> = vec![0; n];
     let mut out: Vec<Regs> = vec![0; n];
@@ -126,13 +138,8 @@ pub(super) fn live_out(blocks: &[Block], succs: &[Option<Vec<usize>>]) -> Vec<Re
                 None => ALL,
                 Some(v) => v.iter().fold(0, |a, &s| a | live_in[s]),
             };
-            let mut live = out[k];
-            for item in blocks[k].items.iter().rev() {
-                live = match effects(item) {
-                    None => ALL,
-                    Some((r, w)) => (live & !w) | r,
-                };
-            }
+            let (used, defined) = transfer[k];
+            let live = used | (out[k] & !defined);
             if live != live_in[k] {
                 live_in[k] = live;
                 changed = true;

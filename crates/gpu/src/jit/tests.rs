@@ -304,6 +304,41 @@ fn random_bytes(r: &mut Rng, gen: fn(&mut Rng) -> [u32; 2]) -> (Vec<u8>, bool) {
     }
 }
 
+/// The program as text, for failure messages.
+fn listing(prog: &Program) -> String {
+    (0..prog.slots.len() as u32)
+        .map(|i| prog.text(i).to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Asserts that the JIT's run (`rb`, wave `b`) of `prog` ended as the interpreter's (`ra`,
+/// wave `a`): how and where the wave stopped, how many instructions it ran (the path), its
+/// registers and EXEC. `what` names the case.
+fn assert_same_end(
+    what: &str,
+    prog: &Program,
+    (ra, a): (&Result<(), crate::exec::ExecFault>, &Wave),
+    (rb, b): (&Result<(), crate::exec::ExecFault>, &Wave),
+) {
+    assert_eq!(ra, rb, "{what}: how the wave stopped\n{}", listing(prog));
+    assert_eq!(
+        a.pc,
+        b.pc,
+        "{what}: where the wave stopped\n{}",
+        listing(prog)
+    );
+    assert_eq!(a.executed, b.executed, "{what}: path\n{}", listing(prog));
+    let diff = first_difference(b, a, 0..256);
+    assert!(
+        diff.is_none(),
+        "{what}: {}\n{}",
+        diff.unwrap_or_default(),
+        listing(prog)
+    );
+    assert_eq!(a.exec(), b.exec(), "{what}: exec\n{}", listing(prog));
+}
+
 /// A kernel that is not the first code of its program (a code object holds many): its
 /// tables cover its own instructions, and waves entering it run as in the interpreter.
 #[test]
@@ -337,18 +372,7 @@ fn a_kernel_after_others_compiles_alone_and_matches() {
             let (mut a, mut b) = (w0.clone(), w0.clone());
             let ra = run_engine(&prog, &mut a, None);
             let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_eq!(ra, rb, "case {case} {isa:?}: how the wave stopped");
-            assert_eq!(a.pc, b.pc, "case {case} {isa:?}: where the wave stopped");
-            let diff = first_difference(&b, &a, 0..256);
-            assert!(
-                diff.is_none(),
-                "case {case} {isa:?}: {}",
-                diff.unwrap_or_default()
-            );
-            assert_eq!(
-                a.executed, b.executed,
-                "case {case} {isa:?}: instruction counts"
-            );
+            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
         }
     }
 }
@@ -369,30 +393,17 @@ fn random_sequences_match_the_interpreter() {
         let mut a = w0.clone();
         let ra = run_engine(&prog, &mut a, None);
         for &isa in &isas {
-            let jit = JitCode::compile(&prog, 0, false, false, isa).unwrap_or_else(|e| {
-                panic!(
-                    "case {_case} {isa:?}: {e}\n{}",
-                    (0..prog.slots.len() as u32)
-                        .map(|i| prog.text(i).to_string())
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                )
-            });
+            let jit = JitCode::compile(&prog, 0, false, false, isa)
+                .unwrap_or_else(|e| panic!("case {_case} {isa:?}: {e}\n{}", listing(&prog)));
             translated += jit.native;
             total += jit.reachable;
             let mut b = w0.clone();
             let rb = run_engine(&prog, &mut b, Some(&jit));
-            let listing = || {
-                (0..prog.slots.len() as u32)
-                    .map(|i| prog.text(i).to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            };
             assert_eq!(
                 ra,
                 rb,
                 "case {_case} {isa:?}: how the wave stopped\n{}",
-                listing()
+                listing(&prog)
             );
             assert_eq!(a.pc, b.pc, "case {_case} {isa:?}: where the wave stopped");
             let diff = first_difference(&b, &a, 0..256);
@@ -401,7 +412,7 @@ fn random_sequences_match_the_interpreter() {
                 "case {_case} {isa:?} (mode {:#x}): {}\n{}\n{}",
                 w0.mode,
                 diff.unwrap_or_default(),
-                listing(),
+                listing(&prog),
                 super::plan::Plan::new(&prog, 0, false, false, isa).describe(&prog)
             );
             assert_eq!(a.executed, b.executed, "instruction counts");
@@ -514,38 +525,14 @@ fn mask_chains_match_the_interpreter() {
         let w0 = random_wave(&mut r);
         let mut a = w0.clone();
         let ra = run_engine(&prog, &mut a, None);
-        let listing = || {
-            (0..prog.slots.len() as u32)
-                .map(|i| prog.text(i).to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
         for isa in isas() {
             let jit = JitCode::compile(&prog, 0, false, false, isa)
-                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing()));
+                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing(&prog)));
             translated += jit.native;
             total += jit.reachable;
             let mut b = w0.clone();
             let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_eq!(
-                ra,
-                rb,
-                "case {case} {isa:?}: how the wave stopped\n{}",
-                listing()
-            );
-            let diff = first_difference(&b, &a, 0..256);
-            assert!(
-                diff.is_none(),
-                "case {case} {isa:?}: {}\n{}",
-                diff.unwrap_or_default(),
-                listing()
-            );
-            assert_eq!(
-                a.exec(),
-                b.exec(),
-                "case {case} {isa:?}: exec\n{}",
-                listing()
-            );
+            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
         }
     }
     eprintln!("{translated} of {total} translated");
@@ -603,39 +590,15 @@ fn mask_chains_across_blocks_match_the_interpreter() {
         code.push(0xbf81_0000u32.to_le_bytes().to_vec()); // s_endpgm
         let bytes: Vec<u8> = code.concat();
         let prog = Program::new(&bytes, 0x1000);
-        let listing = || {
-            (0..prog.slots.len() as u32)
-                .map(|i| prog.text(i).to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
         let w0 = random_wave(&mut r);
         let mut a = w0.clone();
         let ra = run_engine(&prog, &mut a, None);
         for isa in isas() {
             let jit = JitCode::compile(&prog, 0, false, false, isa)
-                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing()));
+                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing(&prog)));
             let mut b = w0.clone();
             let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_eq!(
-                ra,
-                rb,
-                "case {case} {isa:?}: how the wave stopped\n{}",
-                listing()
-            );
-            assert_eq!(
-                a.executed,
-                b.executed,
-                "case {case} {isa:?}: path\n{}",
-                listing()
-            );
-            let diff = first_difference(&b, &a, 0..256);
-            assert!(
-                diff.is_none(),
-                "case {case} {isa:?}: {}\n{}",
-                diff.unwrap_or_default(),
-                listing()
-            );
+            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
         }
     }
 }
