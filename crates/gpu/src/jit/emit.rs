@@ -34,8 +34,6 @@ pub(super) struct Output {
     pub reachable: usize,
     /// Native memory instructions (site caches).
     pub sites: usize,
-    /// Code offset of each shared stub, for the perf map.
-    pub stubs: Vec<(u32, super::stubs::Stub)>,
 }
 
 // Offsets the generated code uses.
@@ -130,8 +128,10 @@ pub(super) struct Emitter<'p> {
     pub(super) full_exec: bool,
     /// Memory-instruction sites numbered so far.
     pub(super) sites: u32,
-    /// Shared subroutines requested so far.
+    /// Stubs emitted in this code (the stub library's; a kernel calls the shared copies).
     pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
+    /// This code is a chunk of the shared stub library (`stubs.rs`), not a kernel.
+    pub(super) in_stub_lib: bool,
     /// Instruction index of the labels whose address the output needs (blocks, stubs).
     pub(super) bound: std::collections::HashMap<CodeLabel, usize>,
     /// Classified LDS address registers at the current point of the block.
@@ -213,11 +213,10 @@ impl<'p> Emitter<'p> {
     /// Calls the interpreter for instruction `i` (not counted natively) and continues after
     /// it, or leaves as it says. `vzeroupper` first: the interpreter is SSE code.
     pub(super) fn callout(&mut self, i: u32) -> R<()> {
-        let stub = self.stub(super::stubs::Stub::Callout);
         let a = &mut self.a;
         a.mov(edx, i)?;
         a.mov(ecx, self.natives_left)?;
-        Ok(a.call(stub)?)
+        self.call_stub(super::stubs::Stub::Callout)
     }
 
     /// The shared body of call-outs: edx = the instruction, ecx = the natives counted after
@@ -571,6 +570,127 @@ pub(super) fn compile(
     build(prog, plan, isa, check).map_err(|e| format!("JIT: {}", e.0))
 }
 
+impl<'p> Emitter<'p> {
+    /// An emitter for `prog`'s code (`labels`: the plan's blocks from `first` on).
+    fn new(
+        prog: &'p Program,
+        isa: Isa,
+        check: bool,
+        labels: (Vec<Option<CodeLabel>>, u32),
+        a: CodeAssembler,
+        in_stub_lib: bool,
+    ) -> Emitter<'p> {
+        let mut a = a;
+        let mut e = Emitter {
+            exit: a.create_label(),
+            callout_ret: a.create_label(),
+            a,
+            isa,
+            prog,
+            check,
+            labels: labels.0,
+            first: labels.1,
+            cold: Vec::new(),
+            free_v: 0,
+            free_m: 0,
+            natives_left: 0,
+            seg: None,
+            full_exec: false,
+            sites: 0,
+            stubs: Default::default(),
+            in_stub_lib,
+            lds_cls: Default::default(),
+            bound: Default::default(),
+            stats: std::env::var("SOFTHSA_JIT_DEBUG")
+                .is_ok_and(|v| v == "size")
+                .then(Default::default),
+        };
+        e.free_all();
+        e
+    }
+
+    /// Emits the cold code queued so far (and what it queues in turn).
+    fn drain_cold(&mut self) -> R<()> {
+        while !self.cold.is_empty() {
+            for f in std::mem::take(&mut self.cold) {
+                f(self)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The shared exits: after a call-out that did not say "go on", and the epilogue (eax =
+    /// the exit code, the wave's count already stored). Every generated function has the same
+    /// frame, so a stub library's copy leaves any kernel's function.
+    fn exits(&mut self) -> R<()> {
+        let mut cr = self.callout_ret;
+        bind(&mut self.a, &mut cr)?;
+        // The interpreter left the count and pc right: 1 = it jumped, else the wave stopped.
+        self.a.cmp(eax, 1)?;
+        self.a.mov(eax, EXIT_DISPATCH)?;
+        self.a.mov(ecx, EXIT_STOP)?;
+        self.a.cmovne(eax, ecx)?;
+        let mut ex = self.exit;
+        bind(&mut self.a, &mut ex)?;
+        self.a.vzeroupper()?;
+        self.a.add(rsp, 24)?;
+        for r in [r15, r14, r13, r12, rbx, rbp] {
+            self.a.pop(r)?;
+        }
+        Ok(self.a.ret()?)
+    }
+
+    /// Maps, encodes and seals the code: the mapping, each instruction's offset in it and the
+    /// code's length.
+    fn assemble(&self) -> R<(Code, Vec<u32>, usize)> {
+        // An x86 instruction is at most 15 bytes: map that much, then encode for its address.
+        let insts = self.a.instructions();
+        let reserved = Reserved::new(insts.len() * 15 + 64).map_err(EmitError)?;
+        let (bytes, offsets) = super::encode::encode(insts, reserved.addr()).map_err(EmitError)?;
+        if bytes.len() > reserved.size() {
+            return Err(err("code larger than its mapping"));
+        }
+        let len = bytes.len();
+        Ok((
+            Code::seal(reserved, &bytes).map_err(EmitError)?,
+            offsets,
+            len,
+        ))
+    }
+
+    /// The code offset of bound label `l`.
+    fn offset_of(&self, offsets: &[u32], l: &CodeLabel) -> R<u32> {
+        let k = self.bound.get(l).ok_or_else(|| err("label not bound"))?;
+        offsets
+            .get(*k)
+            .copied()
+            .ok_or_else(|| err("label past the end"))
+    }
+}
+
+/// Compiles `stub` (and the stubs it jumps to) on its own: a chunk of the shared stub
+/// library, and the offset of each stub in it.
+pub(super) fn compile_stub(
+    isa: Isa,
+    stub: super::stubs::Stub,
+) -> Result<(Code, Vec<(super::stubs::Stub, u32)>), String> {
+    let build = || -> R<_> {
+        let none = Program::new(&[], 0);
+        let a = CodeAssembler::new(64)?;
+        let mut e = Emitter::new(&none, isa, false, (Vec::new(), 0), a, true);
+        e.local_stub(stub);
+        e.drain_cold()?;
+        e.exits()?;
+        let (code, offsets, _) = e.assemble()?;
+        let mut stubs = Vec::with_capacity(e.stubs.len());
+        for (&s, l) in &e.stubs {
+            stubs.push((s, e.offset_of(&offsets, l)?));
+        }
+        Ok((code, stubs))
+    };
+    build().map_err(|e| format!("JIT stub {stub:?}: {}", e.0))
+}
+
 fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     let t0 = std::time::Instant::now();
     let first = plan.blocks.first().map_or(0, |b| b.start);
@@ -580,30 +700,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     for b in &plan.blocks {
         labels[(b.start - first) as usize] = Some(a.create_label());
     }
-    let mut e = Emitter {
-        exit: a.create_label(),
-        callout_ret: a.create_label(),
-        a,
-        isa,
-        prog,
-        check,
-        labels,
-        first,
-        cold: Vec::new(),
-        free_v: 0,
-        free_m: 0,
-        natives_left: 0,
-        seg: None,
-        full_exec: false,
-        sites: 0,
-        stubs: Default::default(),
-        lds_cls: Default::default(),
-        bound: Default::default(),
-        stats: std::env::var("SOFTHSA_JIT_DEBUG")
-            .is_ok_and(|v| v == "size")
-            .then(Default::default),
-    };
-    e.free_all();
+    let mut e = Emitter::new(prog, isa, check, (labels, first), a, false);
     // Prologue: callee-saved registers, 16-byte stack alignment for calls. MXCSR is the IEEE
     // default already (the caller's `fpenv::DefaultFpEnv`), so the code neither sets nor saves
     // it: `stmxcsr` + 2 `ldmxcsr` per entry were 5-8% of a short wave's time on Zen 4.
@@ -627,63 +724,24 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     }
     // Cold code, then the shared exits.
     let hot_len = e.a.instructions().len();
-    while !e.cold.is_empty() {
-        let cold = std::mem::take(&mut e.cold);
-        for f in cold {
-            f(&mut e)?;
-        }
-    }
-    let mut cr = e.callout_ret;
-    bind(&mut e.a, &mut cr)?;
-    // The interpreter left the count and pc right: 1 = it jumped, else the wave stopped.
-    e.a.cmp(eax, 1)?;
-    e.a.mov(eax, EXIT_DISPATCH)?;
-    e.a.mov(ecx, EXIT_STOP)?;
-    e.a.cmovne(eax, ecx)?;
-    let mut ex = e.exit;
-    bind(&mut e.a, &mut ex)?;
-    e.a.vzeroupper()?;
-    e.a.add(rsp, 24)?;
-    for r in [r15, r14, r13, r12, rbx, rbp] {
-        e.a.pop(r)?;
-    }
-    e.a.ret()?;
-
+    e.drain_cold()?;
+    e.exits()?;
     let t1 = std::time::Instant::now();
-    // An x86 instruction is at most 15 bytes: map that much, then encode for its address.
-    let reserved = Reserved::new(e.a.instructions().len() * 15 + 64).map_err(EmitError)?;
-    let base = reserved.addr();
-    let (bytes, offsets) = super::encode::encode(e.a.instructions(), base).map_err(EmitError)?;
-    let bytes = &bytes;
-    if bytes.len() > reserved.size() {
-        return Err(err("code larger than its mapping"));
-    }
-    let offset_of = |l: &CodeLabel| -> R<u32> {
-        let k = e.bound.get(l).ok_or_else(|| err("label not bound"))?;
-        offsets
-            .get(*k)
-            .copied()
-            .ok_or_else(|| err("label past the end"))
-    };
+    let (code, offsets, len) = e.assemble()?;
     let mut entries = vec![u32::MAX; n];
     for b in &plan.blocks {
         if let Some(l) = e.labels[(b.start - first) as usize] {
-            entries[(b.start - first) as usize] = offset_of(&l)?;
+            entries[(b.start - first) as usize] = e.offset_of(&offsets, &l)?;
         }
     }
-    let entry = u64::from(offset_of(&entry)?);
-    let mut stubs = Vec::with_capacity(e.stubs.len());
-    for (&s, l) in &e.stubs {
-        stubs.push((offset_of(l)?, s));
-    }
-    let code = Code::seal(reserved, bytes).map_err(EmitError)?;
+    let entry = u64::from(e.offset_of(&offsets, &entry)?);
     if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
         eprintln!(
             "softhsa: JIT {} instructions -> {} x86 instructions, {} bytes; emit {} us, \
              encode {} us",
             plan.reachable,
             e.a.instructions().len(),
-            bytes.len(),
+            len,
             (t1 - t0).as_micros(),
             t1.elapsed().as_micros()
         );
@@ -701,6 +759,5 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         native: plan.native,
         reachable: plan.reachable,
         sites: e.sites as usize,
-        stubs,
     })
 }

@@ -134,11 +134,10 @@ impl Emitter<'_> {
             Some(s) => s,
             None => {
                 let s = self.lds_cls.assign(addr);
-                let stub = self.stub(Stub::LdsClassify);
                 let a = &mut self.a;
                 a.lea(rdi, qword_ptr(r13 + 256 * i32::from(addr)))?;
                 a.lea(r10, qword_ptr(r12 + (J_CLS + SLOT * s as i32)))?;
-                a.call(stub)?;
+                self.call_stub(Stub::LdsClassify)?;
                 s
             }
         };
@@ -216,7 +215,7 @@ impl Emitter<'_> {
     /// The read stub for `shape` (4-byte reads, one or two per lane) over a classified
     /// address register.
     pub(super) fn lds_classified_stub(&mut self, shape: DsShape) -> R<()> {
-        let general = self.stub(Stub::Ds(shape));
+        let general = self.local_stub(Stub::Ds(shape));
         let a = &mut self.a;
         let mut spread = a.create_label();
         a.mov(eax, dword_ptr(r10 + K_KIND))?;

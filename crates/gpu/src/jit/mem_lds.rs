@@ -91,9 +91,9 @@ impl Emitter<'_> {
         };
         let stub = if !lanes && self.ds_classified(d.load, d.dwords) {
             self.ds_class_slot(d.addr)?;
-            self.stub(Stub::DsClassified(shape))
+            Stub::DsClassified(shape)
         } else {
-            self.stub(Stub::Ds(shape))
+            Stub::Ds(shape)
         };
         let a = &mut self.a;
         a.lea(rdi, qword_ptr(r13 + 256 * i32::from(d.addr)))?;
@@ -101,7 +101,8 @@ impl Emitter<'_> {
         a.lea(rdx, qword_ptr(r13 + 256 * i32::from(second)))?;
         a.mov(ecx, d.offset0)?;
         a.mov(r8d, d.offset1)?;
-        a.call(stub)?;
+        self.call_stub(stub)?;
+        let a = &mut self.a;
         a.test(eax, eax)?;
         a.jnz(slow)?;
         bind(a, &mut done)

@@ -158,7 +158,6 @@ impl Emitter<'_> {
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
-        let stub = self.stub(super::stubs::Stub::Vmem(shape));
         let site = self.sites;
         self.sites += 1;
         if let Some(b) = m.buf {
@@ -179,7 +178,8 @@ impl Emitter<'_> {
         let a = &mut self.a;
         a.lea(rsi, qword_ptr(r13 + 256 * i32::from(m.data)))?;
         a.mov(r9d, site)?;
-        a.call(stub)?;
+        self.call_stub(super::stubs::Stub::Vmem(shape))?;
+        let a = &mut self.a;
         a.test(eax, eax)?;
         a.jnz(slow)?;
         bind(a, &mut done)

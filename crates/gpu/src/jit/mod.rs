@@ -175,10 +175,7 @@ impl JitCode {
             perf_map(prog, &out);
         }
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "code") {
-            // The code, for `objdump -D -b binary -mi386:x86-64 --adjust-vma=ADDR FILE`.
-            let path = format!("/tmp/softhsa-jit-{:x}.bin", out.code.addr());
-            let _ = std::fs::write(&path, out.code.bytes());
-            eprintln!("softhsa: JIT code at {:#x} in {path}", out.code.addr());
+            dump_code(&out.code, "kernel");
         }
         Ok(JitCode {
             code: out.code,
@@ -195,11 +192,18 @@ impl JitCode {
     }
 }
 
+/// Writes `code` to `/tmp/softhsa-jit-<address>.bin` (`SOFTHSA_JIT_DEBUG=code`), for
+/// `objdump -D -b binary -mi386:x86-64 --adjust-vma=ADDR FILE`.
+fn dump_code(code: &code::Code, what: &str) {
+    let path = format!("/tmp/softhsa-jit-{:x}.bin", code.addr());
+    let _ = std::fs::write(&path, code.bytes());
+    eprintln!("softhsa: JIT code ({what}) at {:#x} in {path}", code.addr());
+}
+
 /// Appends the generated blocks to `/tmp/perf-<pid>.map` (`SOFTHSA_JIT_PERFMAP`), so `perf`
 /// names samples in generated code by the kernel address of their block.
 fn perf_map(prog: &Program, out: &emit::Output) {
-    use std::io::Write;
-    let mut starts: Vec<(u64, String)> = out
+    let starts = out
         .entries
         .iter()
         .enumerate()
@@ -210,17 +214,18 @@ fn perf_map(prog: &Program, out: &emit::Output) {
                 format!("softhsa_jit_{:#x}", prog.addr(out.first + i as u32)),
             )
         })
-        .chain(
-            out.stubs
-                .iter()
-                .map(|(o, s)| (u64::from(*o), format!("softhsa_jit_stub_{s:?}"))),
-        )
         .collect();
+    perf_map_append(out.code.addr(), out.code.bytes().len() as u64, starts);
+}
+
+/// Appends one code mapping's named ranges (offsets from `base`, each up to the next; the
+/// last up to `len`) to `/tmp/perf-<pid>.map`.
+fn perf_map_append(base: u64, len: u64, mut starts: Vec<(u64, String)>) {
+    use std::io::Write;
     starts.sort();
-    let base = out.code.addr();
     let mut text = String::new();
     for (k, (off, name)) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).map_or(off + 64, |n| n.0);
+        let end = starts.get(k + 1).map_or(len.max(off + 1), |n| n.0);
         text += &format!("{:x} {:x} {name}\n", base + off, end - off);
     }
     let path = format!("/tmp/perf-{}.map", std::process::id());
