@@ -713,13 +713,16 @@ fn handoffs(insts: &[(u32, LaneInst)]) -> Vec<(Option<usize>, bool)> {
     use super::select::LaneOp;
     use crate::exec::int32::Int32::{self, *};
     let mask_op = |op: Int32| matches!(op, AddCo | SubCo | SubRevCo | Addc | Subb | SubbRev);
-    // Lowerings that take no mask temporary and touch no lane mask may run in between.
+    // Lowerings that take no mask temporary and touch no lane mask may run in between: a
+    // 64-bit shift too (an address's `v_lshlrev_b64` sits between the carry pair of the
+    // address before it), unless it is arithmetic by a lane-varying count.
     let passes = |li: &LaneInst| {
         li.mask_in.is_none()
             && li.mask_out.is_none()
             && match li.op {
                 LaneOp::Int(op) => !mask_op(op) && !matches!(op, Cndmask | MulHiU),
                 LaneOp::Int16(_) | LaneOp::Bits(_) => true,
+                LaneOp::Shift64(kind) => kind != 2 || matches!(li.src[0][0], Opd::K(_)),
                 _ => false,
             }
     };

@@ -449,7 +449,8 @@ fn check_mode_runs_the_same_sequences() {
 /// One instruction of a lane-mask chain: compares into VCC or an SGPR pair, carry ops with
 /// their carry-in and carry-out pairs, `v_cndmask_b32` selecting by a pair, and now and then a
 /// plain VALU op or a SALU op reading a pair as a value, so that masks are handed from one
-/// instruction to the next, read later, overwritten or left live in every order.
+/// instruction to the next, read later, overwritten or left live in every order; 64-bit
+/// shifts may sit between a mask's writer and its reader.
 fn random_mask_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let pair = |r: &mut Rng| r.pick(&[0u32, 2, 4, 106, 106]);
@@ -495,6 +496,20 @@ fn random_mask_inst(r: &mut Rng) -> [u32; 2] {
             [
                 2 << 30 | op << 23 | pair(r) << 16 | pair(r) << 8 | pair(r),
                 lit,
+            ]
+        }
+        // A 64-bit shift (v_lshlrev_b64, v_lshrrev_b64, v_ashrrev_i64) of a VGPR pair by a
+        // constant or a VGPR: an address computation between a carry pair's two halves.
+        9 if r.next().is_multiple_of(2) => {
+            let op = 0x28f + (r.next() % 3) as u32;
+            let count = if r.next().is_multiple_of(2) {
+                128 + (r.next() % 40) as u32
+            } else {
+                256 + (r.next() % 8) as u32
+            };
+            [
+                0x34 << 26 | op << 16 | vdst,
+                count | (256 + (r.next() % 8) as u32) << 9,
             ]
         }
         // A plain VALU op: v_add_u32 (0x34) or v_xor_b32 (0x15).
