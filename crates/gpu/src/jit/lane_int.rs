@@ -206,7 +206,11 @@ impl Emitter<'_> {
                 let r = self.dst_reg(d)?;
                 let v = self.opd(s0)?;
                 self.v_mov(r, v)?;
-                self.put(d, r)
+                self.put(d, r)?;
+                if s0 == super::select::Opd::K(0) {
+                    self.known_zero_now(d);
+                }
+                Ok(())
             }
             Not => {
                 let v = self.opd_reg(s0)?;

@@ -89,6 +89,17 @@ impl Emitter<'_> {
 
     /// [`Emitter::shift64`] by a constant count `n` (< 64): immediate shifts of the halves.
     fn shift64_const(&mut self, li: &LaneInst, d: u8, kind: u8, n: u32) -> R<()> {
+        if kind == 0 && (1..=31).contains(&n) && self.known_zero(li.src[1][1]) {
+            // A zero-extended 32-bit value (an index widened to an address): the high half
+            // is the low half's top bits.
+            let lo = self.opd_reg(li.src[1][0])?;
+            let (rl, rh) = (self.tmp()?, self.tmp()?);
+            self.v_srli(rh, lo, 32 - n)?;
+            self.v_slli(rl, lo, n)?;
+            self.free(lo);
+            self.put(d, rl)?;
+            return self.put(d.wrapping_add(1), rh);
+        }
         let (lo, hi) = (self.opd_reg(li.src[1][0])?, self.opd_reg(li.src[1][1])?);
         let (rl, rh) = (self.tmp()?, self.tmp()?);
         match (kind, n) {

@@ -56,6 +56,9 @@ pub(super) struct Seg {
     /// A lane mask held for a later instruction: the SGPR pair, the register, the reader's
     /// index.
     held: Option<(u8, M, usize)>,
+    /// VGPRs that hold zero in this iteration (`v_mov_b32 v, 0`: the high half of an index
+    /// about to be widened to a 64-bit address).
+    zero: Vec<u8>,
 }
 
 /// A map of a few entries (a segment's homes and snapshot slots: at most a few dozen) as a
@@ -254,6 +257,7 @@ impl Emitter<'_> {
             mask_unread: false,
             hand_out: None,
             held: None,
+            zero: Vec::new(),
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -403,6 +407,7 @@ impl Emitter<'_> {
     fn segment_body(&mut self, insts: &[(u32, LaneInst)], f: &PerInst) -> R<Vec<(u8, V)>> {
         if let Some(seg) = self.seg.as_mut() {
             seg.held = None; // (from the other copy of the loop)
+            seg.zero.clear();
         }
         for (k, (i, li)) in insts.iter().enumerate() {
             self.free_all();
@@ -535,6 +540,9 @@ impl Emitter<'_> {
 
     /// Finishes writing VGPR `r` with the value in `v` (from [`Emitter::dst_reg`]).
     pub(super) fn put(&mut self, r: u8, v: V) -> R<()> {
+        if let Some(seg) = self.seg.as_mut() {
+            seg.zero.retain(|&z| z != r);
+        }
         match self.home(Opd::V(r)) {
             Some(h) => {
                 if h.reg != v {
@@ -572,6 +580,19 @@ impl Emitter<'_> {
     /// may skip computing it ([`Emitter::mask_out`] then writes nothing).
     pub(super) fn mask_unread(&self) -> bool {
         self.seg.as_ref().is_some_and(|g| g.mask_unread)
+    }
+
+    /// Records that VGPR `r` holds zero in every lane for the rest of the iteration (it was
+    /// just `put`).
+    pub(super) fn known_zero_now(&mut self, r: u8) {
+        if let Some(seg) = self.seg.as_mut() {
+            seg.zero.push(r);
+        }
+    }
+
+    /// Whether operand `o` is a VGPR known to hold zero in this iteration.
+    pub(super) fn known_zero(&self, o: Opd) -> bool {
+        matches!(o, Opd::V(r) if self.seg.as_ref().is_some_and(|g| g.zero.contains(&r)))
     }
 
     /// The chunk's bits of lane mask `s` (an SGPR pair) in a mask register (read-only: it may

@@ -450,7 +450,8 @@ fn check_mode_runs_the_same_sequences() {
 /// their carry-in and carry-out pairs, `v_cndmask_b32` selecting by a pair, and now and then a
 /// plain VALU op or a SALU op reading a pair as a value, so that masks are handed from one
 /// instruction to the next, read later, overwritten or left live in every order; 64-bit
-/// shifts may sit between a mask's writer and its reader.
+/// shifts (of pairs whose high half may have been zeroed by `v_mov_b32`) may sit between a
+/// mask's writer and its reader.
 fn random_mask_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let pair = |r: &mut Rng| r.pick(&[0u32, 2, 4, 106, 106]);
@@ -512,6 +513,8 @@ fn random_mask_inst(r: &mut Rng) -> [u32; 2] {
                 count | (256 + (r.next() % 8) as u32) << 9,
             ]
         }
+        // v_mov_b32 v, 0: a zero high half for a following 64-bit shift.
+        9 if r.next().is_multiple_of(2) => [0x3f << 25 | vdst << 17 | 1 << 9 | 128, lit],
         // A plain VALU op: v_add_u32 (0x34) or v_xor_b32 (0x15).
         _ => {
             let op = r.pick(&[0x34u32, 0x15]);
