@@ -577,10 +577,9 @@ impl<'p> Emitter<'p> {
         isa: Isa,
         check: bool,
         labels: (Vec<Option<CodeLabel>>, u32),
-        a: CodeAssembler,
+        mut a: CodeAssembler,
         in_stub_lib: bool,
     ) -> Emitter<'p> {
-        let mut a = a;
         let mut e = Emitter {
             exit: a.create_label(),
             callout_ret: a.create_label(),

@@ -312,6 +312,26 @@ fn listing(prog: &Program) -> String {
         .join("\n")
 }
 
+/// Runs `prog` from a random wave in the interpreter and, for each ISA, as compiled code, and
+/// asserts that they end alike ([`assert_same_end`]); returns the translated and reachable
+/// instructions summed over the ISAs.
+fn compiled_matches_interpreter(r: &mut Rng, case: usize, prog: &Program) -> (usize, usize) {
+    let w0 = random_wave(r);
+    let mut a = w0.clone();
+    let ra = run_engine(prog, &mut a, None);
+    let (mut native, mut reachable) = (0, 0);
+    for isa in isas() {
+        let jit = JitCode::compile(prog, 0, false, false, isa)
+            .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing(prog)));
+        native += jit.native;
+        reachable += jit.reachable;
+        let mut b = w0.clone();
+        let rb = run_engine(prog, &mut b, Some(&jit));
+        assert_same_end(&format!("case {case} {isa:?}"), prog, (&ra, &a), (&rb, &b));
+    }
+    (native, reachable)
+}
+
 /// Asserts that the JIT's run (`rb`, wave `b`) of `prog` ended as the interpreter's (`ra`,
 /// wave `a`): how and where the wave stopped, how many instructions it ran (the path), its
 /// registers and EXEC. `what` names the case.
@@ -540,18 +560,9 @@ fn mask_chains_match_the_interpreter() {
     let (mut translated, mut total) = (0usize, 0usize);
     for case in 0..cases {
         let (prog, _) = random_program(&mut r, 16, random_mask_inst);
-        let w0 = random_wave(&mut r);
-        let mut a = w0.clone();
-        let ra = run_engine(&prog, &mut a, None);
-        for isa in isas() {
-            let jit = JitCode::compile(&prog, 0, false, false, isa)
-                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing(&prog)));
-            translated += jit.native;
-            total += jit.reachable;
-            let mut b = w0.clone();
-            let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
-        }
+        let (native, reachable) = compiled_matches_interpreter(&mut r, case, &prog);
+        translated += native;
+        total += reachable;
     }
     eprintln!("{translated} of {total} translated");
     assert!(
@@ -608,15 +619,6 @@ fn mask_chains_across_blocks_match_the_interpreter() {
         code.push(0xbf81_0000u32.to_le_bytes().to_vec()); // s_endpgm
         let bytes: Vec<u8> = code.concat();
         let prog = Program::new(&bytes, 0x1000);
-        let w0 = random_wave(&mut r);
-        let mut a = w0.clone();
-        let ra = run_engine(&prog, &mut a, None);
-        for isa in isas() {
-            let jit = JitCode::compile(&prog, 0, false, false, isa)
-                .unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing(&prog)));
-            let mut b = w0.clone();
-            let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
-        }
+        compiled_matches_interpreter(&mut r, case, &prog);
     }
 }
