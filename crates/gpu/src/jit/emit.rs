@@ -34,6 +34,8 @@ pub(super) struct Output {
     pub reachable: usize,
     /// Native memory instructions (site caches).
     pub sites: usize,
+    /// Code offset of each stub, for the perf map.
+    pub stubs: Vec<(u32, super::stubs::Stub)>,
 }
 
 // Offsets the generated code uses.
@@ -128,10 +130,8 @@ pub(super) struct Emitter<'p> {
     pub(super) full_exec: bool,
     /// Memory-instruction sites numbered so far.
     pub(super) sites: u32,
-    /// Stubs emitted in this code (the stub library's; a kernel calls the shared copies).
+    /// Stubs requested so far.
     pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
-    /// This code is a chunk of the shared stub library (`stubs.rs`), not a kernel.
-    pub(super) in_stub_lib: bool,
     /// Instruction index of the labels whose address the output needs (blocks, stubs).
     pub(super) bound: std::collections::HashMap<CodeLabel, usize>,
     /// Classified LDS address registers at the current point of the block.
@@ -578,7 +578,6 @@ impl<'p> Emitter<'p> {
         check: bool,
         labels: (Vec<Option<CodeLabel>>, u32),
         mut a: CodeAssembler,
-        in_stub_lib: bool,
     ) -> Emitter<'p> {
         let mut e = Emitter {
             exit: a.create_label(),
@@ -597,7 +596,6 @@ impl<'p> Emitter<'p> {
             full_exec: false,
             sites: 0,
             stubs: Default::default(),
-            in_stub_lib,
             lds_cls: Default::default(),
             bound: Default::default(),
             stats: std::env::var("SOFTHSA_JIT_DEBUG")
@@ -619,8 +617,7 @@ impl<'p> Emitter<'p> {
     }
 
     /// The shared exits: after a call-out that did not say "go on", and the epilogue (eax =
-    /// the exit code, the wave's count already stored). Every generated function has the same
-    /// frame, so a stub library's copy leaves any kernel's function.
+    /// the exit code, the wave's count already stored).
     fn exits(&mut self) -> R<()> {
         let mut cr = self.callout_ret;
         bind(&mut self.a, &mut cr)?;
@@ -667,29 +664,6 @@ impl<'p> Emitter<'p> {
     }
 }
 
-/// Compiles `stub` (and the stubs it jumps to) on its own: a chunk of the shared stub
-/// library, and the offset of each stub in it.
-pub(super) fn compile_stub(
-    isa: Isa,
-    stub: super::stubs::Stub,
-) -> Result<(Code, Vec<(super::stubs::Stub, u32)>), String> {
-    let build = || -> R<_> {
-        let none = Program::new(&[], 0);
-        let a = CodeAssembler::new(64)?;
-        let mut e = Emitter::new(&none, isa, false, (Vec::new(), 0), a, true);
-        e.local_stub(stub);
-        e.drain_cold()?;
-        e.exits()?;
-        let (code, offsets, _) = e.assemble()?;
-        let mut stubs = Vec::with_capacity(e.stubs.len());
-        for (&s, l) in &e.stubs {
-            stubs.push((s, e.offset_of(&offsets, l)?));
-        }
-        Ok((code, stubs))
-    };
-    build().map_err(|e| format!("JIT stub {stub:?}: {}", e.0))
-}
-
 fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     let t0 = std::time::Instant::now();
     let first = plan.blocks.first().map_or(0, |b| b.start);
@@ -699,7 +673,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     for b in &plan.blocks {
         labels[(b.start - first) as usize] = Some(a.create_label());
     }
-    let mut e = Emitter::new(prog, isa, check, (labels, first), a, false);
+    let mut e = Emitter::new(prog, isa, check, (labels, first), a);
     // Prologue: callee-saved registers, 16-byte stack alignment for calls. MXCSR is the IEEE
     // default already (the caller's `fpenv::DefaultFpEnv`), so the code neither sets nor saves
     // it: `stmxcsr` + 2 `ldmxcsr` per entry were 5-8% of a short wave's time on Zen 4.
@@ -734,6 +708,10 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         }
     }
     let entry = u64::from(e.offset_of(&offsets, &entry)?);
+    let mut stubs = Vec::with_capacity(e.stubs.len());
+    for (&s, l) in &e.stubs {
+        stubs.push((e.offset_of(&offsets, l)?, s));
+    }
     if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
         eprintln!(
             "softhsa: JIT {} instructions -> {} x86 instructions, {} bytes; emit {} us, \
@@ -758,5 +736,6 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         native: plan.native,
         reachable: plan.reachable,
         sites: e.sites as usize,
+        stubs,
     })
 }

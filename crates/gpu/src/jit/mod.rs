@@ -214,6 +214,11 @@ fn perf_map(prog: &Program, out: &emit::Output) {
                 format!("softhsa_jit_{:#x}", prog.addr(out.first + i as u32)),
             )
         })
+        .chain(
+            out.stubs
+                .iter()
+                .map(|(o, s)| (u64::from(*o), format!("softhsa_jit_stub_{s:?}"))),
+        )
         .collect();
     perf_map_append(out.code.addr(), out.code.bytes().len() as u64, starts);
 }
