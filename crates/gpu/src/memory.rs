@@ -40,11 +40,16 @@ pub struct Site {
 
 /// What a worker keeps between the work-groups of one dispatch: the ranges checks proved, the
 /// last one and one per JIT memory instruction ("site": an instruction keeps touching the same
-/// buffer). Never carried across dispatches, and never a scratch range (the backing may move).
+/// buffer). Never carried across dispatches. Scratch ranges hold only while the next
+/// work-group has the same scratch backing (each work-group context has its own, and a
+/// parked work-group keeps its context): a work-group whose private accesses all need proving
+/// again pays a call into the checker per memory instruction.
 #[derive(Clone, Debug, Default)]
 pub struct MemCache {
     pub last: Known,
     pub sites: Vec<Site>,
+    /// The scratch backing the ranges were proved with.
+    pub scratch: Range<u64>,
 }
 
 /// A wave's view of checked memory: the runtime's map, the scratch backing of the worker, and
@@ -54,6 +59,11 @@ pub struct Checker<'a> {
     scratch: Range<u64>,
     cache: Known,
     sites: Vec<Site>,
+}
+
+/// Whether two address ranges share a byte (an empty range shares none).
+fn overlaps(a: &Range<u64>, b: &Range<u64>) -> bool {
+    a.start < a.end && b.start < b.end && a.start < b.end && b.start < a.end
 }
 
 impl<'a> Checker<'a> {
@@ -67,17 +77,22 @@ impl<'a> Checker<'a> {
     }
 
     /// Starts from the ranges that satisfied earlier checks of the same dispatch (the
-    /// runtime's ranges cannot go away while a dispatch that uses them runs).
+    /// runtime's ranges cannot go away while a dispatch that uses them runs; scratch ranges
+    /// hold while the backing is the same one).
     pub fn with_cache(mut self, cache: MemCache) -> Self {
-        if !self.in_scratch(&cache.last.range) {
+        let same = cache.scratch == self.scratch;
+        let stale =
+            |r: &Range<u64>| !same && (overlaps(r, &cache.scratch) || overlaps(r, &self.scratch));
+        if !stale(&cache.last.range) {
             self.cache = cache.last;
         }
         self.sites = cache.sites;
+        for s in self.sites.iter_mut() {
+            if stale(&(s.lo..s.hi)) {
+                *s = Site::default();
+            }
+        }
         self
-    }
-
-    fn in_scratch(&self, r: &Range<u64>) -> bool {
-        r.start < self.scratch.end && r.end > self.scratch.start
     }
 
     /// The last range that satisfied a check.
@@ -85,22 +100,13 @@ impl<'a> Checker<'a> {
         self.cache.clone()
     }
 
-    /// Hands the proven ranges over for the next work-group (scratch ranges dropped).
+    /// Hands the proven ranges over for the next work-group, with the scratch backing they
+    /// were proved with.
     pub fn take_cache(&mut self) -> MemCache {
-        let mut sites = std::mem::take(&mut self.sites);
-        for s in sites.iter_mut() {
-            if self.in_scratch(&(s.lo..s.hi)) {
-                *s = Site::default();
-            }
-        }
-        let last = std::mem::take(&mut self.cache);
         MemCache {
-            last: if self.in_scratch(&last.range) {
-                Known::default()
-            } else {
-                last
-            },
-            sites,
+            last: std::mem::take(&mut self.cache),
+            sites: std::mem::take(&mut self.sites),
+            scratch: self.scratch.clone(),
         }
     }
 
@@ -421,6 +427,47 @@ mod tests {
         assert!(c.span(0x1000, 0x1000, false).is_err());
         assert!(c.span(0x1ffc, 0x1000, false).is_err());
         assert!(c.span(0x1000, 0x1004, false).is_ok());
+    }
+
+    /// Proven ranges pass to the next work-group: runtime ranges always, scratch ranges only
+    /// when its backing is the same one (a moved backing may be other memory by then).
+    #[test]
+    fn scratch_ranges_pass_on_only_with_the_same_backing() {
+        let map = OneRange(0x1000..0x2000);
+        let proved = |scratch: Range<u64>| {
+            let mut c = Checker::new(&map, scratch);
+            c.sites(2);
+            assert!(c.span(0x1000, 0x1004, false).is_ok());
+            c.sites(2)[0] = Site {
+                lo: 0x1000,
+                hi: 0x2000,
+                ..Site::default()
+            };
+            assert!(c.span(0x9100, 0x9104, true).is_ok());
+            c.sites(2)[1] = Site {
+                lo: 0x9000,
+                hi: 0xa000,
+                ..Site::default()
+            };
+            c.take_cache()
+        };
+        let ranges = |c: &mut Checker| {
+            let last = c.cache().range;
+            let s = c.sites(2);
+            (last, s[0].lo..s[0].hi, s[1].lo..s[1].hi)
+        };
+        let mut same = Checker::new(&map, 0x9000..0xa000).with_cache(proved(0x9000..0xa000));
+        assert_eq!(
+            ranges(&mut same),
+            (0x9000..0xa000, 0x1000..0x2000, 0x9000..0xa000)
+        );
+        // A new backing elsewhere: the old backing's ranges go, the runtime's stay.
+        let mut moved = Checker::new(&map, 0xc000..0xd000).with_cache(proved(0x9000..0xa000));
+        assert_eq!(ranges(&mut moved), (0..0, 0x1000..0x2000, 0..0));
+        assert!(moved.span(0x9100, 0x9104, false).is_err());
+        // A backing that grew in place is another backing too.
+        let mut grown = Checker::new(&map, 0x9000..0xb000).with_cache(proved(0x9000..0xa000));
+        assert_eq!(ranges(&mut grown), (0..0, 0x1000..0x2000, 0..0));
     }
 
     /// [0x1000, 0x2000) is host memory; [0x9000, 0xa000) an alias of it (delta -0x8000).
