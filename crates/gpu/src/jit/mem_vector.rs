@@ -35,6 +35,13 @@ const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 pub(super) const SITE_DELTA: i32 = offset_of!(crate::memory::Site, delta) as i32;
 /// `Site::hint`: the rows path served the site.
 const ROWS_HINT: i32 = 1;
+/// `Site::hint` above bit 0: a countdown (in steps of 2) of calls that go straight to the
+/// general path because the fast paths failed at the site. Data-dependent indices (a private
+/// array indexed by data, a gather through a table) fail the consecutive and rows checks
+/// every time, and each failed try costs about 50 instructions before the general path; the
+/// countdown makes every 64th call try them again, so a site whose lanes become
+/// consecutive (or one a partial wave misled) is fast again soon.
+pub(super) const SKIP_HINTS: i32 = 2 * 63;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
@@ -211,13 +218,24 @@ impl Emitter<'_> {
             // AVX2 moves several dwords per lane lane by lane, consecutive or not.
             a.jmp(scattered)?;
         }
+        // The general path (dword accesses): from the fast paths' failure, which starts the
+        // site's countdown, and straight from here while it runs.
+        let mut general = a.create_label();
+        let mut general_skip = a.create_label();
         if shape.dwords == 1 {
-            // A site whose lanes came in rows last time (2-D work-groups) skips the check for
-            // consecutive lanes, which would fail at the second row.
             a.imul_3(rax, r9, SITE_BYTES)?;
             a.add(rax, qword_ptr(r12 + J_SITES))?;
+            // (A site without hints, the common case, pays one test.)
+            let mut unhinted = a.create_label();
+            a.test(byte_ptr(rax + SITE_HINT), 0xff)?;
+            a.jz(unhinted)?;
+            // A site whose lanes came in rows last time (2-D work-groups) skips the check for
+            // consecutive lanes, which would fail at the second row.
             a.test(byte_ptr(rax + SITE_HINT), ROWS_HINT)?;
             a.jnz(scattered)?;
+            a.sub(byte_ptr(rax + SITE_HINT), 2)?;
+            a.jmp(general_skip)?;
+            bind(a, &mut unhinted)?;
         }
         let table = LANE_OFFSETS32[size_index(shape.dwords)].as_ptr() as u64;
         self.consecutive_base(size, shape.pair, table, scattered)?;
@@ -251,10 +269,9 @@ impl Emitter<'_> {
         a.jmp(ok)?;
         bind(a, &mut scattered)?;
         if isa == Isa::Avx512 && shape.dwords == 1 {
-            let mut general = self.a.create_label();
             self.rows_512(shape, top, slow, general)?;
             self.a.jmp(ok)?;
-            bind(&mut self.a, &mut general)?;
+            self.general_entry(&mut general, &mut general_skip)?;
         }
         if isa == Isa::Avx512 && shape.dwords == 1 && !shape.pair {
             self.offsets32_512(shape, top, slow)?;
@@ -265,10 +282,9 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
         }
         if isa == Isa::Avx2 && shape.dwords == 1 {
-            let mut general = self.a.create_label();
             self.rows_avx2(shape, top, slow, general)?;
             self.a.jmp(ok)?;
-            bind(&mut self.a, &mut general)?;
+            self.general_entry(&mut general, &mut general_skip)?;
         }
         if isa == Isa::Avx2 && shape.dwords == 1 && !shape.pair {
             self.offsets32_avx2(shape, top, slow)?;
@@ -280,6 +296,22 @@ impl Emitter<'_> {
         }
         let a = &mut self.a;
         stub_returns(a, &mut ok, &mut slow)
+    }
+
+    /// Binds `general` (the fast paths failed: for a full wave, the site's countdown starts;
+    /// rax and ecx are free here) and `skip` (the countdown runs) before a stub's general
+    /// path. A partial wave's failure is no evidence: its inactive lanes hold stale
+    /// addresses that the rows check reads (a 2-D grid's edge waves), and a countdown started
+    /// there would send the full waves after it down the general path.
+    fn general_entry(&mut self, general: &mut CodeLabel, skip: &mut CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        bind(a, general)?;
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(*skip)?;
+        a.imul_3(rax, r9, SITE_BYTES)?;
+        a.add(rax, qword_ptr(r12 + J_SITES))?;
+        a.mov(byte_ptr(rax + SITE_HINT), SKIP_HINTS)?;
+        bind(a, skip)
     }
 
     /// In a vector-memory stub (r10 = the first active lane, r11 = the last): whether the

@@ -51,6 +51,8 @@ mod tests;
 mod tests_mem;
 #[cfg(test)]
 mod tests_narrow;
+#[cfg(test)]
+mod tests_sites;
 mod vx;
 
 pub use vx::Isa;

@@ -9,7 +9,7 @@ use super::tests::{isas, random_wave, Rng};
 use super::{first_difference, run_code, JitCode};
 use crate::exec::{ExecCtx, ExecFault};
 use crate::lds::Lds;
-use crate::memory::Checker;
+use crate::memory::{Checker, MemCache};
 use crate::program::{Program, Slot};
 use crate::valu::{VopInputs, VopOutputs};
 use crate::wave::Wave;
@@ -61,6 +61,23 @@ pub(super) fn run(
     lds_init: &[u8],
     code: Option<&JitCode>,
 ) -> Outcome {
+    let mut fresh = MemCache::default();
+    run_cached(prog, w0, buf, init, lds_size, lds_init, code, &mut fresh)
+}
+
+/// [`run`], starting from the proven ranges (and the JIT's site hints) in `cache` and leaving
+/// the run's there, as a worker passes them from one work-group to the next.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run_cached(
+    prog: &Program,
+    w0: &Wave,
+    buf: &mut [u8],
+    init: &[u8],
+    lds_size: usize,
+    lds_init: &[u8],
+    code: Option<&JitCode>,
+    cache: &mut MemCache,
+) -> Outcome {
     buf.copy_from_slice(init);
     let base = buf.as_ptr() as u64;
     let map = OneBuffer(base..base + buf.len() as u64);
@@ -76,7 +93,7 @@ pub(super) fn run(
         let mut cx = ExecCtx {
             prog,
             lds: &mut lds,
-            mem: Checker::new(&map, 0..0),
+            mem: Checker::new(&map, 0..0).with_cache(std::mem::take(cache)),
             events: &NoEvents,
             vin: &mut vin,
             vout: &mut vout,
@@ -87,10 +104,12 @@ pub(super) fn run(
             gfx900: false,
             jit: None,
         };
-        match code {
+        let r = match code {
             Some(c) => run_code(&mut w, &mut cx, c),
             None => crate::exec::run(&mut w, &mut cx),
-        }
+        };
+        *cache = cx.mem.take_cache();
+        r
     };
     let mut l = vec![0u8; lds_size];
     // SAFETY: as above.

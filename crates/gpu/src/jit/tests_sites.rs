@@ -1,0 +1,137 @@
+//! The per-site hints of the vector-memory stubs (`mem_vector.rs`): a site whose lanes were
+//! scattered goes straight to the general path for a while, then tries the fast paths again;
+//! the results stay the interpreter's whatever path served them.
+
+use super::mem_vector::SKIP_HINTS;
+use super::tests::{isas, random_wave, Rng};
+use super::tests_mem::{flat, run, run_cached, BUF};
+use super::JitCode;
+use crate::memory::MemCache;
+use crate::program::Program;
+
+/// How a round lays its lanes' dwords out.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    Scattered,
+    Consecutive,
+    /// Four rows of 16 consecutive lanes, 400 bytes apart (a 2-D work-group's wave).
+    Rows,
+}
+
+/// The dword index of each lane (distinct, so that scattered stores never collide).
+fn indices(r: &mut Rng, layout: Layout) -> [u32; 64] {
+    let n = (BUF / 4) as u32;
+    let mut idx = [0u32; 64];
+    match layout {
+        Layout::Scattered => {
+            let mut used = std::collections::HashSet::new();
+            for i in idx.iter_mut() {
+                *i = loop {
+                    let k = (r.next() % u64::from(n)) as u32;
+                    if used.insert(k) {
+                        break k;
+                    }
+                };
+            }
+        }
+        Layout::Consecutive => {
+            let start = (r.next() % u64::from(n - 64)) as u32;
+            for (l, i) in idx.iter_mut().enumerate() {
+                *i = start + l as u32;
+            }
+        }
+        Layout::Rows => {
+            let start = (r.next() % u64::from(n - 512)) as u32;
+            for (l, i) in idx.iter_mut().enumerate() {
+                *i = start + (l as u32 / 16) * 100 + l as u32 % 16;
+            }
+        }
+    }
+    idx
+}
+
+/// A load and a store run 200 times with the sites' cache kept from run to run (as a worker
+/// keeps it between work-groups): scattered lanes first (the countdown starts, and runs),
+/// then consecutive ones (served by the general path until the countdown ends, then by the
+/// consecutive path; the countdown ends at round 126), then rows (and an edge wave of rows, which starts no countdown), then all three mixed
+/// under partial EXEC masks.
+#[test]
+fn scattered_sites_skip_the_fast_paths_for_a_while() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let code: Vec<u8> = [
+        flat(0x14, 2, 20, 0, 0x7f, 1, 0), // global_load_dword v1, v[20:21], off
+        flat(0x1c, 2, 22, 1, 10, 0, 0),   // global_store_dword v22, v1, s[10:11]
+        [0xbf81_0000, 0],                 // s_endpgm
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|d| d.to_le_bytes())
+    .take(20)
+    .collect();
+    let prog = Program::new(&code, 0x1000);
+    let jits: Vec<JitCode> = isas
+        .iter()
+        .map(|&isa| JitCode::compile(&prog, 0, false, false, isa).expect("compiles"))
+        .collect();
+    let mut caches: Vec<MemCache> = isas.iter().map(|_| MemCache::default()).collect();
+    let mut buf = vec![0u8; BUF];
+    let mut r = Rng(0x5eed);
+    let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+    let base = buf.as_ptr() as u64;
+    for round in 0..200u32 {
+        let layout = match round {
+            0..80 => Layout::Scattered,
+            80..150 => Layout::Consecutive,
+            150..=170 => Layout::Rows,
+            _ => [Layout::Scattered, Layout::Consecutive, Layout::Rows][round as usize % 3],
+        };
+        let mut w0 = random_wave(&mut Rng(u64::from(round)));
+        match round {
+            0..170 => w0.set_exec(u64::MAX),
+            // An edge wave of a 2-D grid: its first lane is inactive, with a stale address.
+            170 => w0.set_exec(!1),
+            _ => {}
+        }
+        let load = indices(&mut r, layout);
+        let store = indices(&mut r, layout);
+        for l in 0..64 {
+            let a = base + 4 * u64::from(load[l]);
+            w0.v[20][l] = a as u32;
+            w0.v[21][l] = (a >> 32) as u32;
+            w0.v[22][l] = 4 * store[l];
+        }
+        if round == 170 {
+            w0.v[20][0] ^= 0x5a5a_0000; // the inactive lane's stale address
+        }
+        w0.set_s64(10, base);
+        let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+        assert!(a.r.is_ok(), "round {round}: {:?}", a.r);
+        for ((isa, jit), cache) in isas.iter().zip(&jits).zip(caches.iter_mut()) {
+            let b = run_cached(&prog, &w0, &mut buf, &init, 0, &[], Some(jit), cache);
+            assert_eq!(a.r, b.r, "round {round} {isa:?} ({layout:?})");
+            assert_eq!(a.w.v[1], b.w.v[1], "round {round} {isa:?} ({layout:?}): v1");
+            assert!(a.mem == b.mem, "round {round} {isa:?} ({layout:?}): memory");
+            let hint = |site: usize| cache.sites[site].hint;
+            match round {
+                // The first scattered run starts both sites' countdowns (and runs them down
+                // once: its retry after the checker proved the range), the next one runs
+                // them down by one more.
+                0 => assert_eq!(
+                    (hint(0), hint(1)),
+                    (SKIP_HINTS as u64 - 2, SKIP_HINTS as u64 - 2)
+                ),
+                1 => assert_eq!(hint(0), SKIP_HINTS as u64 - 4, "{isa:?}"),
+                // Consecutive lanes since round 80; the countdown ended at round 126.
+                149 => assert_eq!((hint(0), hint(1)), (0, 0), "{isa:?}"),
+                // Rows: the rows path served the load.
+                169 => assert_eq!(hint(0), 1, "{isa:?}"),
+                // A partial wave that fails the fast paths starts no countdown.
+                170 => assert!(hint(0) < 2, "{isa:?}: {}", hint(0)),
+                _ => {}
+            }
+        }
+    }
+}
