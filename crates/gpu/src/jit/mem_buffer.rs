@@ -16,7 +16,7 @@
 use super::emit::{bind, sreg32, Emitter, R, W_S};
 use super::mem_vector::{exec_byte, exec_word, LANE_OFFSETS32};
 use super::select::{BufAddr, VmemInst};
-use super::vx::Isa;
+use super::vx::{xr, yr, zr, Isa, V};
 use super::JitCtx;
 use crate::exec::operand::Src;
 use iced_x86::code_asm::*;
@@ -82,65 +82,56 @@ impl Emitter<'_> {
         let src = r13 + 256 * vaddr;
         // The lanes' offsets are checked against the limit all at once, inactive lanes
         // included (an or of every offset, one test): a wave with an inactive lane's stale
-        // offset out of reach checks again under EXEC, out of line.
+        // offset out of reach checks again under EXEC, out of line. With a dword-aligned
+        // immediate, offsets that are dword-aligned too (every dword access of compiled
+        // code) swizzle with one shift; the or tests their alignment as well, and any other
+        // offset has the lanes' offsets computed again in full, out of line.
+        let aligned = imm.is_multiple_of(4);
         let mut checked = a.create_label();
         let mut recheck = a.create_label();
         a.mov(rcx, LANE_OFFSETS32[0].as_ptr() as u64)?;
-        a.mov(eax, !(OFFSET_LIMIT - 1))?;
+        let test_mask = !(OFFSET_LIMIT - 1) | if aligned { 3 } else { 0 };
+        a.mov(eax, test_mask)?;
+        broadcast(a, isa, 1, eax)?;
+        if !aligned || imm != 0 {
+            a.mov(eax, imm)?;
+            broadcast(a, isa, 2, eax)?;
+        }
+        if aligned {
+            lane_offsets(a, isa, src, imm != 0, Swizzle::Aligned)?;
+        } else {
+            a.mov(eax, 3)?;
+            broadcast(a, isa, 3, eax)?;
+            lane_offsets(a, isa, src, true, Swizzle::Any)?;
+        }
         match isa {
             Isa::Avx512 => {
-                a.vpbroadcastd(zmm1, eax)?;
-                a.mov(eax, imm)?;
-                a.vpbroadcastd(zmm2, eax)?;
-                a.mov(eax, 3)?;
-                a.vpbroadcastd(zmm3, eax)?;
-                a.vpxord(zmm5, zmm5, zmm5)?;
-                for c in 0..4 {
-                    a.vmovdqu32(zmm0, zmmword_ptr(src + 64 * c))?;
-                    a.vpord(zmm5, zmm5, zmm0)?;
-                    a.vpaddd(zmm0, zmm0, zmm2)?;
-                    a.vpandd(zmm4, zmm0, zmm3)?;
-                    a.vpandnd(zmm0, zmm3, zmm0)?;
-                    a.vpslld(zmm0, zmm0, 6)?;
-                    a.vpord(zmm0, zmm0, zmm4)?;
-                    a.vpaddd(zmm0, zmm0, zmmword_ptr(rcx + 64 * c))?;
-                    a.vmovdqu32(zmmword_ptr(r12 + (J_BUF_OFFSETS + 64 * c)), zmm0)?;
-                }
                 a.vptestmd(k2, zmm5, zmm1)?;
                 a.kortestw(k2, k2)?;
                 a.jnz(recheck)?;
             }
             Isa::Avx2 => {
-                a.vmovd(xmm1, eax)?;
-                a.vpbroadcastd(ymm1, xmm1)?;
-                a.mov(eax, imm)?;
-                a.vmovd(xmm2, eax)?;
-                a.vpbroadcastd(ymm2, xmm2)?;
-                a.mov(eax, 3)?;
-                a.vmovd(xmm3, eax)?;
-                a.vpbroadcastd(ymm3, xmm3)?;
-                a.vpxor(ymm5, ymm5, ymm5)?;
-                for c in 0..8 {
-                    a.vmovdqu(ymm0, ymmword_ptr(src + 32 * c))?;
-                    a.vpor(ymm5, ymm5, ymm0)?;
-                    a.vpaddd(ymm0, ymm0, ymm2)?;
-                    a.vpand(ymm4, ymm0, ymm3)?;
-                    a.vpandn(ymm0, ymm3, ymm0)?;
-                    a.vpslld(ymm0, ymm0, 6)?;
-                    a.vpor(ymm0, ymm0, ymm4)?;
-                    a.vpaddd(ymm0, ymm0, ymmword_ptr(rcx + 32 * c))?;
-                    a.vmovdqu(ymmword_ptr(r12 + (J_BUF_OFFSETS + 32 * c)), ymm0)?;
-                }
                 a.vptest(ymm5, ymm1)?;
                 a.jnz(recheck)?;
             }
         }
         bind(a, &mut checked)?;
         self.cold(move |e| {
-            // The active lanes alone (zmm1/ymm1 still hold the limit's mask).
             let a = &mut e.a;
             bind(a, &mut recheck)?;
             let src = r13 + 256 * vaddr;
+            if aligned {
+                // Some lane's offset (perhaps an inactive one's) is not dword-aligned: the
+                // offsets again, in full.
+                a.mov(eax, imm)?;
+                broadcast(a, isa, 2, eax)?;
+                a.mov(eax, 3)?;
+                broadcast(a, isa, 3, eax)?;
+                lane_offsets(a, isa, src, true, Swizzle::Any)?;
+            }
+            // The active lanes alone against the limit.
+            a.mov(eax, !(OFFSET_LIMIT - 1))?;
+            broadcast(a, isa, 1, eax)?;
             match isa {
                 Isa::Avx512 => {
                     for c in 0..4 {
@@ -167,6 +158,93 @@ impl Emitter<'_> {
         a.lea(rdi, qword_ptr(r12 + J_BUF_OFFSETS))?;
         Ok(())
     }
+}
+
+/// How [`lane_offsets`] swizzles an offset `o`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Swizzle {
+    /// `o` is dword-aligned: `o << 6`.
+    Aligned,
+    /// Any `o`: `(o & !3) << 6 | o & 3` (vector register 3 holds 3).
+    Any,
+}
+
+/// Broadcasts `src` to vector register `v` (zmm on AVX-512, ymm on AVX2).
+fn broadcast(a: &mut CodeAssembler, isa: Isa, v: u8, src: AsmRegister32) -> R<()> {
+    match isa {
+        Isa::Avx512 => a.vpbroadcastd(zr(V(v)), src)?,
+        Isa::Avx2 => {
+            a.vmovd(xr(V(v)), src)?;
+            a.vpbroadcastd(yr(V(v)), xr(V(v)))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the lanes' 32-bit offsets (swizzled offset + 4 l, from the VGPR at `src`, plus the
+/// immediate in vector register 2 when `add_imm`) to `JitCtx::buf_offsets`, and leaves the
+/// or of the raw offsets in vector register 5 (rcx = the lane offsets table).
+fn lane_offsets(
+    a: &mut CodeAssembler,
+    isa: Isa,
+    src: AsmMemoryOperand,
+    add_imm: bool,
+    swizzle: Swizzle,
+) -> R<()> {
+    let (n, w) = match isa {
+        Isa::Avx512 => (4, 64),
+        Isa::Avx2 => (8, 32),
+    };
+    // Vector registers: 0 the offsets, 2 the immediate, 3 the constant 3, 4 the low bits,
+    // 5 the or.
+    let any = swizzle == Swizzle::Any;
+    for c in 0..n {
+        match isa {
+            Isa::Avx512 => {
+                let (t, imm, three, low, or) = (zmm0, zmm2, zmm3, zmm4, zmm5);
+                if c == 0 {
+                    a.vpxord(or, or, or)?;
+                }
+                a.vmovdqu32(t, zmmword_ptr(src + w * c))?;
+                a.vpord(or, or, t)?;
+                if add_imm {
+                    a.vpaddd(t, t, imm)?;
+                }
+                if any {
+                    a.vpandd(low, t, three)?;
+                    a.vpandnd(t, three, t)?;
+                }
+                a.vpslld(t, t, 6)?;
+                if any {
+                    a.vpord(t, t, low)?;
+                }
+                a.vpaddd(t, t, zmmword_ptr(rcx + w * c))?;
+                a.vmovdqu32(zmmword_ptr(r12 + (J_BUF_OFFSETS + w * c)), t)?;
+            }
+            Isa::Avx2 => {
+                let (t, imm, three, low, or) = (ymm0, ymm2, ymm3, ymm4, ymm5);
+                if c == 0 {
+                    a.vpxor(or, or, or)?;
+                }
+                a.vmovdqu(t, ymmword_ptr(src + w * c))?;
+                a.vpor(or, or, t)?;
+                if add_imm {
+                    a.vpaddd(t, t, imm)?;
+                }
+                if any {
+                    a.vpand(low, t, three)?;
+                    a.vpandn(t, three, t)?;
+                }
+                a.vpslld(t, t, 6)?;
+                if any {
+                    a.vpor(t, t, low)?;
+                }
+                a.vpaddd(t, t, ymmword_ptr(rcx + w * c))?;
+                a.vmovdqu(ymmword_ptr(r12 + (J_BUF_OFFSETS + w * c)), t)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
