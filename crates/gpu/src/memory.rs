@@ -33,10 +33,18 @@ pub struct Site {
     pub lo: u64,
     pub hi: u64,
     pub delta: u64,
-    /// The JIT's note of how this instruction's lanes were laid out last time (bit 0: in
-    /// rows of consecutive lanes, not all consecutive), so its stub tries that path first.
+    /// The JIT's notes. Byte 0: how this instruction's lanes were laid out lately (bit 0:
+    /// in rows of consecutive lanes, not all consecutive; above it, a countdown of calls
+    /// that skip the fast paths), so its stub tries the right path first. Bit
+    /// [`PRIVATE_SITE`]: the range is the worker's scratch backing.
     pub hint: u64,
 }
+
+/// `Site::hint` bit: the site's range is the scratch backing of the worker, which only the
+/// worker's thread reaches (the waves of one work-group run on one thread, and no other
+/// work-group's checker knows the backing), so stores there leave nothing for
+/// `s_waitcnt vmcnt(0)` to fence.
+pub const PRIVATE_SITE: u64 = 1 << 8;
 
 /// What a worker keeps between the work-groups of one dispatch: the ranges checks proved, the
 /// last one and one per JIT memory instruction ("site": an instruction keeps touching the same
@@ -93,6 +101,13 @@ impl<'a> Checker<'a> {
             }
         }
         self
+    }
+
+    /// Whether `r` lies in the scratch backing.
+    pub fn is_scratch(&self, r: &Range<u64>) -> bool {
+        self.scratch.start < self.scratch.end
+            && r.start >= self.scratch.start
+            && r.end <= self.scratch.end
     }
 
     /// The last range that satisfied a check.

@@ -12,11 +12,10 @@
 //! base raised by 2^31 and each offset's top bit flipped (`off ^ 2^31`, which as a signed
 //! number is `off - 2^31`), base + index is the lane's address for every offset.
 
-use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R, W_UNFENCED};
+use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R};
 use super::mem_vector::{
     exec_byte, exec_word, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
 };
-use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
@@ -48,9 +47,6 @@ impl Emitter<'_> {
         a.mov(eax, 0x8000_0000u32)?;
         a.add(r8, rax)?;
         a.vpbroadcastd(zmm7, eax)?;
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-        }
         for c in 0..4 {
             a.kmovw(k1, exec_word(c))?;
             a.vpxord(zmm0, zmm7, zmmword_ptr(rdi + 64 * c))?;
@@ -108,7 +104,6 @@ impl Emitter<'_> {
         self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
         if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
             let mut lane = a.create_label();
             let mut done = a.create_label();
             let mut masked = a.create_label();

@@ -10,9 +10,8 @@
 //! active lane has the same dword address (a uniform load), a load broadcasts it to the
 //! active lanes with masked moves and a store writes the highest active lane's data.
 
-use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
+use super::emit::{bind, sreg64, Emitter, EXEC, R};
 use super::mem_vector::{exec_byte, VmemShape, SITE_DELTA};
-use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
@@ -53,9 +52,6 @@ impl Emitter<'_> {
         self.stub_range_check(!shape.load, retry, slow)?;
         let a = &mut self.a;
         a.mov(r8, qword_ptr(r11 + SITE_DELTA))?;
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-        }
         let (mut lanes, mut end) = (a.create_label(), a.create_label());
         if shape.dwords > 1 || shape.sub.is_some() {
             // (Broadcasts read dword by dword: wider accesses keep their 64-bit pieces.)

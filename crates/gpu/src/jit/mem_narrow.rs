@@ -19,7 +19,7 @@
 //! for global memory. Each lane's address is read just before its own move, so a read
 //! whose destination is its address register gives the interpreter's result.
 
-use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S, W_UNFENCED};
+use super::emit::{bind, err, sreg64, Emitter, EXEC, R, W_S};
 use super::mem_lds::{ds_stub_returns, DsShape};
 use super::mem_vector::{
     exec_byte, exec_word, merge_chunk, stub_returns, VmemShape, LANE_OFFSETS32, SITE_DELTA,
@@ -27,7 +27,6 @@ use super::mem_vector::{
 use super::select::SubDword;
 use super::vx::{zr, Isa, V};
 use super::JitCtx;
-use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
@@ -72,9 +71,6 @@ pub(super) fn narrow_move(
 /// element at its address + the delta in r8 (the highest lane's store stays where lanes
 /// overlap).
 fn narrow_lanes_512(a: &mut CodeAssembler, load: bool, s: SubDword) -> R<()> {
-    if !load {
-        a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-    }
     a.sub(rsp, 512)?;
     for g in 0..8 {
         a.vmovdqu64(zmmword_ptr(rsp + 64 * g), zr(V(16 + g as u8)))?;
@@ -307,9 +303,6 @@ impl Emitter<'_> {
             self.stub_range_check(!shape.load, top, slow)?;
             let a = &mut self.a;
             a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
-            if !shape.load {
-                a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-            }
             match self.isa {
                 Isa::Avx512 => narrow_vectors_512(a, shape.load, s, stride == 4)?,
                 Isa::Avx2 => narrow_vectors_avx2(a, shape.load, s)?,

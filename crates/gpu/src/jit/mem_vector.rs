@@ -253,9 +253,6 @@ impl Emitter<'_> {
             a.test(r8b, 7)?;
             a.jnz(slow)?;
         }
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-        }
         match (isa, shape.dwords) {
             (Isa::Avx512, 1) => self.contiguous1_512(shape.load)?,
             (Isa::Avx512, 2) => self.contiguous2_512(shape.load)?,
@@ -425,7 +422,9 @@ impl Emitter<'_> {
     }
 
     /// In a stub: checks `[rax, rcx)` against the range cache of site r9; r11 = the site's
-    /// entry on a hit. A miss asks the checker (then `retry`) or goes to `slow`.
+    /// entry on a hit. A miss asks the checker (then `retry`) or goes to `slow`. A store's
+    /// hit outside the scratch backing marks the wave's vector stores unfenced (every store
+    /// path passes here; a store that then goes to the interpreter marks them there too).
     pub(super) fn stub_range_check(
         &mut self,
         write: bool,
@@ -465,7 +464,16 @@ impl Emitter<'_> {
         a.test(eax, eax)?;
         a.jz(slow)?;
         a.jmp(retry)?;
-        bind(a, &mut hit)
+        bind(a, &mut hit)?;
+        if write {
+            let mut private = a.create_label();
+            let flag = (crate::memory::PRIVATE_SITE >> 8) as i32;
+            a.test(byte_ptr(r11 + (SITE_HINT + 1)), flag)?;
+            a.jnz(private)?;
+            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+            bind(a, &mut private)?;
+        }
+        Ok(())
     }
 
     /// Consecutive dwords at host address r8 (AVX-512): masked moves, 16 lanes at a time.
@@ -749,9 +757,6 @@ impl Emitter<'_> {
         self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
         a.mov(byte_ptr(r11 + SITE_HINT), ROWS_HINT)?;
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-        }
         Ok(())
     }
 
@@ -776,9 +781,6 @@ impl Emitter<'_> {
                 a.kortestb(k2, k2)?;
                 a.jnz(slow)?;
             }
-        }
-        if !shape.load {
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
         }
         self.gather_scatter_512(shape, false)?;
         Ok(())

@@ -573,11 +573,16 @@ extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32, site: u32) -> 
             // SAFETY: `sites` has an entry for every site of the code (`run_code` sized it),
             // and `site` is one of them (compiled in).
             let slot = unsafe { &mut *j.sites.add(site as usize) };
+            let private = if cx.mem.is_scratch(&k.range) {
+                crate::memory::PRIVATE_SITE
+            } else {
+                0
+            };
             let s = Site {
                 lo: k.range.start,
                 hi: k.range.end,
                 delta: k.delta,
-                hint: slot.hint,
+                hint: slot.hint & !crate::memory::PRIVATE_SITE | private,
             };
             *slot = s;
             // The fast check must now pass, or the caller would retry forever.

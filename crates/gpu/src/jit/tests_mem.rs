@@ -61,12 +61,19 @@ pub(super) fn run(
     lds_init: &[u8],
     code: Option<&JitCode>,
 ) -> Outcome {
-    let mut fresh = MemCache::default();
+    let mut fresh = Carry::default();
     run_cached(prog, w0, buf, init, lds_size, lds_init, code, &mut fresh)
 }
 
-/// [`run`], starting from the proven ranges (and the JIT's site hints) in `cache` and leaving
-/// the run's there, as a worker passes them from one work-group to the next.
+/// What a worker keeps from one work-group to the next: the proven ranges (with the JIT's
+/// site hints) and its scratch backing (empty: none).
+#[derive(Default)]
+pub(super) struct Carry {
+    pub cache: MemCache,
+    pub scratch: Range<u64>,
+}
+
+/// [`run`], starting from what `carry` holds and leaving the run's proven ranges there.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_cached(
     prog: &Program,
@@ -76,7 +83,7 @@ pub(super) fn run_cached(
     lds_size: usize,
     lds_init: &[u8],
     code: Option<&JitCode>,
-    cache: &mut MemCache,
+    carry: &mut Carry,
 ) -> Outcome {
     buf.copy_from_slice(init);
     let base = buf.as_ptr() as u64;
@@ -93,7 +100,8 @@ pub(super) fn run_cached(
         let mut cx = ExecCtx {
             prog,
             lds: &mut lds,
-            mem: Checker::new(&map, 0..0).with_cache(std::mem::take(cache)),
+            mem: Checker::new(&map, carry.scratch.clone())
+                .with_cache(std::mem::take(&mut carry.cache)),
             events: &NoEvents,
             vin: &mut vin,
             vout: &mut vout,
@@ -108,7 +116,7 @@ pub(super) fn run_cached(
             Some(c) => run_code(&mut w, &mut cx, c),
             None => crate::exec::run(&mut w, &mut cx),
         };
-        *cache = cx.mem.take_cache();
+        carry.cache = cx.mem.take_cache();
         r
     };
     let mut l = vec![0u8; lds_size];

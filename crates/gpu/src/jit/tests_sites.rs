@@ -4,10 +4,10 @@
 
 use super::mem_vector::SKIP_HINTS;
 use super::tests::{isas, random_wave, Rng};
-use super::tests_mem::{flat, run, run_cached, BUF};
+use super::tests_mem::{flat, run, run_cached, Carry, BUF};
 use super::JitCode;
-use crate::memory::MemCache;
 use crate::program::Program;
+use crate::wave::UNFENCED_VECTOR;
 
 /// How a round lays its lanes' dwords out.
 #[derive(Clone, Copy, Debug)]
@@ -76,7 +76,7 @@ fn scattered_sites_skip_the_fast_paths_for_a_while() {
         .iter()
         .map(|&isa| JitCode::compile(&prog, 0, false, false, isa).expect("compiles"))
         .collect();
-    let mut caches: Vec<MemCache> = isas.iter().map(|_| MemCache::default()).collect();
+    let mut caches: Vec<Carry> = isas.iter().map(|_| Carry::default()).collect();
     let mut buf = vec![0u8; BUF];
     let mut r = Rng(0x5eed);
     let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
@@ -114,7 +114,7 @@ fn scattered_sites_skip_the_fast_paths_for_a_while() {
             assert_eq!(a.r, b.r, "round {round} {isa:?} ({layout:?})");
             assert_eq!(a.w.v[1], b.w.v[1], "round {round} {isa:?} ({layout:?}): v1");
             assert!(a.mem == b.mem, "round {round} {isa:?} ({layout:?}): memory");
-            let hint = |site: usize| cache.sites[site].hint;
+            let hint = |site: usize| cache.cache.sites[site].hint & 0xff;
             match round {
                 // The first scattered run starts both sites' countdowns (and runs them down
                 // once: its retry after the checker proved the range), the next one runs
@@ -131,6 +131,66 @@ fn scattered_sites_skip_the_fast_paths_for_a_while() {
                 // A partial wave that fails the fast paths starts no countdown.
                 170 => assert!(hint(0) < 2, "{isa:?}: {}", hint(0)),
                 _ => {}
+            }
+        }
+    }
+}
+
+/// Stores into the worker's scratch backing leave nothing to fence (only the worker's thread
+/// reaches it); stores anywhere else, or across it and other memory, make the next
+/// `s_waitcnt vmcnt(0)` a fence. Each case runs twice with its sites kept, so that the second
+/// run takes the site's range (and its note) from the cache.
+#[test]
+fn stores_to_the_scratch_backing_need_no_fence() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let code: Vec<u8> = [flat(0x1c, 2, 20, 1, 0x7f, 0, 0), [0xbf81_0000, 0]]
+        .iter()
+        .flatten()
+        .flat_map(|d| d.to_le_bytes())
+        .take(12)
+        .collect(); // global_store_dword v[20:21], v1, off; s_endpgm
+    let prog = Program::new(&code, 0x1000);
+    let mut buf = vec![0u8; BUF];
+    let mut r = Rng(7);
+    let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+    let base = buf.as_ptr() as u64;
+    let half = BUF as u64 / 2;
+    // (scratch backing, lane l's dword index, whether the stores need a fence)
+    type Case = (std::ops::Range<u64>, fn(usize) -> u64, bool);
+    let cases: [Case; 4] = [
+        (0..0, |l| l as u64, true),
+        (base..base + half, |l| l as u64, false),
+        (base..base + half, |l| (l as u64 * 97) % 4096, false),
+        (base..base + half, |l| l as u64 * 255, true), // lanes 33.. past the backing
+    ];
+    for &isa in &isas {
+        let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+        for (i, (scratch, index, fenced)) in cases.iter().enumerate() {
+            let mut w0 = random_wave(&mut Rng(i as u64));
+            w0.set_exec(u64::MAX);
+            w0.unfenced_stores = 0;
+            for l in 0..64 {
+                let a = base + 4 * index(l);
+                w0.v[20][l] = a as u32;
+                w0.v[21][l] = (a >> 32) as u32;
+            }
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            let mut carry = Carry {
+                scratch: scratch.clone(),
+                ..Carry::default()
+            };
+            for round in 0..2 {
+                let b = run_cached(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit), &mut carry);
+                assert_eq!(a.r, b.r, "{isa:?} case {i} round {round}");
+                assert!(a.mem == b.mem, "{isa:?} case {i} round {round}: memory");
+                assert_eq!(
+                    b.w.unfenced_stores & UNFENCED_VECTOR != 0,
+                    *fenced,
+                    "{isa:?} case {i} round {round}: stores to fence"
+                );
             }
         }
     }
