@@ -14,13 +14,13 @@
 //! completes once its dependencies have.
 //!
 //! The program may unmap SVM memory without telling the runtime (HIP's `hipFree` does), so
-//! each dispatch and each SVM call first drops the records of ranges no longer wholly mapped
-//! ([`prune_unmapped`]), as KFD drops them at the unmap. Before an SVM call, because the freed
-//! span may be mapped again in part by then (`hipFree` then `hipMallocManaged`, with the new
-//! pages inside the old hole): the new pages must start from the defaults, not merge with the
-//! dead record and then vanish with it at the next dispatch. Memory unmapped and mapped again
-//! whole between two calls into the runtime cannot be told from memory that stayed: it keeps
-//! its record.
+//! each dispatch first drops the records of ranges no longer wholly mapped ([`prune_unmapped`]),
+//! as KFD drops them at the unmap, and each SVM call drops those overlapping its span: the
+//! freed span may be mapped again in part by then (`hipFree` then `hipMallocManaged`, the new
+//! pages inside the old hole), and the new pages must start from the defaults, not merge with
+//! the dead record and then vanish with it at the next dispatch. Memory unmapped and mapped
+//! again whole between two calls into the runtime cannot be told from memory that stayed: it
+//! keeps its record.
 
 use crate::memory::{registry::SvmPiece, Memory};
 use crate::{Error, Result};
@@ -87,7 +87,7 @@ pub type Pair = (u64, u64);
 pub fn set(mem: &Memory, agents: &dyn Agents, ptr: u64, size: u64, list: &[Pair]) -> Result<()> {
     let (start, end) = page_span(ptr, size)?;
     let ops = parse_set(agents, list)?;
-    prune_unmapped(mem);
+    prune_span(mem, start, end);
     if !mapped(start, end - start) {
         return Err(Error::with_message(
             HSA_STATUS_ERROR,
@@ -219,7 +219,7 @@ pub fn get(
     list: &mut [Pair],
 ) -> Result<()> {
     let (start, end) = page_span(ptr, size)?;
-    prune_unmapped(mem);
+    prune_span(mem, start, end);
     if !mapped(start, end - start) {
         return Err(Error::with_message(
             HSA_STATUS_ERROR,
@@ -295,7 +295,7 @@ pub fn get(
 /// dependencies).
 pub fn record_prefetch(mem: &Memory, ptr: u64, size: u64, index: usize) -> Result<()> {
     let (start, end) = page_span(ptr, size)?;
-    prune_unmapped(mem);
+    prune_span(mem, start, end);
     if !mapped(start, end - start) {
         return Err(Error::with_message(
             HSA_STATUS_ERROR,
@@ -307,9 +307,14 @@ pub fn record_prefetch(mem: &Memory, ptr: u64, size: u64, index: usize) -> Resul
 }
 
 /// Drops the SVM records of ranges the program has unmapped, wholly or in part (before every
-/// dispatch and every SVM call).
+/// dispatch).
 pub fn prune_unmapped(mem: &Memory) {
     mem.registry().svm_retain(mapped);
+}
+
+/// [`prune_unmapped`] for the records overlapping `[start, end)` (before an SVM call over it).
+fn prune_span(mem: &Memory, start: u64, end: u64) {
+    mem.registry().svm_retain_overlapping(start, end, mapped);
 }
 
 #[cfg(test)]

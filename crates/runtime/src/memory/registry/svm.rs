@@ -190,4 +190,43 @@ impl Registry {
             self.recount(t);
         })
     }
+
+    /// [`Registry::svm_retain`] for the SVM ranges overlapping `[start, end)` only (what an
+    /// SVM call over that span must not find stale: a cost per call that does not grow with
+    /// the program's other allocations).
+    pub fn svm_retain_overlapping(
+        &self,
+        start: u64,
+        end: u64,
+        mut still_mapped: impl FnMut(u64, u64) -> bool,
+    ) {
+        if self.svm_count.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let dead: Vec<u64> = {
+            let t = self.lock();
+            t.ranges
+                .range(..end)
+                .rev()
+                .take_while(|(_, r)| r.end() > start)
+                .filter(|(_, r)| r.kind == RangeKind::Svm && !still_mapped(r.start, r.len))
+                .map(|(&k, _)| k)
+                .collect()
+        };
+        if dead.is_empty() {
+            return;
+        }
+        self.change(|t| {
+            for k in dead {
+                // Only if still SVM and still unmapped (another thread may have changed it).
+                if t.ranges
+                    .get(&k)
+                    .is_some_and(|r| r.kind == RangeKind::Svm && !still_mapped(r.start, r.len))
+                {
+                    t.ranges.remove(&k);
+                }
+            }
+            self.recount(t);
+        })
+    }
 }
