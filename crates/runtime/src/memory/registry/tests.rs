@@ -192,3 +192,65 @@ fn neighbours_of_the_last_address() {
     assert!(below.is_none());
     assert_eq!(above.map(|r| r.start), Some(0x1000));
 }
+
+/// Pruning checks a run of adjacent SVM ranges at once, and range by range only a run with
+/// unmapped pages: exactly the ranges with unmapped pages go, in every run.
+#[test]
+fn svm_pruning_checks_runs_of_neighbours_once() {
+    use crate::svm::Attributes;
+    const P: u64 = 0x1000;
+    let reg = Registry::default();
+    // Runs [16, 20) and [24, 26) (pages), each page its own range (different access masks
+    // keep neighbours apart), and [40, 41) alone.
+    for (i, page) in [16u64, 17, 18, 19, 24, 25, 40].into_iter().enumerate() {
+        let access = 1 | 2 << (i % 2);
+        reg.svm_update(
+            page * P,
+            (page + 1) * P,
+            (access, Attributes::default()),
+            |_, _| {},
+        )
+        .unwrap();
+    }
+    let ranges = |reg: &Registry| {
+        let t = reg.lock();
+        t.ranges
+            .values()
+            .filter(|r| r.kind == RangeKind::Svm)
+            .map(|r| r.start / P)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ranges(&reg), [16, 17, 18, 19, 24, 25, 40]);
+    let unmapped = [18u64, 41];
+    let mut calls = Vec::new();
+    reg.svm_retain(|start, len| {
+        calls.push((start / P, len / P));
+        !unmapped
+            .iter()
+            .any(|&u| u * P >= start && u * P < start + len)
+    });
+    assert_eq!(ranges(&reg), [16, 17, 19, 24, 25, 40]);
+    // The run with a hole, then its pages; the other runs once each; the dead range once more
+    // under the lock that drops it.
+    assert_eq!(
+        calls,
+        [
+            (16, 4),
+            (16, 1),
+            (17, 1),
+            (18, 1),
+            (19, 1),
+            (24, 2),
+            (40, 1),
+            (18, 1)
+        ]
+    );
+    // A span's pruning looks at the ranges overlapping it only.
+    calls.clear();
+    reg.svm_retain_overlapping(24 * P, 25 * P, |start, len| {
+        calls.push((start / P, len / P));
+        false
+    });
+    assert_eq!(calls, [(24, 1), (24, 1)]);
+    assert_eq!(ranges(&reg), [16, 17, 19, 25, 40]);
+}
