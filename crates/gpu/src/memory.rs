@@ -95,9 +95,11 @@ impl<'a> Checker<'a> {
             self.cache = cache.last;
         }
         self.sites = cache.sites;
-        for s in self.sites.iter_mut() {
-            if stale(&(s.lo..s.hi)) {
-                *s = Site::default();
+        if !same {
+            for s in self.sites.iter_mut() {
+                if stale(&(s.lo..s.hi)) {
+                    *s = Site::default();
+                }
             }
         }
         self

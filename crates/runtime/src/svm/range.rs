@@ -23,9 +23,10 @@ pub fn mapped(start: u64, len: u64) -> bool {
     if len == 0 {
         return true;
     }
-    // mincore fails with ENOMEM when part of the span is unmapped; its vector is only scratch.
+    // mincore fails with ENOMEM when part of the span is unmapped; its vector is only scratch
+    // (on the stack: this runs before every dispatch that has SVM ranges).
     let pages = len.div_ceil(PAGE) as usize;
-    let mut vec = vec![0u8; pages.min(1 << 16)];
+    let mut vec = [0u8; 1024];
     let mut at = 0usize;
     while at < pages {
         let n = (pages - at).min(vec.len());

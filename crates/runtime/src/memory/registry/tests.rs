@@ -230,18 +230,18 @@ fn svm_pruning_checks_runs_of_neighbours_once() {
             .any(|&u| u * P >= start && u * P < start + len)
     });
     assert_eq!(ranges(&reg), [16, 17, 19, 24, 25, 40]);
-    // The run with a hole, then its pages; the other runs once each; the dead range once more
-    // under the lock that drops it.
+    // Downwards: each run once, the run with a hole then its pages, and the dead range once
+    // more under the lock that drops it.
     assert_eq!(
         calls,
         [
+            (40, 1),
+            (24, 2),
             (16, 4),
             (16, 1),
             (17, 1),
             (18, 1),
             (19, 1),
-            (24, 2),
-            (40, 1),
             (18, 1)
         ]
     );
