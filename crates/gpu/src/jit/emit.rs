@@ -321,6 +321,12 @@ impl<'p> Emitter<'p> {
         });
         self.natives_left = b.native;
         self.lds_cls.clear();
+        // Check mode compares every register at block ends: nothing is dead there.
+        let dead = if self.check {
+            Vec::new()
+        } else {
+            super::mask_live::dead_after_each(&b.items, b.live_out)
+        };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
             let before = self.a.instructions().len();
@@ -346,11 +352,7 @@ impl<'p> Emitter<'p> {
                     if hooked {
                         self.check_hook(insts[0].0, true)?;
                     }
-                    let dead_after = if self.check {
-                        0
-                    } else {
-                        super::mask_live::dead_after(&b.items[p + 1..], b.live_out)
-                    };
+                    let dead_after = dead.get(p).copied().unwrap_or(0);
                     // A memory access right after reads the segment's results at once.
                     let mem_next = matches!(
                         b.items.get(p + 1),

@@ -132,7 +132,7 @@ impl Emitter<'_> {
     }
 
     /// Emits segment `insts`; `dead_after`: the scalar registers the rest of the block writes
-    /// before it reads them ([`super::mask_live::dead_after`]); `mem_next`: a memory access
+    /// before it reads them ([`super::mask_live::dead_after_each`]); `mem_next`: a memory access
     /// follows at once.
     pub(super) fn segment(
         &mut self,

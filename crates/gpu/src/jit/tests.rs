@@ -274,7 +274,11 @@ fn random_program(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Prog
 }
 
 /// The code of [`random_program`].
-fn random_code(r: &mut Rng, n: usize, gen: fn(&mut Rng) -> [u32; 2]) -> (Vec<u8>, usize) {
+pub(super) fn random_code(
+    r: &mut Rng,
+    n: usize,
+    gen: fn(&mut Rng) -> [u32; 2],
+) -> (Vec<u8>, usize) {
     let mut code: Vec<u8> = Vec::new();
     let mut scalars = 0;
     for _ in 0..n {
@@ -472,7 +476,7 @@ fn check_mode_runs_the_same_sequences() {
 /// instruction to the next, read later, overwritten or left live in every order; 64-bit
 /// shifts (of pairs whose high half may have been zeroed by `v_mov_b32`) may sit between a
 /// mask's writer and its reader.
-fn random_mask_inst(r: &mut Rng) -> [u32; 2] {
+pub(super) fn random_mask_inst(r: &mut Rng) -> [u32; 2] {
     let vdst = (r.next() % 8) as u32;
     let pair = |r: &mut Rng| r.pick(&[0u32, 2, 4, 106, 106]);
     let lit = r.next() as u32;
