@@ -1,18 +1,21 @@
-//! Lowering of f64 lane arithmetic (`v_add_f64`, `v_mul_f64`, `v_fma_f64`) with VOP3 abs/neg
-//! source modifiers, AVX-512 only, in the mode the block guard ensures: round to nearest even,
-//! f64 denormals kept (and the f32 fields as for f32 ops). The host's f64 operations give the
-//! interpreter's results (`valu::farith`: the host operation) except for NaN, which AMD
-//! returns as the first NaN operand quieted, or the default NaN: any NaN lane takes an
-//! out-of-line path that rebuilds those lanes by that rule, as for f32 (`lane_float.rs`).
+//! Lowering of f64 lane arithmetic (`v_add_f64`, `v_mul_f64`, `v_fma_f64`, and trunc, floor,
+//! ceil, rndne) with VOP3 abs/neg source modifiers, and of conversions to and from f64, on
+//! both ISAs, in the mode the block guard ensures: round to nearest even, f64 denormals kept
+//! (and the f32 fields as for f32 ops). The host's f64 operations give the interpreter's
+//! results (`valu::farith`: the host operation) except for NaN, which AMD returns as the first
+//! NaN operand quieted, or the default NaN: any NaN lane takes an out-of-line path that
+//! rebuilds those lanes by that rule, as for f32 (`lane_float.rs`).
 //!
 //! A VGPR pair holds a lane's low dwords in one register and its high dwords in the next.
 //! `vpunpckldq`/`vpunpckhdq` of the two make qwords of lanes {0, 1, 4, 5, ...} and {2, 3, 6, 7,
 //! ...} of the chunk (each 128-bit block by itself); the op runs on each half, and `vshufps`
-//! with 0x88 and 0xdd takes the results' low and high dwords back to lane order.
+//! with 0x88 and 0xdd takes the results' low and high dwords back to lane order. AVX2 does
+//! the same on 8-lane chunks (two halves of four qwords) with vector masks; it has no
+//! unsigned conversion to f64, so `v_cvt_f64_u32` stays a call-out there.
 
 use super::emit::{bind, err, Emitter, R};
 use super::select::LaneInst;
-use super::vx::{kr, zk, zr, Vs, M, V};
+use super::vx::{kr, xr, yr, zk, zr, Isa, Vs, M, V};
 use crate::valu::{CvtOp, FOp};
 use iced_x86::code_asm::*;
 
@@ -31,6 +34,15 @@ static HALF_LANES: [[u32; 16]; 2] = [
 /// `vpermi2d` indices putting the eight dwords of half 0 (a) and of half 1 (b, 16 + k) back in
 /// lane order.
 static LANE_ORDER: [u32; 16] = [0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23];
+/// AVX2 `vpermq` immediates taking an 8-lane chunk's dword pairs of half 0 (lanes 0, 1, 4, 5:
+/// qwords 0 and 2) and of half 1 (qwords 1 and 3) to the low 128 bits; and the one putting
+/// the two halves' dwords, joined as [0, 1, 4, 5, 2, 3, 6, 7], back in lane order.
+const HALF_QWORDS: [i32; 2] = [0x08, 0x0d];
+const JOINED_TO_LANES: i32 = 0xd8;
+
+/// Every qword of a chunk: the quiet bit, and the default NaN (AVX2 out-of-line constants).
+static QUIET_Q: [u64; 4] = [QUIET; 4];
+static DEFAULT_NAN_Q: [u64; 4] = [DEFAULT_NAN; 4];
 
 /// The `vrndscale*`/`vround*` immediate of a rounding op: the mode (0 nearest even, 1 down, 2
 /// up, 3 toward zero) with bit 3 set (no precision exception); `None` for other ops.
@@ -49,7 +61,13 @@ impl<'p> Emitter<'p> {
     /// `d` = the 64-bit constant `k` in every qword.
     fn q_const(&mut self, d: V, k: u64) -> R<()> {
         self.a.mov(rax, k)?;
-        self.a.vpbroadcastq(zr(d), rax)?;
+        match self.isa {
+            Isa::Avx512 => self.a.vpbroadcastq(zr(d), rax)?,
+            Isa::Avx2 => {
+                self.a.vmovq(xr(d), rax)?;
+                self.a.vpbroadcastq(yr(d), xr(d))?;
+            }
+        }
         Ok(())
     }
 
@@ -60,13 +78,18 @@ impl<'p> Emitter<'p> {
         let hi = self.opd(li.src[i][1])?;
         let t = self.tmp()?;
         let a = &mut self.a;
-        match (half, hi) {
-            (0, Vs::R(h)) => a.vpunpckldq(zr(t), zr(lo), zr(h))?,
-            (0, Vs::M(m)) => a.vpunpckldq(zr(t), zr(lo), zmmword_ptr(m))?,
-            (0, Vs::B(m)) => a.vpunpckldq(zr(t), zr(lo), dword_bcst(m))?,
-            (_, Vs::R(h)) => a.vpunpckhdq(zr(t), zr(lo), zr(h))?,
-            (_, Vs::M(m)) => a.vpunpckhdq(zr(t), zr(lo), zmmword_ptr(m))?,
-            (_, Vs::B(m)) => a.vpunpckhdq(zr(t), zr(lo), dword_bcst(m))?,
+        match (self.isa, half, hi) {
+            (Isa::Avx512, 0, Vs::R(h)) => a.vpunpckldq(zr(t), zr(lo), zr(h))?,
+            (Isa::Avx512, 0, Vs::M(m)) => a.vpunpckldq(zr(t), zr(lo), zmmword_ptr(m))?,
+            (Isa::Avx512, 0, Vs::B(m)) => a.vpunpckldq(zr(t), zr(lo), dword_bcst(m))?,
+            (Isa::Avx512, _, Vs::R(h)) => a.vpunpckhdq(zr(t), zr(lo), zr(h))?,
+            (Isa::Avx512, _, Vs::M(m)) => a.vpunpckhdq(zr(t), zr(lo), zmmword_ptr(m))?,
+            (Isa::Avx512, _, Vs::B(m)) => a.vpunpckhdq(zr(t), zr(lo), dword_bcst(m))?,
+            (Isa::Avx2, 0, Vs::R(h)) => a.vpunpckldq(yr(t), yr(lo), yr(h))?,
+            (Isa::Avx2, 0, Vs::M(m)) => a.vpunpckldq(yr(t), yr(lo), ymmword_ptr(m))?,
+            (Isa::Avx2, _, Vs::R(h)) => a.vpunpckhdq(yr(t), yr(lo), yr(h))?,
+            (Isa::Avx2, _, Vs::M(m)) => a.vpunpckhdq(yr(t), yr(lo), ymmword_ptr(m))?,
+            (Isa::Avx2, _, Vs::B(_)) => return Err(err("broadcast operand on AVX2")),
         }
         self.free(lo);
         self.release(hi);
@@ -75,11 +98,11 @@ impl<'p> Emitter<'p> {
             let k = self.tmp()?;
             if abs {
                 self.q_const(k, !SIGN)?;
-                self.a.vpandq(zr(t), zr(t), zr(k))?;
+                self.v_and(t, t, Vs::R(k))?;
             }
             if neg {
                 self.q_const(k, SIGN)?;
-                self.a.vpxorq(zr(t), zr(t), zr(k))?;
+                self.v_xor(t, t, Vs::R(k))?;
             }
             self.free(k);
         }
@@ -98,26 +121,43 @@ impl<'p> Emitter<'p> {
             let r = self.tmp()?;
             if let Some(imm) = round_imm(op) {
                 // A NaN comes out quieted with its payload, as `valu::fmisc::round_int` has it.
-                self.a.vrndscalepd(zr(r), zr(get(0)?), imm)?;
+                match self.isa {
+                    Isa::Avx512 => self.a.vrndscalepd(zr(r), zr(get(0)?), imm)?,
+                    Isa::Avx2 => self.a.vroundpd(yr(r), yr(get(0)?), imm)?,
+                }
                 self.free(get(0)?);
                 *r_out = r;
                 continue;
             }
             let (x, y) = (get(0)?, get(1)?);
-            match op {
-                FOp::Add => self.a.vaddpd(zr(r), zr(x), zr(y))?,
-                FOp::Mul => self.a.vmulpd(zr(r), zr(x), zr(y))?,
-                FOp::Fma => {
-                    let z = get(2)?;
-                    self.a.vmovapd(zr(r), zr(x))?;
-                    self.a.vfmadd213pd(zr(r), zr(y), zr(z))?;
+            let a = &mut self.a;
+            match (self.isa, op) {
+                (Isa::Avx512, FOp::Add) => a.vaddpd(zr(r), zr(x), zr(y))?,
+                (Isa::Avx512, FOp::Mul) => a.vmulpd(zr(r), zr(x), zr(y))?,
+                (Isa::Avx512, FOp::Fma) => {
+                    a.vmovapd(zr(r), zr(x))?;
+                    a.vfmadd213pd(zr(r), zr(y), zr(get(2)?))?;
+                }
+                (Isa::Avx2, FOp::Add) => a.vaddpd(yr(r), yr(x), yr(y))?,
+                (Isa::Avx2, FOp::Mul) => a.vmulpd(yr(r), yr(x), yr(y))?,
+                (Isa::Avx2, FOp::Fma) => {
+                    a.vmovapd(yr(r), yr(x))?;
+                    a.vfmadd213pd(yr(r), yr(y), yr(get(2)?))?;
                 }
                 _ => return Err(err("f64 op")),
             }
             let nan = self.mtmp()?;
-            self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?;
-            let reserved = self.reserve(2, 1)?;
-            self.a.kortestw(kr(nan), kr(nan))?;
+            match self.isa {
+                Isa::Avx512 => self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?,
+                Isa::Avx2 => self.a.vcmppd(yr(V(nan.0)), yr(r), yr(r), UNORD)?,
+            }
+            // AVX2 has 6 vector temporaries (a fma's second half holds 5): its fix-up takes
+            // its constants from memory and quiets the operands in place.
+            let reserved = match self.isa {
+                Isa::Avx512 => self.reserve(2, 1)?,
+                Isa::Avx2 => self.reserve(1, 1)?,
+            };
+            self.m_test(nan)?;
             let mut cold = self.a.create_label();
             let mut back = self.a.create_label();
             self.a.jnz(cold)?;
@@ -144,8 +184,16 @@ impl<'p> Emitter<'p> {
     /// of both, in lane order, to `d`; the high ones to `d + 1`).
     fn put_halves(&mut self, d: u8, [r0, r1]: [V; 2]) -> R<()> {
         let (rl, rh) = (self.tmp()?, self.tmp()?);
-        self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
-        self.a.vshufps(zr(rh), zr(r0), zr(r1), 0xdd)?;
+        match self.isa {
+            Isa::Avx512 => {
+                self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
+                self.a.vshufps(zr(rh), zr(r0), zr(r1), 0xdd)?;
+            }
+            Isa::Avx2 => {
+                self.a.vshufps(yr(rl), yr(r0), yr(r1), 0x88)?;
+                self.a.vshufps(yr(rh), yr(r0), yr(r1), 0xdd)?;
+            }
+        }
         self.put(d, rl)?;
         self.put(d.wrapping_add(1), rh)
     }
@@ -167,9 +215,20 @@ impl<'p> Emitter<'p> {
             for (half, r_out) in res.iter_mut().enumerate() {
                 let q = self.f64_src(li, 0, half)?;
                 let r = self.tmp()?;
-                self.a.vcvtpd2ps(super::vx::yr(r), zr(q))?;
+                match self.isa {
+                    Isa::Avx512 => self.a.vcvtpd2ps(yr(r), zr(q))?,
+                    Isa::Avx2 => self.a.vcvtpd2ps(xr(r), yr(q))?,
+                }
                 self.free(q);
                 *r_out = r;
+            }
+            if self.isa == Isa::Avx2 {
+                // [0, 1, 4, 5] and [2, 3, 6, 7] joined, then the middle qwords swapped.
+                let [r0, r1] = res;
+                self.a.vinserti128(yr(r0), yr(r0), xr(r1), 1)?;
+                self.a.vpermq(yr(r0), yr(r0), JOINED_TO_LANES)?;
+                self.free(r1);
+                return self.put(d, r0);
             }
             let idx = self.tmp()?;
             self.load_table(idx, &LANE_ORDER)?;
@@ -184,14 +243,27 @@ impl<'p> Emitter<'p> {
         let mut res = [V(0); 2];
         for (half, r_out) in res.iter_mut().enumerate() {
             let t = self.tmp()?;
-            self.load_table(t, &HALF_LANES[half])?;
-            self.a.vpermd(zr(t), zr(t), zr(x))?;
             let r = self.tmp()?;
-            let y = super::vx::yr(t);
-            match op {
-                CvtOp::F64F32 => self.a.vcvtps2pd(zr(r), y)?,
-                CvtOp::F64I32 => self.a.vcvtdq2pd(zr(r), y)?,
-                _ => self.a.vcvtudq2pd(zr(r), y)?,
+            let a = &mut self.a;
+            match self.isa {
+                Isa::Avx512 => {
+                    a.mov(rax, HALF_LANES[half].as_ptr() as u64)?;
+                    a.vmovdqu32(zr(t), zmmword_ptr(rax))?;
+                    a.vpermd(zr(t), zr(t), zr(x))?;
+                    match op {
+                        CvtOp::F64F32 => a.vcvtps2pd(zr(r), yr(t))?,
+                        CvtOp::F64I32 => a.vcvtdq2pd(zr(r), yr(t))?,
+                        _ => a.vcvtudq2pd(zr(r), yr(t))?,
+                    }
+                }
+                Isa::Avx2 => {
+                    a.vpermq(yr(t), yr(x), HALF_QWORDS[half])?;
+                    match op {
+                        CvtOp::F64F32 => a.vcvtps2pd(yr(r), xr(t))?,
+                        CvtOp::F64I32 => a.vcvtdq2pd(yr(r), xr(t))?,
+                        _ => return Err(err("u32 -> f64 on AVX2")),
+                    }
+                }
             }
             self.free(t);
             *r_out = r;
@@ -200,8 +272,25 @@ impl<'p> Emitter<'p> {
     }
 
     /// Qword lanes of `nan` in `r` = the first NaN of `ops` quieted, else the default NaN
-    /// (`Fmt::nan_of`); two vector temporaries and one mask.
+    /// (`Fmt::nan_of`). AVX-512: two vector temporaries and one mask; AVX2: one of each, the
+    /// constants from memory and the operands (temporaries the op is done with) quieted in
+    /// place.
     fn nan3_f64(&mut self, r: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
+        if self.isa == Isa::Avx2 {
+            let (fix, m) = (self.tmp()?, self.mtmp()?);
+            let mv = yr(V(m.0));
+            self.a.mov(rax, DEFAULT_NAN_Q.as_ptr() as u64)?;
+            self.a.vmovdqu(yr(fix), ymmword_ptr(rax))?;
+            self.a.mov(rax, QUIET_Q.as_ptr() as u64)?;
+            // Lowest priority first: later assignments win.
+            for s in ops.into_iter().rev().flatten() {
+                self.a.vcmppd(mv, yr(s), yr(s), UNORD)?;
+                self.a.vpor(yr(s), yr(s), ymmword_ptr(rax))?;
+                self.a.vblendvpd(yr(fix), yr(fix), yr(s), mv)?;
+            }
+            self.a.vblendvpd(yr(r), yr(r), yr(fix), yr(V(nan.0)))?;
+            return Ok(());
+        }
         let (fix, q, m) = (self.tmp()?, self.tmp()?, self.mtmp()?);
         // Lowest priority first: later assignments win.
         self.q_const(fix, DEFAULT_NAN)?;

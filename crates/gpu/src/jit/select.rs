@@ -51,11 +51,11 @@ pub(super) enum LaneOp {
     MulHiI32,
     /// f32 arithmetic: add, sub, subrev, mul, min, max (IEEE mode), fma (src0*src1+src2).
     F32(FOp),
-    /// f64 arithmetic on VGPR pairs (AVX-512): add, mul, fma; and trunc, floor, ceil, rndne.
+    /// f64 arithmetic on VGPR pairs: add, mul, fma; and trunc, floor, ceil, rndne.
     F64(FOp),
     /// f32 trunc, floor, ceil, rndne (x86 rounding-immediate modes 3, 1, 2, 0).
     F32Round(FOp),
-    /// Conversions to and from f64 (AVX-512): f32 <-> f64, i32/u32 -> f64.
+    /// Conversions to and from f64: f32 <-> f64, i32 -> f64, u32 -> f64 (AVX-512 only).
     F64Cvt(CvtOp),
     /// A compare writing a lane mask: 16/32-bit integers, f32; 64-bit integers read pairs.
     Cmp(CmpTy, Cond),
@@ -453,7 +453,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             op
             @ (FOp::Add | FOp::Mul | FOp::Fma | FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne),
             FTy::F64,
-        ) if isa == Isa::Avx512 => {
+        ) => {
             let binary = matches!(op, FOp::Add | FOp::Mul | FOp::Fma);
             if mods.clamp
                 || mods.omod != 0
@@ -503,8 +503,9 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::Int16(op);
             Some(li)
         }
+        // (AVX2 has no unsigned dword to f64 conversion.)
         ValuOp::Cvt(op @ (CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::F64I32 | CvtOp::F64U32))
-            if isa == Isa::Avx512 =>
+            if isa == Isa::Avx512 || op != CvtOp::F64U32 =>
         {
             let float_src = matches!(op, CvtOp::F32F64 | CvtOp::F64F32);
             if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst? == 255 {

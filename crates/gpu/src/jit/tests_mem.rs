@@ -547,7 +547,7 @@ pub(super) fn then_endpgm(inst: [u32; 2]) -> Program {
     Program::new(&code, 0x1000)
 }
 
-/// The ISAs of [`isas`] that translate f64 (AVX-512).
+/// The ISAs of [`isas`] that translate `v_cvt_f64_u32` (AVX-512).
 fn avx512_only() -> Vec<super::Isa> {
     isas()
         .into_iter()
@@ -767,12 +767,12 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
     }
 }
 
-/// f64 add, mul and fma are translated (AVX-512) and match the interpreter bit for bit on
+/// f64 add, mul and fma are translated (both ISAs) and match the interpreter bit for bit on
 /// special values (signed zeros, infinities, quiet and signaling NaNs, denormals) and random
 /// ones, with abs/neg modifiers and VGPR-pair, SGPR-pair and constant sources.
 #[test]
 fn f64_arithmetic_is_native_and_exact() {
-    let isas = avx512_only();
+    let isas = isas();
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
     let special: [u64; 14] = [
@@ -844,12 +844,11 @@ fn f64_arithmetic_is_native_and_exact() {
     }
 }
 
-/// Conversions to and from f64 are translated (AVX-512) and match the interpreter: f32 -> f64
-/// and back (NaN payloads, denormals, overflow and underflow in the narrowing), i32/u32 ->
-/// f64; VOP1 and VOP3 (abs/neg) encodings.
+/// Conversions to and from f64 are translated (u32 -> f64 on AVX-512 only) and match the
+/// interpreter: f32 -> f64 and back (NaN payloads, denormals, overflow and underflow in the
+/// narrowing), i32/u32 -> f64; VOP1 and VOP3 (abs/neg) encodings.
 #[test]
 fn f64_conversions_are_native_and_exact() {
-    let isas = avx512_only();
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
     let f32s: [u32; 8] = [
@@ -889,6 +888,11 @@ fn f64_conversions_are_native_and_exact() {
     for (inst, name) in cases {
         let prog = then_endpgm(inst);
         assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+        let isas = if name == "v_cvt_f64_u32" {
+            avx512_only()
+        } else {
+            isas()
+        };
         for _ in 0..6 {
             let mut w0 = random_wave(&mut r);
             for l in 0..64 {
@@ -956,7 +960,7 @@ fn pc_relative_calls_compile_the_callee() {
     }
 }
 
-/// f32 and f64 trunc, floor, ceil and rndne are translated (f64 on AVX-512) and match the
+/// f32 and f64 trunc, floor, ceil and rndne are translated (both ISAs) and match the
 /// interpreter on halves, ties, signed zeros, denormals, NaNs, infinities and values beyond
 /// the fraction bits; VOP1 and VOP3 with abs/neg.
 #[test]
@@ -1003,10 +1007,7 @@ fn float_rounding_is_native_and_exact() {
             true,
         ),
     ] {
-        let isas: Vec<_> = isas()
-            .into_iter()
-            .filter(|&i| !wide || i == super::Isa::Avx512)
-            .collect();
+        let isas = isas();
         for (name, op) in names.iter().zip(ops) {
             for inst in [vop1(op), vop3(0x140 + op, 1, 0), vop3(0x140 + op, 0, 1)] {
                 let prog = then_endpgm(inst);
