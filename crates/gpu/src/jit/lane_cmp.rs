@@ -1,5 +1,5 @@
 //! Lowering of compares into lane masks: 16/32-bit integers, f32 (with abs/neg), and 64-bit
-//! integers on register pairs. Results are restricted to active lanes and written as the
+//! integers and f64 (`lane_f64.rs`) on register pairs. Results are restricted to active lanes and written as the
 //! chunk's bits of the destination pair (and of EXEC for `v_cmpx`), as `valu::compare` does.
 
 use super::emit::{err, Emitter, R};
@@ -89,7 +89,8 @@ impl Emitter<'_> {
                     self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I16, x, Vs::R(y))?;
             }
             CmpTy::I64 | CmpTy::U64 => self.cmp64(li, m, ipred(c)?, ty == CmpTy::I64)?,
-            CmpTy::F16 | CmpTy::F64 => return Err(err("compare type")),
+            CmpTy::F64 => self.cmp_f64(li, m, fpred(c))?,
+            CmpTy::F16 => return Err(err("compare type")),
         }
         let target = li.mask_out.unwrap_or(VCC_LO as u8);
         self.mask_out_maybe_inverted(target, m, inverted, li.writes_exec)

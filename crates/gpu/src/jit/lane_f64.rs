@@ -180,6 +180,37 @@ impl<'p> Emitter<'p> {
         self.put_halves(d, res)
     }
 
+    /// `m` = the lanes where source 0 (p) source 1 as f64, `p` a `vcmppd` predicate, with the
+    /// abs/neg modifiers. Each half's qword results go back to lane order as values do
+    /// ([`Emitter::put_halves`]); AVX-512 through vectors (`vpmovm2q`, `vpmovd2m`).
+    pub(super) fn cmp_f64(&mut self, li: &LaneInst, m: M, p: u32) -> R<()> {
+        let e = self.mtmp()?;
+        for (half, mk) in [(0, m), (1, e)] {
+            let x = self.f64_src(li, 0, half)?;
+            let y = self.f64_src(li, 1, half)?;
+            match self.isa {
+                Isa::Avx512 => self.a.vcmppd(kr(mk), zr(x), zr(y), p)?,
+                Isa::Avx2 => self.a.vcmppd(yr(V(mk.0)), yr(x), yr(y), p)?,
+            }
+            self.free(x);
+            self.free(y);
+        }
+        match self.isa {
+            Isa::Avx2 => self.a.vshufps(yr(V(m.0)), yr(V(m.0)), yr(V(e.0)), 0x88)?,
+            Isa::Avx512 => {
+                let (t0, t1) = (self.tmp()?, self.tmp()?);
+                self.a.vpmovm2q(zr(t0), kr(m))?;
+                self.a.vpmovm2q(zr(t1), kr(e))?;
+                self.a.vshufps(zr(t0), zr(t0), zr(t1), 0x88)?;
+                self.a.vpmovd2m(kr(m), zr(t0))?;
+                self.free(t0);
+                self.free(t1);
+            }
+        }
+        self.mfree(e);
+        Ok(())
+    }
+
     /// Writes VGPR pair `d` from the qword results of the chunk's two halves (the low dwords
     /// of both, in lane order, to `d`; the high ones to `d + 1`).
     fn put_halves(&mut self, d: u8, [r0, r1]: [V; 2]) -> R<()> {

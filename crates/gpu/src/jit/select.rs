@@ -121,7 +121,10 @@ impl LaneInst {
 
     /// Whether the op also depends on MODE's f64 rounding and denormal fields.
     pub fn float64(&self) -> bool {
-        matches!(self.op, LaneOp::F64(_) | LaneOp::F64Cvt(_))
+        matches!(
+            self.op,
+            LaneOp::F64(_) | LaneOp::F64Cvt(_) | LaneOp::Cmp(CmpTy::F64, _)
+        )
     }
 
     /// SGPRs read as uniform values.
@@ -420,11 +423,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             if mods.clamp || mods.omod != 0 || li.dst.is_none() {
                 return None;
             }
-            // VOP2 v_fmac: the accumulator is the destination.
+            // v_fmac (VOP2 or VOP3): the accumulator is the destination.
             let fmac = n == 3 && x.src[2] == Src::None;
-            if fmac && x.inst.enc != Encoding::Vop2 {
-                return None;
-            }
             src32(&mut li, if fmac { 2 } else { n })?;
             if fmac {
                 li.src[2][0] = Opd::V(li.dst?);
@@ -551,17 +551,18 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                     | CmpTy::I32
                     | CmpTy::U32
                     | CmpTy::F32
+                    | CmpTy::F64
                     | CmpTy::I64
                     | CmpTy::U64
             );
             if !ok_ty || c.cond == Cond::Class {
                 return None;
             }
-            let float = c.ty == CmpTy::F32;
+            let float = matches!(c.ty, CmpTy::F32 | CmpTy::F64);
             if mods.clamp || mods.omod != 0 || (!float && !no_mods) {
                 return None;
             }
-            let wide = matches!(c.ty, CmpTy::I64 | CmpTy::U64);
+            let wide = matches!(c.ty, CmpTy::I64 | CmpTy::U64 | CmpTy::F64);
             for i in 0..2 {
                 if wide {
                     li.src[i] = Opd::pair(x.src[i])?;

@@ -914,6 +914,135 @@ fn f64_conversions_are_native_and_exact() {
     }
 }
 
+/// f64 compares are translated (both ISAs) and match the interpreter: every condition, as
+/// `v_cmp` (VCC) and `v_cmpx` (EXEC too), and as VOP3 into an SGPR pair with abs/neg, on signed
+/// zeros, infinities, quiet and signaling NaNs, denormals, equal and random values; in a MODE
+/// that flushes f64 denormals too.
+#[test]
+fn f64_compares_are_native_and_exact() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let special: [u64; 10] = [
+        0,
+        1 << 63,
+        0x7ff0_0000_0000_0000,
+        0x7ff8_0000_0000_0001,
+        0x7ff0_0000_0000_0001,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x7fef_ffff_ffff_ffff,
+    ];
+    // VOPC: v[2:3] (258) against v[4:5]; VOP3: into s[6:7], abs [10:8], neg [31:29].
+    let vopc = |op: u32| [0x3e << 25 | op << 17 | 4 << 9 | 258, 0];
+    let vop3 = |op: u32, abs: u32, neg: u32, src1: u32| {
+        [
+            0x34 << 26 | op << 16 | abs << 8 | 6,
+            258 | src1 << 9 | neg << 29,
+        ]
+    };
+    let mut r = Rng(37);
+    for cond in 0..16u32 {
+        let cases = [
+            vopc(0x60 + cond),
+            vopc(0x70 + cond),
+            vop3(0x60 + cond, 1, 2, 260),
+            vop3(0x60 + cond, 2, 1, 242),
+            vop3(0x70 + cond, 3, 0, 8),
+        ];
+        for inst in cases {
+            let prog = then_endpgm(inst);
+            assert!(prog.text(0).contains("_f64"), "{}", prog.text(0));
+            for _ in 0..3 {
+                let mut w0 = random_wave(&mut r);
+                for l in 0..64 {
+                    let x = if r.next().is_multiple_of(2) {
+                        r.pick(&special) ^ (r.next() & (1 << 63))
+                    } else {
+                        r.next()
+                    };
+                    // Equal to x now and then, else special or random.
+                    let y = match r.next() % 3 {
+                        0 => x ^ (r.next() & (1 << 63)),
+                        1 => r.pick(&special) ^ (r.next() & (1 << 63)),
+                        _ => r.next(),
+                    };
+                    for (v, q) in [(2usize, x), (4, y)] {
+                        w0.v[v][l] = q as u32;
+                        w0.v[v + 1][l] = (q >> 32) as u32;
+                    }
+                }
+                w0.set_s64(8, r.pick(&special));
+                // Denormals kept (the compiled code), or f64 inputs flushed (MODE's f64
+                // denormal bits clear: the block's guard hands the wave to the interpreter).
+                for mode in [0x2f0, 0x230] {
+                    w0.mode = mode;
+                    let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                    let what = format!("{} mode {mode:#x}", prog.text(0));
+                    assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &what);
+                }
+            }
+        }
+    }
+}
+
+/// `v_fmac_f32` is translated in both encodings (the VOP3 one with abs/neg on its two sources:
+/// the decoder refuses modifiers on the accumulator) and matches the interpreter on NaNs,
+/// infinities, signed zeros, denormals and random values.
+#[test]
+fn fmac_f32_is_native_in_both_encodings() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let special: [u32; 8] = [
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        0x7fc0_0001,
+        0x7f80_0001,
+        1,
+        0x3f80_0000,
+        0x7f7f_ffff,
+    ];
+    // VOP2: v6 = v2 * v4 + v6; VOP3 (0x13b): abs [9:8], neg [30:29], sources v2 and v4 or s8.
+    let vop2 = [0x3b << 25 | 6 << 17 | 4 << 9 | 258, 0];
+    let vop3 = |abs: u32, neg: u32, src1: u32| {
+        [
+            0x34 << 26 | 0x13b << 16 | abs << 8 | 6,
+            258 | src1 << 9 | neg << 29,
+        ]
+    };
+    let mut r = Rng(41);
+    for inst in [
+        vop2,
+        vop3(0, 0, 260),
+        vop3(1, 2, 260),
+        vop3(2, 1, 8),
+        vop3(3, 3, 260),
+    ] {
+        let prog = then_endpgm(inst);
+        assert!(prog.text(0).starts_with("v_fmac_f32"), "{}", prog.text(0));
+        for _ in 0..4 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                for v in [2usize, 4, 6] {
+                    w0.v[v][l] = if r.next().is_multiple_of(2) {
+                        r.pick(&special) ^ (r.next() as u32 & 0x8000_0000)
+                    } else {
+                        r.next() as u32
+                    };
+                }
+            }
+            w0.s[8] = r.pick(&special);
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+        }
+    }
+}
+
 /// A call through a pc-relative address (`s_getpc_b64`, `s_add_u32`/`s_addc_u32`,
 /// `s_swappc_b64`: how LLVM calls a non-inlined function) makes the callee part of the plan:
 /// every instruction is compiled, and the wave returns from it with the interpreter's result.
