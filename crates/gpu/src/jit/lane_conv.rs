@@ -83,9 +83,30 @@ impl Emitter<'_> {
                     self.v_blend(r, m, r, k)?;
                     self.v_fcmp(m, UNORD, x, Vs::R(x))?;
                 } else {
-                    // AVX-512 only (the selector keeps AVX2 off): x86 gives u32::MAX for
-                    // anything out of range; below zero (and NaN) must give 0.
-                    self.a.vcvttps2udq(zr(r), zr(x))?;
+                    match self.isa {
+                        // x86 gives u32::MAX for anything out of range.
+                        Isa::Avx512 => self.a.vcvttps2udq(zr(r), zr(x))?,
+                        Isa::Avx2 => {
+                            // No unsigned truncation: below 2^31 as signed; [2^31, 2^32) as
+                            // x - 2^31 (exact there) with the top bit set again; from 2^32
+                            // u32::MAX.
+                            let t = self.tmp()?;
+                            self.a.vcvttps2dq(yr(r), yr(x))?;
+                            self.v_const(k, 0x4f00_0000)?;
+                            self.v_fsub(t, x, Vs::R(k))?;
+                            self.a.vcvttps2dq(yr(t), yr(t))?;
+                            self.v_fcmp(m, GE_OQ, x, Vs::R(k))?;
+                            self.v_const(k, 0x8000_0000)?;
+                            self.v_xor(t, t, Vs::R(k))?;
+                            self.v_blend(r, m, r, t)?;
+                            self.v_const(k, 0x4f80_0000)?;
+                            self.v_fcmp(m, GE_OQ, x, Vs::R(k))?;
+                            self.v_ones(k)?;
+                            self.v_blend(r, m, r, k)?;
+                            self.free(t);
+                        }
+                    }
+                    // Below zero (and NaN): 0.
                     self.v_xor(k, k, Vs::R(k))?;
                     self.v_fcmp(m, NGE_UQ, x, Vs::R(k))?;
                 }

@@ -307,6 +307,11 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
             .map(Kind::Lane)
             .or_else(|| wave(x).map(Kind::Wave)),
         Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
+        // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
+        // no host instruction (docs/MEMORY_MODEL.md; the interpreter's `fence(AcqRel)` only
+        // keeps the Rust compiler from moving accesses across it, and generated code is
+        // emitted in program order).
+        Encoding::Mubuf if x.vmem == Some(VmemKind::Fence) => Some(Kind::Nop),
         Encoding::Mubuf => buffer(x).map(Kind::Vmem),
         Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
@@ -528,7 +533,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             let float_src = match op {
                 CvtOp::F32I32 | CvtOp::F32U32 | CvtOp::F32Ubyte(_) => false,
                 CvtOp::I32F32 => true,
-                CvtOp::U32F32 if isa == Isa::Avx512 => true,
+                CvtOp::U32F32 => true,
                 _ => return None,
             };
             if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst.is_none() {

@@ -1043,6 +1043,89 @@ fn fmac_f32_is_native_in_both_encodings() {
     }
 }
 
+/// `buffer_wbinvl1` and `buffer_wbinvl1_vol` (cache maintenance: an ordering point) compile to
+/// nothing and the wave runs on as in the interpreter.
+#[test]
+fn cache_invalidates_are_native() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    for (op, name) in [(0x3eu32, "buffer_wbinvl1"), (0x3f, "buffer_wbinvl1_vol")] {
+        // MUBUF: 0b111000 [31:26], op [24:18]; then v_add_u32 v1, v2, v3 (VOP2 0x34).
+        let words = [
+            0xe000_0000 | op << 18,
+            0,
+            0x34 << 25 | 1 << 17 | 3 << 9 | 258,
+        ];
+        let code: Vec<u8> = words
+            .iter()
+            .chain(&[0xbf81_0000u32])
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        let prog = Program::new(&code, 0x1000);
+        assert_eq!(prog.text(0), name);
+        let w0 = random_wave(&mut Rng(43));
+        let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+        assert!(a.r.is_ok(), "{name}: {:?}", a.r);
+        assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, name);
+    }
+}
+
+/// f32 <-> 32-bit integer conversions are translated (both ISAs; AVX2 has no unsigned ones)
+/// and match the interpreter at the edges: 2^31 and 2^32 and their neighbours, between -1
+/// and 0, signed zeros, NaNs, infinities, denormals; VOP1 and VOP3 with abs/neg.
+#[test]
+fn f32_int_conversions_are_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let edges: [u32; 16] = [
+        0x4f00_0000, // 2^31
+        0x4eff_ffff,
+        0x4f00_0001,
+        0x4f80_0000, // 2^32
+        0x4f7f_ffff,
+        0x4f80_0001,
+        0xbf00_0000, // -0.5
+        0xbf80_0000,
+        0x8000_0000,
+        0x7fc0_0001,
+        0x7f80_0001,
+        0x7f80_0000,
+        0xff80_0000,
+        1,
+        0x3fc0_0000,
+        0xcf00_0000, // -2^31
+    ];
+    let vop1 = |op: u32| [0x3f << 25 | 6 << 17 | op << 9 | 258, 0];
+    let vop3 =
+        |op: u32, abs: u32, neg: u32| [0x34 << 26 | op << 16 | abs << 8 | 6, 258 | neg << 29];
+    let mut r = Rng(47);
+    for (inst, name) in [
+        (vop1(0x07), "v_cvt_u32_f32"),
+        (vop1(0x08), "v_cvt_i32_f32"),
+        (vop1(0x06), "v_cvt_f32_u32"),
+        (vop1(0x05), "v_cvt_f32_i32"),
+        (vop3(0x147, 1, 0), "v_cvt_u32_f32"),
+        (vop3(0x147, 0, 1), "v_cvt_u32_f32"),
+        (vop3(0x148, 0, 1), "v_cvt_i32_f32"),
+    ] {
+        let prog = then_endpgm(inst);
+        assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+        for _ in 0..4 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                w0.v[2][l] = match r.next() % 3 {
+                    0 => r.pick(&edges) ^ (r.next() as u32 & 0x8000_0000),
+                    1 => r.pick(&edges),
+                    _ => r.next() as u32,
+                };
+            }
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &prog.text(0));
+        }
+    }
+}
+
 /// A call through a pc-relative address (`s_getpc_b64`, `s_add_u32`/`s_addc_u32`,
 /// `s_swappc_b64`: how LLVM calls a non-inlined function) makes the callee part of the plan:
 /// every instruction is compiled, and the wave returns from it with the interpreter's result.
