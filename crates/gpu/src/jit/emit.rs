@@ -557,6 +557,12 @@ impl<'p> Emitter<'p> {
                 a.and(eax, 63)?;
                 a.mov(dword_ptr(r13 + rax * 4 + 256 * i32::from(dst)), ecx)?;
             }
+            WaveOp::Bpermute {
+                dst,
+                addr,
+                data,
+                off,
+            } => self.bpermute(dst, addr, data, off)?,
         }
         Ok(())
     }

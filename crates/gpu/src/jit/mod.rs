@@ -26,6 +26,7 @@ mod emit;
 mod encode;
 mod lane_cmp;
 mod lane_conv;
+mod lane_cross;
 mod lane_f64;
 mod lane_float;
 mod lane_int;
@@ -323,6 +324,9 @@ pub(crate) struct JitCtx {
     /// A buffer access's 32-bit lane offsets (`mem_buffer.rs`), written before the stub reads
     /// them.
     pub buf_offsets: [std::mem::MaybeUninit<u32>; 64],
+    /// A cross-lane op's results for all 64 lanes (`lane_cross.rs`), gathered before any is
+    /// written (the destination may be a source).
+    pub xlane: [std::mem::MaybeUninit<u32>; 64],
     /// The `ExecCtx` of the run (type-erased: it has lifetimes).
     pub cx: *mut (),
     /// Why a call-out stopped the wave.
@@ -422,6 +426,7 @@ impl JitCtx {
             snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
             lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
             buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
+            xlane: [std::mem::MaybeUninit::uninit(); 64],
             jump: 0,
             cx: std::ptr::null_mut(),
             exit: None,

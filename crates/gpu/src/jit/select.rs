@@ -233,6 +233,14 @@ pub(super) enum WaveOp {
     /// `v_writelane_b32`: lane `lane & 63` of VGPR `dst` = the scalar `src`, whatever EXEC
     /// (SGPR spills at -O0 and in large kernels).
     Write { dst: u8, src: Src, lane: Src },
+    /// `ds_bpermute_b32`: lane l of VGPR `dst` (active lanes) = lane ((`addr`[l] + `off`) / 4)
+    /// % 64 of `data`, 0 when that lane is inactive.
+    Bpermute {
+        dst: u8,
+        addr: u8,
+        data: u8,
+        off: u32,
+    },
 }
 
 /// Branch conditions.
@@ -313,6 +321,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         // emitted in program order).
         Encoding::Mubuf if x.vmem == Some(VmemKind::Fence) => Some(Kind::Nop),
         Encoding::Mubuf => buffer(x).map(Kind::Vmem),
+        Encoding::Ds if x.inst.op == Op::DS_BPERMUTE_B32 => bpermute(x).map(Kind::Wave),
         Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
     }
@@ -661,6 +670,28 @@ fn wave(x: &XInst) -> Option<WaveOp> {
         }),
         _ => None,
     }
+}
+
+fn bpermute(x: &XInst) -> Option<WaveOp> {
+    if x.inst.mem_flags().has(MemFlags::GDS) {
+        return None;
+    }
+    let (Src::V(addr), Src::V(data)) = (x.src[0], x.src[1]) else {
+        return None;
+    };
+    // One offset: offset1:offset0 form a 16-bit byte offset (as `exec::ds::offset16`).
+    let imm = x.inst.imm as u32;
+    let off = if imm > 255 {
+        imm & 0xffff
+    } else {
+        imm | x.inst.mem().map_or(0, |m| u32::from(m.offset1)) << 8
+    };
+    Some(WaveOp::Bpermute {
+        dst: x.inst.dst.vgpr_index()?,
+        addr,
+        data,
+        off,
+    })
 }
 
 fn write_lane(x: &XInst) -> Option<WaveOp> {

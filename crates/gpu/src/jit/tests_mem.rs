@@ -1126,6 +1126,43 @@ fn f32_int_conversions_are_native_and_exact() {
     }
 }
 
+/// `ds_bpermute_b32` is translated (both ISAs) and matches the interpreter: addresses in and
+/// beyond the wave's 256 bytes, unaligned ones, 16-bit offsets, inactive source lanes (0),
+/// sparse and full EXEC, and a destination that is the address or the data register.
+#[test]
+fn bpermute_is_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let mut r = Rng(53);
+    // (addr, data, vdst): separate, vdst = data, vdst = addr.
+    for (addr, data, vdst) in [(2u32, 3u32, 4u32), (2, 3, 3), (2, 3, 2)] {
+        for (off0, off1) in [(0u32, 0u32), (4, 0), (0xfc, 0x01), (3, 0x80)] {
+            let prog = then_endpgm(ds(0x3f, addr, data, 0, vdst, off0, off1));
+            assert!(
+                prog.text(0).starts_with("ds_bpermute_b32"),
+                "{}",
+                prog.text(0)
+            );
+            for exec in [u64::MAX, r.next(), r.next() & r.next(), 1 << 63] {
+                let mut w0 = random_wave(&mut r);
+                w0.set_exec(exec);
+                for l in 0..64 {
+                    let a = r.next() as u32;
+                    // Mostly lane numbers times 4 (as __shfl computes them), some anywhere.
+                    w0.v[addr as usize][l] = match r.next() % 4 {
+                        0 => a,
+                        1 => a % 256,
+                        _ => 4 * (a % 64),
+                    };
+                }
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert!(a.r.is_ok(), "{:?}", a.r);
+                assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &prog.text(0));
+            }
+        }
+    }
+}
+
 /// A call through a pc-relative address (`s_getpc_b64`, `s_add_u32`/`s_addc_u32`,
 /// `s_swappc_b64`: how LLVM calls a non-inlined function) makes the callee part of the plan:
 /// every instruction is compiled, and the wave returns from it with the interpreter's result.
