@@ -563,6 +563,14 @@ impl<'p> Emitter<'p> {
                 data,
                 off,
             } => self.bpermute(dst, addr, data, off)?,
+            WaveOp::DppMov {
+                dst,
+                src,
+                ctrl,
+                row_mask,
+                bank_mask,
+                bound_ctrl,
+            } => self.dpp_mov(dst, src, ctrl, (row_mask, bank_mask, bound_ctrl))?,
         }
         Ok(())
     }

@@ -241,6 +241,16 @@ pub(super) enum WaveOp {
         data: u8,
         off: u32,
     },
+    /// `v_mov_b32_dpp`: VGPR `dst` = VGPR `src` moved across lanes by DPP control `ctrl`
+    /// under its row and bank masks and `bound_ctrl`.
+    DppMov {
+        dst: u8,
+        src: u8,
+        ctrl: u16,
+        row_mask: u8,
+        bank_mask: u8,
+        bound_ctrl: bool,
+    },
 }
 
 /// Branch conditions.
@@ -322,6 +332,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         Encoding::Mubuf if x.vmem == Some(VmemKind::Fence) => Some(Kind::Nop),
         Encoding::Mubuf => buffer(x).map(Kind::Vmem),
         Encoding::Ds if x.inst.op == Op::DS_BPERMUTE_B32 => bpermute(x).map(Kind::Wave),
+        Encoding::Dpp if x.inst.op == Op::V_MOV_B32 => dpp_mov(x).map(Kind::Wave),
         Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
     }
@@ -691,6 +702,23 @@ fn bpermute(x: &XInst) -> Option<WaveOp> {
         addr,
         data,
         off,
+    })
+}
+
+fn dpp_mov(x: &XInst) -> Option<WaveOp> {
+    let (Ext::Dpp(d), Src::V(src)) = (x.inst.ext, x.src[0]) else {
+        return None;
+    };
+    if x.inst.mods != VopMods::default() {
+        return None;
+    }
+    Some(WaveOp::DppMov {
+        dst: x.inst.dst.vgpr_index()?,
+        src,
+        ctrl: d.ctrl,
+        row_mask: d.row_mask,
+        bank_mask: d.bank_mask,
+        bound_ctrl: d.bound_ctrl,
     })
 }
 
