@@ -4,7 +4,7 @@
 
 use super::emit::{err, Emitter, R};
 use super::select::{LaneInst, Opd};
-use super::vx::{Icmp, Vs, M};
+use super::vx::{Icmp, Vs, M, V};
 use crate::valu::{CmpTy, Cond};
 use crate::wave::VCC_LO;
 
@@ -63,17 +63,19 @@ impl Emitter<'_> {
                 };
                 self.v_fcmp(m, fpred(c), x, y)?;
             }
+            CmpTy::I32 | CmpTy::U32 if li.sdwa.is_some() => {
+                let (x, y) = self.sdwa_sources(li)?;
+                inverted =
+                    self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I32, x, Vs::R(y))?;
+            }
             CmpTy::I32 | CmpTy::U32 => {
                 let x = self.opd_reg(li.src[0][0])?;
                 let y = self.opd(li.src[1][0])?;
                 inverted = self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I32, x, y)?;
             }
             CmpTy::I16 | CmpTy::U16 => {
-                // The low halves, zero- or sign-extended to 32 bits.
-                let (x, y) = (
-                    self.opd_scratch(li.src[0][0])?,
-                    self.opd_scratch(li.src[1][0])?,
-                );
+                // The low halves (of the SDWA fields), zero- or sign-extended to 32 bits.
+                let (x, y) = self.sdwa_sources(li)?;
                 if ty == CmpTy::U16 {
                     let k = self.opd(Opd::K(0xffff))?;
                     self.v_and(x, x, k)?;
@@ -94,6 +96,30 @@ impl Emitter<'_> {
         }
         let target = li.mask_out.unwrap_or(VCC_LO as u8);
         self.mask_out_maybe_inverted(target, m, inverted, li.writes_exec)
+    }
+
+    /// Sources 0 and 1 in registers the lowering may overwrite, with their SDWA fields
+    /// selected (`exec::lanes::sdwa_select`: a byte or word, zero- or sign-extended) when the
+    /// instruction has them.
+    fn sdwa_sources(&mut self, li: &LaneInst) -> R<(V, V)> {
+        let (x, y) = (
+            self.opd_scratch(li.src[0][0])?,
+            self.opd_scratch(li.src[1][0])?,
+        );
+        for (v, (sel, sext)) in [x, y].into_iter().zip(li.sdwa.unwrap_or([(6, false); 2])) {
+            let (shift, bits) = match sel {
+                0..=3 => (8 * u32::from(sel), 8),
+                4 | 5 => (16 * u32::from(sel - 4), 16),
+                _ => continue,
+            };
+            self.v_slli(v, v, 32 - bits - shift)?;
+            if sext {
+                self.v_srai(v, v, 32 - bits)?;
+            } else {
+                self.v_srli(v, v, 32 - bits)?;
+            }
+        }
+        Ok((x, y))
     }
 
     /// 64-bit compare of pairs: the high halves decide, unless equal; then the low halves,

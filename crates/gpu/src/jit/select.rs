@@ -103,6 +103,9 @@ pub(super) struct LaneInst {
     /// Float source modifiers (bit i: source i).
     pub abs: u8,
     pub neg: u8,
+    /// SDWA source selects of an integer compare: (select, sign-extend) of sources 0 and 1
+    /// (`exec::lanes::sdwa_select`), applied before the compare.
+    pub sdwa: Option<[(u8, bool); 2]>,
 }
 
 impl LaneInst {
@@ -321,9 +324,11 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         }
         Encoding::Sopp => sopp(x),
         Encoding::Smem => smem(x).map(Kind::Smem),
-        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 => lane(x, isa)
-            .map(Kind::Lane)
-            .or_else(|| wave(x).map(Kind::Wave)),
+        Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Sdwa => {
+            lane(x, isa)
+                .map(Kind::Lane)
+                .or_else(|| wave(x).map(Kind::Wave))
+        }
         Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
         // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
         // no host instruction (docs/MEMORY_MODEL.md; the interpreter's `fence(AcqRel)` only
@@ -374,10 +379,42 @@ fn mask_reg(x: &XInst, named: softhsa_isa::Operand) -> Option<u8> {
     (!named.is_none() && usize::from(i) < EXEC_LO && usize::from(i) + 1 != M0).then_some(i)
 }
 
-fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
-    if !plain(x) {
+/// An SDWA integer compare (`v_cmp*_{i,u}{16,32}_sdwa`) into VCC or an SGPR pair.
+fn sdwa_compare(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<LaneInst> {
+    let ValuOp::Cmp(c) = x.valu? else {
+        return None;
+    };
+    let int = matches!(c.ty, CmpTy::I16 | CmpTy::U16 | CmpTy::I32 | CmpTy::U32);
+    if !int || c.cond == Cond::Class || x.inst.mods != VopMods::default() {
         return None;
     }
+    for i in 0..2 {
+        li.src[i][0] = Opd::of(x.src[i])?;
+    }
+    li.n = 2;
+    li.dst = None;
+    li.op = LaneOp::Cmp(c.ty, c.cond);
+    li.writes_exec = c.x;
+    // VCC, or the SGPR pair the SDWA dword names.
+    li.mask_out = Some(if x.inst.dst.is_none() {
+        VCC_LO as u8
+    } else {
+        let i = x.inst.dst.sgpr_index()?;
+        (usize::from(i) < EXEC_LO && usize::from(i) + 1 != M0).then_some(i)?
+    });
+    li.sdwa = Some(sel);
+    Some(li)
+}
+
+fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
+    // SDWA: integer compares only, their sources' fields selected first.
+    let sdwa = match x.inst.ext {
+        Ext::None => None,
+        Ext::Sdwa(s) if x.inst.enc == Encoding::Sdwa => {
+            Some([(s.src0_sel, s.sext & 1 != 0), (s.src1_sel, s.sext & 2 != 0)])
+        }
+        _ => return None,
+    };
     let mods = x.inst.mods;
     let no_mods = mods == VopMods::default();
     let mut li = LaneInst {
@@ -392,7 +429,11 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         writes_exec: false,
         abs: 0,
         neg: 0,
+        sdwa: None,
     };
+    if let Some(sel) = sdwa {
+        return sdwa_compare(x, li, sel);
+    }
     let src32 = |li: &mut LaneInst, n: usize| -> Option<()> {
         for i in 0..n {
             li.src[i][0] = Opd::of(x.src[i])?;
