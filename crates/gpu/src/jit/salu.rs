@@ -105,6 +105,9 @@ pub(super) enum Salu {
     SaveExec(Bin),
     Cmp32(Cc),
     Cmp64(Cc),
+    /// `s_min/max_i32/u32`: the first source when it compares `Cc` (Lt, Gt, Below, Above) to
+    /// the second, else the second; SCC = whether it did.
+    MinMax(Cc),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,6 +208,10 @@ pub(super) fn select(x: &XInst) -> Option<SaluInst> {
         S_CMP_LT_U32 => Cmp32(Cc::Below),
         S_CMP_LE_U32 => Cmp32(Cc::BelowEq),
         S_CMP_EQ_U64 => Cmp64(Cc::Eq),
+        S_MIN_I32 => MinMax(Cc::Lt),
+        S_MAX_I32 => MinMax(Cc::Gt),
+        S_MIN_U32 => MinMax(Cc::Below),
+        S_MAX_U32 => MinMax(Cc::Above),
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
         _ => return None,
     };
@@ -466,6 +473,22 @@ impl Emitter<'_> {
                 self.a.mov(sreg(EXEC), rax)?;
                 self.a.mov(sreg(d), r8)?;
             }
+            MinMax(cc) => {
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                self.a.cmp(eax, ecx)?;
+                // The second source unless the first compares `cc` to it (flags kept).
+                let (pick, other): (SetCc, CmovBack) = match cc {
+                    Cc::Lt => (|a, r| a.setl(r), |a| a.cmovge(eax, ecx)),
+                    Cc::Gt => (|a, r| a.setg(r), |a| a.cmovle(eax, ecx)),
+                    Cc::Below => (|a, r| a.setb(r), |a| a.cmovae(eax, ecx)),
+                    Cc::Above => (|a, r| a.seta(r), |a| a.cmovbe(eax, ecx)),
+                    _ => return Err(super::emit::err("min/max condition")),
+                };
+                other(&mut self.a)?;
+                self.set_scc(pick)?;
+                self.a.mov(sreg32(d), eax)?;
+            }
             Cmp32(cc) | Cmp64(cc) => {
                 if let Cmp64(_) = s {
                     self.src64(rax, x.src[0])?;
@@ -494,6 +517,12 @@ impl Emitter<'_> {
         Ok(())
     }
 }
+
+/// A `setcc` into a byte register.
+type SetCc = fn(&mut CodeAssembler, AsmRegister8) -> Result<(), IcedError>;
+
+/// A `cmovcc eax, ecx`.
+type CmovBack = fn(&mut CodeAssembler) -> Result<(), IcedError>;
 
 /// rax = rax shifted by cl (kind 0 = left, 1 = logical right, 2 = arithmetic right).
 fn both_shift(a: &mut CodeAssembler, wide: bool, kind: u8) -> Result<(), IcedError> {

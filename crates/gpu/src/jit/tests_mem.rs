@@ -1260,6 +1260,42 @@ fn sdwa_compares_are_native_and_exact() {
     assert!(compared > 100, "{compared} cases");
 }
 
+/// `s_min/max_i32/u32` are translated and match the interpreter, SCC included: equal
+/// sources, signed and unsigned orders that differ, constants.
+#[test]
+fn scalar_min_max_are_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let mut r = Rng(67);
+    let values = [0u32, 1, 0x7fff_ffff, 0x8000_0000, u32::MAX, 5, 0xffff_fffb];
+    // SOP2: 0b10 [31:30], op [29:23] (6 min_i32, 7 min_u32, 8 max_i32, 9 max_u32), sdst
+    // [22:16], ssrc1 [15:8], ssrc0 [7:0]; s_cselect_b32 s5, 1, 0 (op 10) then puts SCC in s5.
+    for op in 6u32..=9 {
+        for (s0, s1) in [(2u32, 3u32), (2, 2), (2, 0xc1), (0x85, 3)] {
+            let words = [
+                2 << 30 | op << 23 | 4 << 16 | s1 << 8 | s0,
+                2 << 30 | 10 << 23 | 5 << 16 | 0x80 << 8 | 0x81,
+                0xbf81_0000,
+            ];
+            let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+            let prog = Program::new(&code, 0x1000);
+            let text = prog.text(0);
+            assert!(text.starts_with("s_m"), "{text}");
+            for _ in 0..6 {
+                let mut w0 = random_wave(&mut r);
+                w0.s[2] = r.pick(&values);
+                w0.s[3] = if r.next().is_multiple_of(3) {
+                    w0.s[2]
+                } else {
+                    r.pick(&values)
+                };
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
+            }
+        }
+    }
+}
+
 /// A call through a pc-relative address (`s_getpc_b64`, `s_add_u32`/`s_addc_u32`,
 /// `s_swappc_b64`: how LLVM calls a non-inlined function) makes the callee part of the plan:
 /// every instruction is compiled, and the wave returns from it with the interpreter's result.
