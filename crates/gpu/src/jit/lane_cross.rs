@@ -50,6 +50,20 @@ fn dpp_enabled(row_mask: u8, bank_mask: u8) -> u64 {
 }
 
 impl Emitter<'_> {
+    /// The six vector temporaries of a cross-lane op, the first two holding EXEC's low and
+    /// high halves in every lane (for [`Emitter::source_active`]).
+    fn xlane_temps(&mut self) -> R<[V; 6]> {
+        let mut t = [V(0); 6];
+        for v in t.iter_mut() {
+            *v = self.tmp()?;
+        }
+        self.a.mov(eax, sreg32(EXEC))?;
+        self.v_bcast_gpr(t[0], eax)?;
+        self.a.mov(eax, sreg32(EXEC + 1))?;
+        self.v_bcast_gpr(t[1], eax)?;
+        Ok(t)
+    }
+
     /// `t` = all-ones in the lanes whose source lane `idx` (0..=63) is active, else 0 (`elo`
     /// and `ehi`: EXEC's halves in every lane; `k` a temporary; `idx` is clobbered).
     fn source_active(&mut self, t: V, idx: V, elo: V, ehi: V, k: V) -> R<()> {
@@ -92,19 +106,8 @@ impl Emitter<'_> {
             .get(usize::from(ctrl))
             .ok_or_else(|| super::emit::err("DPP control"))?;
         let enabled = dpp_enabled(row_mask, bank_mask);
-        let (elo, ehi, k, idx, g, t) = (
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-        );
+        let [elo, ehi, k, idx, g, t] = self.xlane_temps()?;
         let (gm, wm) = (self.mtmp()?, self.mtmp()?);
-        self.a.mov(eax, sreg32(EXEC))?;
-        self.v_bcast_gpr(elo, eax)?;
-        self.a.mov(eax, sreg32(EXEC + 1))?;
-        self.v_bcast_gpr(ehi, eax)?;
         let (n, cb) = (self.isa.lanes() as i32, self.isa.chunk_bytes());
         let row = |r: u8, c: i32| r13 + (256 * i32::from(r) + c * cb);
         for c in 0..self.isa.chunks() as i32 {
@@ -160,19 +163,8 @@ impl Emitter<'_> {
 
     /// `ds_bpermute_b32 v[dst], v[addr], v[data] offset:off`.
     pub(super) fn bpermute(&mut self, dst: u8, addr: u8, data: u8, off: u32) -> R<()> {
-        let (elo, ehi, k, idx, g, t) = (
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-            self.tmp()?,
-        );
+        let [elo, ehi, k, idx, g, t] = self.xlane_temps()?;
         let gm = self.mtmp()?;
-        self.a.mov(eax, sreg32(EXEC))?;
-        self.v_bcast_gpr(elo, eax)?;
-        self.a.mov(eax, sreg32(EXEC + 1))?;
-        self.v_bcast_gpr(ehi, eax)?;
         let cb = self.isa.chunk_bytes();
         let row = |r: u8, c: i32| r13 + (256 * i32::from(r) + c * cb);
         for c in 0..self.isa.chunks() as i32 {
