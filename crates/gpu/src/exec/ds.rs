@@ -124,7 +124,7 @@ fn lds_write(lds: &mut Lds, addr: u32, v: u64, wide: bool) {
 }
 
 /// The 16-bit offset `{offset1, offset0}` (the decoder keeps it whole in `imm`, or split).
-pub(super) fn offset16(inst: &softhsa_isa::Inst) -> u32 {
+pub(crate) fn offset16(inst: &softhsa_isa::Inst) -> u32 {
     let imm = inst.imm as u32;
     if imm > 255 {
         imm & 0xffff

@@ -26,6 +26,12 @@ pub fn dpp_source(ctrl: u16, l: usize) -> Option<usize> {
     }
 }
 
+/// Whether DPP's row and bank masks enable lane `l`.
+#[inline]
+pub fn dpp_lane_enabled(row_mask: u8, bank_mask: u8, l: usize) -> bool {
+    row_mask >> (l / 16) & 1 != 0 && bank_mask >> ((l / 4) & 3) & 1 != 0
+}
+
 /// Applies DPP to `src` (32-bit lanes in the low bits). Returns the write mask: lanes whose
 /// row and bank are enabled and whose source is valid (or reads 0 with bound_ctrl).
 pub fn dpp_apply(
@@ -39,8 +45,7 @@ pub fn dpp_apply(
     let orig = *src;
     let mut write = 0u64;
     for (l, s) in src.iter_mut().enumerate() {
-        let enabled = row_mask >> (l / 16) & 1 != 0 && bank_mask >> ((l / 4) & 3) & 1 != 0;
-        if !enabled {
+        if !dpp_lane_enabled(row_mask, bank_mask, l) {
             continue;
         }
         match dpp_source(ctrl, l) {
@@ -58,13 +63,22 @@ pub fn dpp_apply(
     write
 }
 
+/// The field an SDWA select names: (shift, bits) of byte 0..=3 or word 4..=5; `None` for
+/// the whole dword (6).
+#[inline]
+pub fn sdwa_field(sel: u8) -> Option<(u32, u32)> {
+    match sel {
+        0..=3 => Some((8 * u32::from(sel), 8)),
+        4 | 5 => Some((16 * u32::from(sel - 4), 16)),
+        _ => None,
+    }
+}
+
 /// SDWA source select: 0..=3 byte, 4..=5 word, 6 dword; `sext` sign-extends the field.
 #[inline]
 pub fn sdwa_select(v: u32, sel: u8, sext: bool) -> u32 {
-    let (shift, bits) = match sel {
-        0..=3 => (8 * u32::from(sel), 8),
-        4 | 5 => (16 * u32::from(sel - 4), 16),
-        _ => return v,
+    let Some((shift, bits)) = sdwa_field(sel) else {
+        return v;
     };
     let f = (v >> shift) & ((1 << bits) - 1);
     if sext {
@@ -78,10 +92,8 @@ pub fn sdwa_select(v: u32, sel: u8, sext: bool) -> u32 {
 /// 1 sign-extends the field upward, 2 keeps `old`'s other bits.
 #[inline]
 pub fn sdwa_place(res: u32, old: u32, sel: u8, unused: u8) -> u32 {
-    let (shift, bits) = match sel {
-        0..=3 => (8 * u32::from(sel), 8),
-        4 | 5 => (16 * u32::from(sel - 4), 16),
-        _ => return res,
+    let Some((shift, bits)) = sdwa_field(sel) else {
+        return res;
     };
     let m = ((1u64 << bits) - 1) as u32;
     let field = (res & m) << shift;

@@ -107,10 +107,8 @@ impl Emitter<'_> {
             self.opd_scratch(li.src[1][0])?,
         );
         for (v, (sel, sext)) in [x, y].into_iter().zip(li.sdwa.unwrap_or([(6, false); 2])) {
-            let (shift, bits) = match sel {
-                0..=3 => (8 * u32::from(sel), 8),
-                4 | 5 => (16 * u32::from(sel - 4), 16),
-                _ => continue,
+            let Some((shift, bits)) = crate::exec::lanes::sdwa_field(sel) else {
+                continue;
             };
             self.v_slli(v, v, 32 - bits - shift)?;
             if sext {

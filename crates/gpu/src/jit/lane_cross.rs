@@ -13,10 +13,11 @@
 //! halves (a count of 32 or more shifts everything out). DPP source lanes come from a table of
 //! every pattern (0xff: none), built once from `dpp_source`.
 
-use super::emit::{sreg32, Emitter, EXEC, R, W_S};
+use super::emit::{sreg32, Emitter, EXEC, R};
+use super::mem_vector::{exec_byte, exec_word};
 use super::vx::{kk, kr, yr, zk, zr, Isa, Vs, M, V};
 use super::JitCtx;
-use crate::exec::lanes::dpp_source;
+use crate::exec::lanes::{dpp_lane_enabled, dpp_source};
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 use std::sync::OnceLock;
@@ -45,7 +46,7 @@ fn dpp_table() -> &'static [[u8; 64]; DPP_CTRLS] {
 /// The lanes of rows and banks that DPP's masks enable.
 fn dpp_enabled(row_mask: u8, bank_mask: u8) -> u64 {
     (0..64)
-        .filter(|l| row_mask >> (l / 16) & 1 != 0 && bank_mask >> ((l / 4) & 3) & 1 != 0)
+        .filter(|&l| dpp_lane_enabled(row_mask, bank_mask, l))
         .fold(0, |m, l| m | 1 << l)
 }
 
@@ -74,6 +75,19 @@ impl Emitter<'_> {
         self.v_or(t, t, Vs::R(idx))?;
         self.v_slli(t, t, 31)?;
         self.v_srai(t, t, 31)
+    }
+
+    /// `m` = the active lanes of chunk `c`, and only those of `within` (the chunk's bits)
+    /// when given (rax clobbered).
+    fn chunk_exec(&mut self, m: M, c: i32, within: Option<u32>) -> R<()> {
+        match self.isa {
+            Isa::Avx2 => self.a.movzx(eax, exec_byte(c))?,
+            Isa::Avx512 => self.a.movzx(eax, exec_word(c))?,
+        }
+        if let Some(w) = within {
+            self.a.and(eax, w)?;
+        }
+        self.m_from_gpr(m, eax)
     }
 
     /// `g` = lane `idx` (0..=63) of VGPR `src` for every lane of the chunk (`gm` clobbered).
@@ -111,33 +125,21 @@ impl Emitter<'_> {
         let (n, cb) = (self.isa.lanes() as i32, self.isa.chunk_bytes());
         let row = |r: u8, c: i32| r13 + (256 * i32::from(r) + c * cb);
         for c in 0..self.isa.chunks() as i32 {
-            // The chunk's source lanes; none (0xff) reads lane 63 and counts as inactive.
+            // The chunk's source lanes (0xff: none). g = the value, gathered from lane 63 for
+            // none, then 0 from an inactive source or none: 0xff's shifts give 0.
             self.a.mov(rax, table.as_ptr() as u64 + (c * n) as u64)?;
             match self.isa {
                 Isa::Avx2 => self.a.vpmovzxbd(yr(idx), qword_ptr(rax))?,
                 Isa::Avx512 => self.a.vpmovzxbd(zr(idx), xmmword_ptr(rax))?,
             }
-            // g = the value, or 0 from an inactive source or none.
             self.v_const(k, 63)?;
-            self.v_minu(idx, idx, Vs::R(k))?;
-            self.gather_row(g, src, idx, gm)?;
-            self.a.mov(rax, table.as_ptr() as u64 + (c * n) as u64)?;
-            match self.isa {
-                Isa::Avx2 => self.a.vpmovzxbd(yr(idx), qword_ptr(rax))?,
-                Isa::Avx512 => self.a.vpmovzxbd(zr(idx), xmmword_ptr(rax))?,
-            }
-            // A lane with no source has index 0xff: its shifts give 0 (inactive).
+            self.v_minu(t, idx, Vs::R(k))?;
+            self.gather_row(g, src, t, gm)?;
             self.source_active(t, idx, elo, ehi, k)?;
             self.v_and(g, g, Vs::R(t))?;
             // Written: active, row and bank enabled, and a value (or bound_ctrl's 0).
             let en = (enabled >> (c * n)) as u32 & ((1u64 << n) - 1) as u32;
-            let act = W_S + 4 * i32::from(EXEC);
-            match self.isa {
-                Isa::Avx2 => self.a.movzx(eax, byte_ptr(rbx + (act + c)))?,
-                Isa::Avx512 => self.a.movzx(eax, word_ptr(rbx + (act + 2 * c)))?,
-            }
-            self.a.and(eax, en)?;
-            self.m_from_gpr(wm, eax)?;
+            self.chunk_exec(wm, c, Some(en))?;
             if !bound_ctrl {
                 match self.isa {
                     Isa::Avx2 => self.a.vpand(yr(V(wm.0)), yr(V(wm.0)), yr(t))?,
@@ -187,12 +189,7 @@ impl Emitter<'_> {
         }
         // The destination's active lanes.
         for c in 0..self.isa.chunks() as i32 {
-            let exec_bits = W_S + 4 * i32::from(EXEC);
-            match self.isa {
-                Isa::Avx2 => self.a.movzx(eax, byte_ptr(rbx + (exec_bits + c)))?,
-                Isa::Avx512 => self.a.movzx(eax, word_ptr(rbx + (exec_bits + 2 * c)))?,
-            }
-            self.m_from_gpr(gm, eax)?;
+            self.chunk_exec(gm, c, None)?;
             self.v_mov(g, Vs::M(r12 + (J_XLANE + c * cb)))?;
             self.v_store_masked_blend(row(dst, c), g, gm)?;
         }

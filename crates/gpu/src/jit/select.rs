@@ -372,7 +372,13 @@ fn plain(x: &XInst) -> bool {
 /// The lane mask a VOP3 op names in `sdst`/`dst`, or VCC for the 32-bit encodings; `None`
 /// for a name the JIT does not handle (EXEC, a pair past s127, constants).
 fn mask_reg(x: &XInst, named: softhsa_isa::Operand) -> Option<u8> {
-    if x.inst.enc != Encoding::Vop3 {
+    // VOP3 names its pair; an SDWA compare names one or means VCC; other forms mean VCC.
+    let named_pair = match x.inst.enc {
+        Encoding::Vop3 => true,
+        Encoding::Sdwa => !named.is_none(),
+        _ => false,
+    };
+    if !named_pair {
         return Some(VCC_LO as u8);
     }
     let i = named.sgpr_index()?;
@@ -395,13 +401,7 @@ fn sdwa_compare(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<Lan
     li.dst = None;
     li.op = LaneOp::Cmp(c.ty, c.cond);
     li.writes_exec = c.x;
-    // VCC, or the SGPR pair the SDWA dword names.
-    li.mask_out = Some(if x.inst.dst.is_none() {
-        VCC_LO as u8
-    } else {
-        let i = x.inst.dst.sgpr_index()?;
-        (usize::from(i) < EXEC_LO && usize::from(i) + 1 != M0).then_some(i)?
-    });
+    li.mask_out = Some(mask_reg(x, x.inst.dst)?);
     li.sdwa = Some(sel);
     Some(li)
 }
@@ -731,18 +731,11 @@ fn bpermute(x: &XInst) -> Option<WaveOp> {
     let (Src::V(addr), Src::V(data)) = (x.src[0], x.src[1]) else {
         return None;
     };
-    // One offset: offset1:offset0 form a 16-bit byte offset (as `exec::ds::offset16`).
-    let imm = x.inst.imm as u32;
-    let off = if imm > 255 {
-        imm & 0xffff
-    } else {
-        imm | x.inst.mem().map_or(0, |m| u32::from(m.offset1)) << 8
-    };
     Some(WaveOp::Bpermute {
         dst: x.inst.dst.vgpr_index()?,
         addr,
         data,
-        off,
+        off: crate::exec::ds::offset16(&x.inst),
     })
 }
 
@@ -1001,13 +994,7 @@ fn ds(x: &XInst) -> Option<DsInst> {
         let unit = 4 * u32::from(dwords) * if st64 { 64 } else { 1 };
         ((imm & 0xff) * unit, offset1 * unit)
     } else {
-        // One offset: offset1:offset0 form a 16-bit byte offset.
-        let o = if imm > 255 {
-            imm & 0xffff
-        } else {
-            imm | offset1 << 8
-        };
-        (o, 0)
+        (crate::exec::ds::offset16(&x.inst), 0)
     };
     let n = u32::from(dwords) * if two { 2 } else { 1 };
     let (data0, data1, dst) = if load {

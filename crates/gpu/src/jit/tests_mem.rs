@@ -910,6 +910,15 @@ fn f64_conversions_are_native_and_exact() {
             w0.mode = 0x2f0;
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
             assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+            if name == "v_cvt_f64_u32" && super::tests::isas().contains(&super::Isa::Avx2) {
+                // AVX2 has no unsigned conversion: a call-out, with the same result.
+                let jit = JitCode::compile(&prog, 0, false, false, super::Isa::Avx2).unwrap();
+                assert!(jit.native < jit.reachable, "v_cvt_f64_u32 on AVX2");
+                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                assert_eq!(a.r, b.r);
+                let diff = first_difference(&b.w, &a.w, 0..256);
+                assert!(diff.is_none(), "v_cvt_f64_u32 on AVX2: {diff:?}");
+            }
         }
     }
 }
