@@ -19,7 +19,8 @@ __host__ __device__ static double step(double x, double y, double z, int t, doub
 }
 
 __host__ __device__ static double run(int i, int iters, double a) {
-  double x = a, y = 1.0 + (double)i * 1e-6, z = 0.5; // v_cvt_f64_i32
+  double x = a, y = fma((double)i, 1e-6, 1.0), z = 0.5; // v_cvt_f64_i32 (an explicit fma:
+  // the device compiler contracts `1.0 + i * 1e-6`, the host's does not)
   for (int t = 0; t < iters; t++) x = step(x, y, z, t, &y, &z);
   return x + y + (double)(float)z; // v_cvt_f32_f64 and back
 }

@@ -201,9 +201,9 @@ impl Plan {
                     break;
                 };
                 if let Slot::Ok(x) = &prog.slots[i] {
-                    // A call or jump through a register the code just computed from its own
-                    // pc (`s_getpc_b64` + `s_add_u32`/`s_addc_u32`: a non-inlined function):
-                    // the callee is code of this kernel too.
+                    // A call or jump through a register the code computed from its own pc
+                    // (`s_getpc_b64` + `s_add_u32`/`s_addc_u32`: a non-inlined function), or
+                    // any such address: the callee is code of this kernel too.
                     if let Some(t) = consts.step(x, prog.addr(i as u32 + 1)) {
                         if let Some(t) = prog.index_of(t).filter(|&t| (t as usize) < n) {
                             leader[t as usize] = true;
@@ -306,7 +306,9 @@ struct CallTargets {
 
 impl CallTargets {
     /// Follows `x` (whose successor is at `next`); returns the address a `s_swappc_b64` or
-    /// `s_setpc_b64` jumps to, when known.
+    /// `s_setpc_b64` jumps to, when known, and every 64-bit address an `s_addc_u32` completes
+    /// from known values: -O0 code computes a callee's address, spills it to a VGPR lane and
+    /// calls through it much later, past what this tracking follows.
     fn step(&mut self, x: &crate::program::XInst, next: u64) -> Option<u64> {
         use crate::exec::operand::Src;
         let d = (x.inst.dst.raw() & 127) as u8;
@@ -342,7 +344,10 @@ impl CallTargets {
                     Some(s) => self.known.insert(d, s as u32),
                     None => self.known.remove(&d),
                 };
-                return None;
+                return match x.inst.op {
+                    Op::S_ADDC_U32 => pair(self, Src::S(d.wrapping_sub(1))),
+                    _ => None,
+                };
             }
             Op::S_SWAPPC_B64 => {
                 let t = pair(self, x.src[0]);
@@ -352,12 +357,12 @@ impl CallTargets {
             Op::S_SETPC_B64 => return pair(self, x.src[0]),
             _ => {}
         }
-        // Anything else may write its destination (a pair; up to 16 for scalar loads), a
-        // compare's SGPR pair, and SCC.
-        let width = if x.inst.enc == softhsa_isa::Encoding::Smem {
-            16
-        } else {
-            2
+        // Anything else may write its destination (as wide as the op's table says: a
+        // conservative pair for a 32-bit move would forget a half-built address in the next
+        // register), a compare's SGPR pair, and SCC.
+        let width = match x.inst.op.dst_dwords() {
+            0 => 2,
+            n => n,
         };
         if !x.inst.dst.is_none() && !x.inst.dst.is_vgpr() {
             self.forget(d, width);

@@ -1308,46 +1308,84 @@ fn scalar_min_max_are_native_and_exact() {
 /// A call through a pc-relative address (`s_getpc_b64`, `s_add_u32`/`s_addc_u32`,
 /// `s_swappc_b64`: how LLVM calls a non-inlined function) makes the callee part of the plan:
 /// every instruction is compiled, and the wave returns from it with the interpreter's result.
+/// Also when a 32-bit move writes the register below the address between `s_getpc_b64` and
+/// the add, and when the address goes through VGPR lanes before the call (-O0 code spills it
+/// with `v_writelane_b32`): a callee outside the plan ran instruction by instruction in the
+/// interpreter.
 #[test]
 fn pc_relative_calls_compile_the_callee() {
-    let code: [u32; 9] = [
+    const CALLEE: [u32; 3] = [
+        0x7e00_0281, // v_mov_b32 v0, 1
+        0xbe80_1d1e, // s_setpc_b64 s[30:31]
+        0xbf81_0000, // s_endpgm (not reached)
+    ];
+    let direct: &[u32] = &[
         0xbe84_1c00, // s_getpc_b64 s[4:5]          (next: +4)
         0x8004_ff04, // s_add_u32 s4, s4, 20         (the callee at +24)
         20,
         0x8205_8005, // s_addc_u32 s5, s5, 0
         0xbe9e_1e04, // s_swappc_b64 s[30:31], s[4:5]
         0xbf81_0000, // s_endpgm
-        0x7e00_0281, // v_mov_b32 v0, 1
-        0xbe80_1d1e, // s_setpc_b64 s[30:31]
-        0xbf81_0000,
     ];
-    let bytes: Vec<u8> = code.iter().flat_map(|d| d.to_le_bytes()).collect();
-    let prog = Program::new(&bytes, 0x1000);
-    let text: Vec<String> = (0..prog.slots.len() as u32).map(|i| prog.text(i)).collect();
-    assert!(
-        text[0].starts_with("s_getpc_b64") && text[5].starts_with("v_mov_b32"),
-        "{text:?}"
-    );
-    let mut buf = vec![0u8; 64];
-    let init = buf.clone();
-    let w0 = random_wave(&mut Rng(23));
-    let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-    assert!(a.r.is_ok());
-    for isa in isas() {
-        let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-        assert_eq!(
-            jit.reachable,
-            prog.slots.len() - 1,
-            "{isa:?}: the callee is planned"
+    let moved_below: &[u32] = &[
+        0xbe84_1c00, // s_getpc_b64 s[4:5]          (next: +4)
+        0xbe83_0080, // s_mov_b32 s3, 0
+        0x8004_9404, // s_add_u32 s4, s4, 20         (the callee at +24)
+        0x8205_8005, // s_addc_u32 s5, s5, 0
+        0xbe9e_1e04, // s_swappc_b64 s[30:31], s[4:5]
+        0xbf81_0000, // s_endpgm
+    ];
+    let spilled: &[u32] = &[
+        0xbe84_1c00, // s_getpc_b64 s[4:5]          (next: +4)
+        0x8004_b404, // s_add_u32 s4, s4, 52         (the callee at +56)
+        0x8205_8005, // s_addc_u32 s5, s5, 0
+        0xd28a_0001, // v_writelane_b32 v1, s4, 0
+        0x0001_0004,
+        0xd28a_0001, // v_writelane_b32 v1, s5, 1
+        0x0001_0205,
+        0xbe84_0180, // s_mov_b64 s[4:5], 0
+        0xd289_0006, // v_readlane_b32 s6, v1, 0
+        0x0001_0101,
+        0xd289_0007, // v_readlane_b32 s7, v1, 1
+        0x0001_0301,
+        0xbe9e_1e06, // s_swappc_b64 s[30:31], s[6:7]
+        0xbf81_0000, // s_endpgm
+    ];
+    for caller in [direct, moved_below, spilled] {
+        let bytes: Vec<u8> = caller
+            .iter()
+            .chain(&CALLEE)
+            .flat_map(|d| d.to_le_bytes())
+            .collect();
+        let prog = Program::new(&bytes, 0x1000);
+        let text: Vec<String> = (0..prog.slots.len() as u32).map(|i| prog.text(i)).collect();
+        assert!(
+            text[0].starts_with("s_getpc_b64")
+                && text[text.len() - 3].starts_with("v_mov_b32")
+                && text[text.len() - 4].starts_with("s_endpgm"),
+            "{text:?}"
         );
-        assert_eq!(
-            jit.native, jit.reachable,
-            "{isa:?}: the call and return translated"
-        );
-        let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
-        assert_eq!(a.r, b.r);
-        let diff = first_difference(&b.w, &a.w, 0..256);
-        assert!(diff.is_none(), "{isa:?}: {diff:?}");
+        let mut buf = vec![0u8; 64];
+        let init = buf.clone();
+        let w0 = random_wave(&mut Rng(23));
+        let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+        assert!(a.r.is_ok());
+        for isa in isas() {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            assert_eq!(
+                jit.reachable,
+                prog.slots.len() - 1,
+                "{isa:?}: the callee is planned: {text:?}"
+            );
+            assert_eq!(
+                jit.native, jit.reachable,
+                "{isa:?}: the call and return translated"
+            );
+            let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+            assert_eq!(a.r, b.r);
+            let diff = first_difference(&b.w, &a.w, 0..256);
+            assert!(diff.is_none(), "{isa:?}: {diff:?}");
+        }
     }
 }
 
