@@ -150,6 +150,8 @@ pub(super) struct VmemShape {
     pub sub: Option<SubDword>,
     /// A sub-dword scratch access: consecutive lanes are 4 bytes apart (the swizzle).
     pub swizzled: bool,
+    /// A FLAT access of dwords: lanes in the private aperture may take `mem_private.rs`.
+    pub flat: bool,
 }
 
 impl Emitter<'_> {
@@ -162,6 +164,7 @@ impl Emitter<'_> {
             pair: m.saddr.is_none() && m.buf.is_none(),
             sub: m.sub,
             swizzled: m.sub.is_some() && m.buf.is_some(),
+            flat: m.flat && m.sub.is_none(),
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
@@ -214,6 +217,13 @@ impl Emitter<'_> {
         a.lzcnt(r11, rcx)?;
         a.neg(r11)?;
         a.add(r11, 63)?;
+        if shape.flat {
+            let mut global = a.create_label();
+            self.flat_private(shape, global, top, slow)?;
+            self.a.jmp(ok)?;
+            bind(&mut self.a, &mut global)?;
+        }
+        let a = &mut self.a;
         if isa == Isa::Avx2 && shape.dwords > 1 {
             // AVX2 moves several dwords per lane lane by lane, consecutive or not.
             a.jmp(scattered)?;
@@ -477,7 +487,7 @@ impl Emitter<'_> {
     }
 
     /// Consecutive dwords at host address r8 (AVX-512): masked moves, 16 lanes at a time.
-    fn contiguous1_512(&mut self, load: bool) -> R<()> {
+    pub(super) fn contiguous1_512(&mut self, load: bool) -> R<()> {
         let a = &mut self.a;
         prefetch_ahead(a, load, 256)?;
         for c in 0..4 {
@@ -533,7 +543,7 @@ impl Emitter<'_> {
 
     /// Consecutive dwords at host address r8 (AVX2): 8 lanes at a time, plain moves when all
     /// 8 are active, `vpmaskmovd` (which never touches inactive lanes' memory) otherwise.
-    fn contiguous1_avx2(&mut self, load: bool) -> R<()> {
+    pub(super) fn contiguous1_avx2(&mut self, load: bool) -> R<()> {
         let a = &mut self.a;
         // All 64 lanes active: eight plain moves.
         let mut masked = a.create_label();

@@ -38,6 +38,7 @@ mod mem_gather32;
 mod mem_lanes;
 mod mem_lds;
 mod mem_narrow;
+mod mem_private;
 mod mem_rows;
 mod mem_scalar;
 mod mem_vector;
@@ -52,6 +53,8 @@ mod tests;
 mod tests_mem;
 #[cfg(test)]
 mod tests_narrow;
+#[cfg(test)]
+mod tests_private;
 #[cfg(test)]
 mod tests_sites;
 mod vx;
@@ -313,6 +316,9 @@ pub(crate) struct JitCtx {
     /// The work-group's LDS and its size in bytes.
     pub lds: *mut u8,
     pub lds_size: u64,
+    /// The dispatch's private segment size per work-item in bytes (FLAT accesses to scratch
+    /// check their offset against it, as the interpreter does).
+    pub private_size: u64,
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
     /// loop: lane masks the segment writes change the SGPRs between chunks.
     pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
@@ -422,6 +428,7 @@ impl JitCtx {
             sites: std::ptr::null_mut(),
             lds: std::ptr::null_mut(),
             lds_size: 0,
+            private_size: 0,
             // Written by generated code before it is read: not worth zeroing.
             snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
             lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
@@ -461,6 +468,7 @@ fn run_code_in(
     };
     j.lds = cx.lds.as_mut_ptr();
     j.lds_size = cx.lds.size() as u64;
+    j.private_size = u64::from(cx.private_size);
     j.exit = None;
     // (A shared reference of its own: the program outlives the context's borrow.)
     let prog = cx.prog;

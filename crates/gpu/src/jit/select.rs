@@ -188,12 +188,15 @@ pub(super) struct VmemInst {
     /// SGPR pair base (global `saddr` form).
     pub saddr: Option<u8>,
     pub offset: i32,
-    /// Data (stores) or destination (loads) VGPR. (FLAT addresses in the LDS or scratch
-    /// apertures fail the range check, so the interpreter routes those.)
+    /// Data (stores) or destination (loads) VGPR. (FLAT addresses in the LDS aperture, and
+    /// scratch addresses other than one dword-aligned address for all lanes, fail the range
+    /// check, so the interpreter routes those.)
     pub data: u8,
     /// A MUBUF access (`mem_buffer.rs`): `vaddr` is its per-lane offset (with OFFEN) and
     /// `offset` its immediate one.
     pub buf: Option<BufAddr>,
+    /// A FLAT access: its lanes may address the private or shared aperture.
+    pub flat: bool,
 }
 
 /// How a MUBUF access the JIT runs natively finds its V# and offsets.
@@ -885,6 +888,7 @@ fn vmem(x: &XInst) -> Option<VmemInst> {
         offset: x.inst.imm,
         data,
         buf: None,
+        flat: x.inst.enc == Encoding::Flat,
     })
 }
 
@@ -938,6 +942,7 @@ fn buffer(x: &XInst) -> Option<VmemInst> {
             soffset,
             offen,
         }),
+        flat: false,
     })
 }
 

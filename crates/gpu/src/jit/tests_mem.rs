@@ -71,6 +71,8 @@ pub(super) fn run(
 pub(super) struct Carry {
     pub cache: MemCache,
     pub scratch: Range<u64>,
+    /// The dispatch's private segment size per work-item (FLAT accesses to scratch).
+    pub private_size: u32,
 }
 
 /// [`run`], starting from what `carry` holds and leaving the run's proven ranges there.
@@ -105,7 +107,7 @@ pub(super) fn run_cached(
             events: &NoEvents,
             vin: &mut vin,
             vout: &mut vout,
-            private_size: 0,
+            private_size: carry.private_size,
             budget: 0,
             stop: &stop,
             tracer: None,
