@@ -152,6 +152,9 @@ pub(super) struct VmemShape {
     pub swizzled: bool,
     /// A FLAT access of dwords: lanes in the private aperture may take `mem_private.rs`.
     pub flat: bool,
+    /// Dwords at consecutive addresses by construction (scratch through MUBUF without
+    /// per-lane offsets, `mem_buffer.rs`): the stub compares no lanes.
+    pub consecutive: bool,
 }
 
 impl Emitter<'_> {
@@ -165,6 +168,7 @@ impl Emitter<'_> {
             sub: m.sub,
             swizzled: m.sub.is_some() && m.buf.is_some(),
             flat: m.flat && m.sub.is_none(),
+            consecutive: m.sub.is_none() && m.buf.is_some_and(|b| !b.offen),
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
@@ -232,7 +236,10 @@ impl Emitter<'_> {
         // site's countdown, and straight from here while it runs.
         let mut general = a.create_label();
         let mut general_skip = a.create_label();
-        if shape.dwords == 1 {
+        if shape.consecutive {
+            // Lane l at rdx + size * l by construction: nothing to compare.
+            a.mov(r8, rdx)?;
+        } else if shape.dwords == 1 {
             a.imul_3(rax, r9, SITE_BYTES)?;
             a.add(rax, qword_ptr(r12 + J_SITES))?;
             // (A site without hints, the common case, pays one test.)
@@ -247,8 +254,10 @@ impl Emitter<'_> {
             a.jmp(general_skip)?;
             bind(a, &mut unhinted)?;
         }
-        let table = LANE_OFFSETS32[size_index(shape.dwords)].as_ptr() as u64;
-        self.consecutive_base(size, shape.pair, table, scattered)?;
+        if !shape.consecutive {
+            let table = LANE_OFFSETS32[size_index(shape.dwords)].as_ptr() as u64;
+            self.consecutive_base(size, shape.pair, table, scattered)?;
+        }
         let a = &mut self.a;
         // Span [r8 + size*f, r8 + size*(last+1)).
         a.imul_3(rax, r10, size)?;
@@ -274,6 +283,10 @@ impl Emitter<'_> {
         }
         let a = &mut self.a;
         a.jmp(ok)?;
+        if shape.consecutive {
+            // (No other path: the range check's failure is the interpreter's.)
+            return stub_returns(a, &mut ok, &mut slow);
+        }
         bind(a, &mut scattered)?;
         if isa == Isa::Avx512 && shape.dwords == 1 {
             self.rows_512(shape, top, slow, general)?;
