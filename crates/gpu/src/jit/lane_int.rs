@@ -22,6 +22,36 @@ static MBCNT_ALL: [[u32; 64]; 2] = {
     t
 };
 
+/// `v_mbcnt_lo/hi_u32_b32`: per lane, the mask bits it counts (`[0]`: the low half's bits
+/// below lane l, all 32 from lane 32 on; `[1]`: from lane 32 on, the high half's bits below
+/// lane l - 32).
+static MBCNT_BELOW: [[u32; 64]; 2] = {
+    let mut t = [[0u32; 64]; 2];
+    let mut l = 0;
+    while l < 64 {
+        t[0][l] = if l < 32 { (1u32 << l) - 1 } else { u32::MAX };
+        t[1][l] = if l < 32 { 0 } else { (1u32 << (l - 32)) - 1 };
+        l += 1;
+    }
+    t
+};
+
+/// The number of set bits of each nibble value, for `vpshufb` (the 16 entries per 128 bits).
+static NIBBLE_BITS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i % 16).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Constants of the per-dword popcount: the nibble mask, byte ones, word ones.
+const NIBBLES: u32 = 0x0f0f_0f0f;
+const BYTE_ONES: u32 = 0x0101_0101;
+const WORD_ONES: u32 = 0x0001_0001;
+
 /// Whether `o` is a constant (an inline constant or a literal).
 fn is_k(o: super::select::Opd) -> bool {
     matches!(o, super::select::Opd::K(_))
@@ -55,6 +85,7 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::Int16(_) => &[0xffff],
         LaneOp::Bits(BitsOp::BfeU32 | BitsOp::BfeI32 | BitsOp::Alignbit) => &[31, 32],
         LaneOp::Bits(BitsOp::Alignbyte) => &[3, 32],
+        LaneOp::Mbcnt { .. } => &[NIBBLES, BYTE_ONES, WORD_ONES],
         _ if isa == Isa::Avx2 => &[],
         _ => &[],
     }
@@ -78,6 +109,7 @@ impl Emitter<'_> {
             LaneOp::Trans(op) => self.lane_trans(li, op),
             LaneOp::Bits(op) => self.lane_bits(li, op),
             LaneOp::MbcntAll { hi } => self.mbcnt_all(li, hi),
+            LaneOp::Mbcnt { hi } => self.mbcnt(li, hi),
         }
     }
 
@@ -164,6 +196,64 @@ impl Emitter<'_> {
         self.a.sub(rax, r13)?;
         self.v_add(r, b, Vs::M(rax + rdi))?;
         self.put(d, r)
+    }
+
+    /// `v_mbcnt_lo/hi_u32_b32 d, m, b` with a uniform mask m: each lane's bits of m
+    /// (`MBCNT_BELOW`, at the chunk's offset as in `mbcnt_all`) counted, plus b.
+    fn mbcnt(&mut self, li: &LaneInst, hi: bool) -> R<()> {
+        use iced_x86::code_asm::*;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let m = self.opd_scratch(li.src[0][0])?;
+        self.a
+            .mov(rax, MBCNT_BELOW[usize::from(hi)].as_ptr() as u64)?;
+        self.a.sub(rax, r13)?;
+        self.v_and(m, m, Vs::M(rax + rdi))?;
+        self.popcount32(m)?;
+        let b = self.opd(li.src[1][0])?;
+        let r = self.dst_reg(d)?;
+        self.v_add(r, m, b)?;
+        self.release(b);
+        self.free(m);
+        self.put(d, r)
+    }
+
+    /// Each dword of `v` replaced by its number of set bits: the nibbles' counts from a
+    /// table (`vpshufb`), then summed per byte, word and dword.
+    fn popcount32(&mut self, v: V) -> R<()> {
+        use iced_x86::code_asm::*;
+        let t = self.tmp()?;
+        let lut = self.tmp()?;
+        self.v_srli(t, v, 4)?;
+        let k = self.opd(super::select::Opd::K(NIBBLES))?;
+        self.v_and(v, v, k)?;
+        self.v_and(t, t, k)?;
+        self.release(k);
+        self.a.mov(rax, NIBBLE_BITS.as_ptr() as u64)?;
+        self.v_mov(lut, Vs::M(rax + 0))?;
+        self.v_shufb(v, lut, Vs::R(v))?;
+        self.v_shufb(t, lut, Vs::R(t))?;
+        self.free(lut);
+        self.v_addb(v, v, Vs::R(t))?;
+        self.free(t);
+        for ones in [BYTE_ONES, WORD_ONES] {
+            let k = self.opd(super::select::Opd::K(ones))?;
+            let k = match k {
+                Vs::R(_) => k,
+                other => {
+                    // (Byte and word ops take no broadcast operand.)
+                    let r = self.tmp()?;
+                    self.v_mov(r, other)?;
+                    Vs::R(r)
+                }
+            };
+            if ones == BYTE_ONES {
+                self.v_maddubsw(v, v, k)?;
+            } else {
+                self.v_maddwd(v, v, k)?;
+            }
+            self.release(k);
+        }
+        Ok(())
     }
 
     /// `d = v << n` (`LshlRev`), `>>` logical (`LshrRev`) or arithmetic (`AshrRev`), the count

@@ -51,6 +51,7 @@ impl Salu {
         use Salu::*;
         match self {
             Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) | Bin64(_) => i < 2,
+            Bcnt { wide, .. } => wide && i == 0,
             // (The count of a 64-bit shift is 32 bits.)
             Shift64(_) => i == 0,
             _ => false,
@@ -61,7 +62,7 @@ impl Salu {
     fn nsrc(self) -> usize {
         use Salu::*;
         match self {
-            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) => 1,
+            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) | Bcnt { .. } => 1,
             _ => 2,
         }
     }
@@ -108,6 +109,12 @@ pub(super) enum Salu {
     /// `s_min/max_i32/u32`: the first source when it compares `Cc` (Lt, Gt, Below, Above) to
     /// the second, else the second; SCC = whether it did.
     MinMax(Cc),
+    /// `s_bcnt0/1_i32_b32/b64`: the number of clear (`zeros`) or set bits of the source (a
+    /// pair when `wide`); SCC = that number != 0.
+    Bcnt {
+        zeros: bool,
+        wide: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,6 +219,22 @@ pub(super) fn select(x: &XInst) -> Option<SaluInst> {
         S_MAX_I32 => MinMax(Cc::Gt),
         S_MIN_U32 => MinMax(Cc::Below),
         S_MAX_U32 => MinMax(Cc::Above),
+        S_BCNT0_I32_B32 => Bcnt {
+            zeros: true,
+            wide: false,
+        },
+        S_BCNT1_I32_B32 => Bcnt {
+            zeros: false,
+            wide: false,
+        },
+        S_BCNT0_I32_B64 => Bcnt {
+            zeros: true,
+            wide: true,
+        },
+        S_BCNT1_I32_B64 => Bcnt {
+            zeros: false,
+            wide: true,
+        },
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
         _ => return None,
     };
@@ -487,6 +510,24 @@ impl Emitter<'_> {
                 };
                 other(&mut self.a)?;
                 self.set_scc(pick)?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            Bcnt { zeros, wide } => {
+                if wide {
+                    self.src64(rax, x.src[0])?;
+                    if zeros {
+                        self.a.not(rax)?;
+                    }
+                    self.a.popcnt(rax, rax)?;
+                } else {
+                    self.src32(eax, x.src[0])?;
+                    if zeros {
+                        self.a.not(eax)?;
+                    }
+                    self.a.popcnt(eax, eax)?;
+                }
+                self.a.test(eax, eax)?;
+                self.set_scc(|a, r| a.setne(r))?;
                 self.a.mov(sreg32(d), eax)?;
             }
             Cmp32(cc) | Cmp64(cc) => {

@@ -79,6 +79,11 @@ pub(super) enum LaneOp {
     MbcntAll {
         hi: bool,
     },
+    /// `v_mbcnt_lo/hi_u32_b32` with a uniform mask (an SGPR or a constant: a ballot's result):
+    /// the mask's bits below this lane in the low (`hi`: high) half, plus src1.
+    Mbcnt {
+        hi: bool,
+    },
 }
 
 /// One translated lane-wise instruction.
@@ -670,13 +675,14 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                 return Some(li);
             }
             if let IntOp::MbcntLo | IntOp::MbcntHi = io {
-                // Only the lane-index idiom (src0 = -1): other masks need a popcount.
-                if !matches!(x.src[0], Src::Imm(v) if v as u32 == u32::MAX) {
-                    return None;
-                }
+                let hi = io == IntOp::MbcntHi;
                 src32(&mut li, 2)?;
-                li.op = LaneOp::MbcntAll {
-                    hi: io == IntOp::MbcntHi,
+                li.op = match li.src[0][0] {
+                    // The lane-index idiom: a table.
+                    Opd::K(u32::MAX) => LaneOp::MbcntAll { hi },
+                    // A lane's own mask (a VGPR) stays a call-out.
+                    Opd::V(_) => return None,
+                    _ => LaneOp::Mbcnt { hi },
                 };
                 return Some(li);
             }

@@ -688,7 +688,8 @@ fn scratch_buffer_accesses_are_native_and_exact() {
     }
 }
 
-/// The bit-field ops and the lane-count idiom (`v_mbcnt_*_u32_b32 d, -1, s`) are translated
+/// The bit-field ops, the lane-count idiom (`v_mbcnt_*_u32_b32 d, -1, s`) and lane counts of
+/// uniform masks (SGPRs, constants: a ballot's bits below each lane) are translated
 /// and match the interpreter for random values, shifts and widths (0 and 31 included), with
 /// VGPR, SGPR and constant sources, under a partial EXEC.
 #[test]
@@ -738,12 +739,26 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
         (
             0x28c,
             "v_mbcnt_lo_u32_b32",
-            &[[193, 258, 0], [193, 128, 0], [193, 3, 0]],
+            &[
+                [193, 258, 0],
+                [193, 128, 0],
+                [193, 3, 0],
+                [3, 258, 0],
+                [4, 128, 0],
+                [136, 3, 0],
+            ],
         ),
         (
             0x28d,
             "v_mbcnt_hi_u32_b32",
-            &[[193, 258, 0], [193, 128, 0], [193, 3, 0]],
+            &[
+                [193, 258, 0],
+                [193, 128, 0],
+                [193, 3, 0],
+                [3, 258, 0],
+                [4, 128, 0],
+                [136, 3, 0],
+            ],
         ),
     ];
     let mut r = Rng(13);
@@ -1300,6 +1315,40 @@ fn scalar_min_max_are_native_and_exact() {
                 } else {
                     r.pick(&values)
                 };
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
+            }
+        }
+    }
+}
+
+/// `s_bcnt0/1_i32_b32/b64` are translated and match the interpreter, SCC included: zero,
+/// all ones, one bit in either half, constants.
+#[test]
+fn scalar_bit_counts_are_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let mut r = Rng(71);
+    let values = [0u32, 1, 0x8000_0000, u32::MAX, 0x0f0f_f0f0];
+    // SOP1: 0b1_0111_1101 [31:23], sdst [22:16], op [15:8] (0x0a/0x0b bcnt0 b32/b64, 0x0c/0x0d
+    // bcnt1), ssrc0 [7:0]; s_cselect_b32 s5, 1, 0 then puts SCC in s5.
+    for op in 0x0au32..=0x0d {
+        for s0 in [2u32, 0x80, 0xc1] {
+            let words = [
+                0xbe80_0000 | 4 << 16 | op << 8 | s0,
+                2 << 30 | 10 << 23 | 5 << 16 | 0x80 << 8 | 0x81,
+                0xbf81_0000,
+            ];
+            let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+            let prog = Program::new(&code, 0x1000);
+            let text = prog.text(0);
+            assert!(text.starts_with("s_bcnt"), "{text}");
+            for k in 0..8 {
+                let mut w0 = random_wave(&mut r);
+                if k < 6 {
+                    w0.s[2] = r.pick(&values);
+                    w0.s[3] = r.pick(&values);
+                }
                 let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
                 assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
             }

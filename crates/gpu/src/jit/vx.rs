@@ -46,7 +46,8 @@ impl Isa {
                 && std::is_x86_feature_detected!("fma")
                 && std::is_x86_feature_detected!("bmi1")
                 && std::is_x86_feature_detected!("bmi2")
-                && std::is_x86_feature_detected!("lzcnt");
+                && std::is_x86_feature_detected!("lzcnt")
+                && std::is_x86_feature_detected!("popcnt");
             let avx512 = avx2
                 && std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512bw")
@@ -267,6 +268,11 @@ binops! {
     v_fmax: vmaxps, vmaxps;
     v_muludq: vpmuludq, vpmuludq;
     v_muldq: vpmuldq, vpmuldq;
+    // Byte and word ops (a per-dword popcount); no broadcast operand.
+    v_shufb: vpshufb, vpshufb;
+    v_addb: vpaddb, vpaddb;
+    v_maddubsw: vpmaddubsw, vpmaddubsw;
+    v_maddwd: vpmaddwd, vpmaddwd;
 }
 
 /// Shifts by an immediate count (EVEX name, VEX name).
