@@ -63,9 +63,11 @@ impl Emitter<'_> {
         let native = lanes
             || match self.isa {
                 Isa::Avx512 => true,
-                // AVX2 gathers read; the destination must not be the address register, which
-                // it reads chunk by chunk. Writes go lane by lane.
-                Isa::Avx2 => !d.load || !overlap,
+                // AVX2 reads chunk by chunk, each chunk's addresses loaded before its data
+                // is written: a read into its own address register is fine, but a `read2`'s
+                // second pass would read addresses the first overwrote. Writes go lane by
+                // lane.
+                Isa::Avx2 => !d.load || !overlap || !d.two,
             };
         if !native {
             self.a.jmp(slow)?;
