@@ -402,6 +402,12 @@ impl<'p> Emitter<'p> {
             Kind::Smem(m) => self.smem(i, &m)?,
             Kind::Vmem(m) => self.vmem(i, &m)?,
             Kind::Ds(d) => self.ds(i, &d)?,
+            Kind::Wave(WaveOp::Perm {
+                dst,
+                src0,
+                src1,
+                sel,
+            }) => self.perm(i, dst, src0, src1, sel)?,
             Kind::Wave(w) => self.wave_op(&w)?,
             Kind::Branch(c) => self.branch(i, x, c, b)?,
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,
@@ -571,6 +577,7 @@ impl<'p> Emitter<'p> {
                 bank_mask,
                 bound_ctrl,
             } => self.dpp_mov(dst, src, ctrl, (row_mask, bank_mask, bound_ctrl))?,
+            WaveOp::Perm { .. } => return Err(err("v_perm_b32 outside `op`")),
         }
         Ok(())
     }

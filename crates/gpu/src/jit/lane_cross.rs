@@ -79,7 +79,7 @@ impl Emitter<'_> {
 
     /// `m` = the active lanes of chunk `c`, and only those of `within` (the chunk's bits)
     /// when given (rax clobbered).
-    fn chunk_exec(&mut self, m: M, c: i32, within: Option<u32>) -> R<()> {
+    pub(super) fn chunk_exec(&mut self, m: M, c: i32, within: Option<u32>) -> R<()> {
         match self.isa {
             Isa::Avx2 => self.a.movzx(eax, exec_byte(c))?,
             Isa::Avx512 => self.a.movzx(eax, exec_word(c))?,

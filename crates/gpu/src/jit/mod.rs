@@ -30,6 +30,7 @@ mod lane_cross;
 mod lane_f64;
 mod lane_float;
 mod lane_int;
+mod lane_perm;
 mod lane_wide;
 mod lds_class;
 mod mask_live;

@@ -262,6 +262,14 @@ pub(super) enum WaveOp {
         bank_mask: u8,
         bound_ctrl: bool,
     },
+    /// `v_perm_b32`: VGPR `dst` (active lanes) = bytes of VGPRs `src0`, `src1` picked by the
+    /// uniform selector `sel` (`lane_perm.rs`).
+    Perm {
+        dst: u8,
+        src0: u8,
+        src1: u8,
+        sel: Src,
+    },
 }
 
 /// Branch conditions.
@@ -712,6 +720,9 @@ fn wave(x: &XInst) -> Option<WaveOp> {
     if x.inst.op == Op::V_WRITELANE_B32 {
         return write_lane(x);
     }
+    if x.inst.op == Op::V_PERM_B32 {
+        return perm(x);
+    }
     let src = match x.src[0] {
         Src::V(r) => r,
         _ => return None,
@@ -731,6 +742,31 @@ fn wave(x: &XInst) -> Option<WaveOp> {
         }),
         _ => None,
     }
+}
+
+fn perm(x: &XInst) -> Option<WaveOp> {
+    let (Src::V(src0), Src::V(src1)) = (x.src[0], x.src[1]) else {
+        return None;
+    };
+    // A scalar read as a register of the wave (as `v_writelane_b32`'s), or a constant.
+    let sel = match x.src[2] {
+        Src::S(s)
+            if usize::from(s) < 102 || usize::from(s) == VCC_LO || usize::from(s) == VCC_LO + 1 =>
+        {
+            x.src[2]
+        }
+        Src::Imm(_) => x.src[2],
+        _ => return None,
+    };
+    if !plain(x) || x.inst.mods != VopMods::default() {
+        return None;
+    }
+    Some(WaveOp::Perm {
+        dst: x.inst.dst.vgpr_index()?,
+        src0,
+        src1,
+        sel,
+    })
 }
 
 fn bpermute(x: &XInst) -> Option<WaveOp> {

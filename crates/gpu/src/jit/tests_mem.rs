@@ -1322,6 +1322,56 @@ fn scalar_min_max_are_native_and_exact() {
     }
 }
 
+/// `v_perm_b32` with a selector in an SGPR or a constant is translated and matches the
+/// interpreter: selector bytes from either source, 12 (zero), 13 and up (0xff), sign bytes
+/// (8-11, which the interpreter runs); the destination one of the sources; a partial EXEC.
+#[test]
+fn byte_permutes_are_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let mut r = Rng(73);
+    // VOP3 0x1ed: vdst, then src0 | src1 << 9 | src2 << 18 (256 + n: VGPR n).
+    let perm = |d: u32, s0: u32, s1: u32, s2: u32| [0xd1ed_0000 | d, s0 | s1 << 9 | s2 << 18];
+    let bytes = [0u32, 1, 2, 3, 4, 5, 6, 7, 12, 13, 0x80, 0xff, 7, 4, 3, 0];
+    for (d, s2) in [
+        (5u32, 3u32),
+        (1, 3),
+        (2, 3),
+        (5, 128 + 12),
+        (5, 193),
+        (1, 128 + 64),
+    ] {
+        let prog = then_endpgm(perm(d, 257, 258, s2));
+        let text = prog.text(0);
+        assert!(text.starts_with("v_perm_b32"), "{text}");
+        for round in 0..12 {
+            let mut w0 = random_wave(&mut r);
+            // Selector bytes from the table, a sign byte (8-11) in every fourth wave.
+            let mut sel = 0;
+            for k in 0..4 {
+                sel |= r.pick(&bytes) << (8 * k);
+            }
+            if round % 4 == 3 {
+                sel = sel & !0xff00 | (8 + (r.next() % 4) as u32) << 8;
+            }
+            w0.s[3] = sel;
+            if round % 2 == 1 {
+                w0.set_exec(r.next() | 1);
+            }
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert_native_and_exact(
+                &prog,
+                &w0,
+                &a,
+                &isas(),
+                &mut buf,
+                &init,
+                &format!("{text} sel {sel:#x}"),
+            );
+        }
+    }
+}
+
 /// `s_bcnt0/1_i32_b32/b64` are translated and match the interpreter, SCC included: zero,
 /// all ones, one bit in either half, constants.
 #[test]
