@@ -101,7 +101,7 @@ impl Emitter<'_> {
     /// Sources 0 and 1 in registers the lowering may overwrite, with their SDWA fields
     /// selected (`exec::lanes::sdwa_select`: a byte or word, zero- or sign-extended) when the
     /// instruction has them.
-    fn sdwa_sources(&mut self, li: &LaneInst) -> R<(V, V)> {
+    pub(super) fn sdwa_sources(&mut self, li: &LaneInst) -> R<(V, V)> {
         let (x, y) = (
             self.opd_scratch(li.src[0][0])?,
             self.opd_scratch(li.src[1][0])?,

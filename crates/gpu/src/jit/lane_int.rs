@@ -110,6 +110,11 @@ impl Emitter<'_> {
             LaneOp::Bits(op) => self.lane_bits(li, op),
             LaneOp::MbcntAll { hi } => self.mbcnt_all(li, hi),
             LaneOp::Mbcnt { hi } => self.mbcnt(li, hi),
+            LaneOp::IntSdwa {
+                op,
+                dst_sel,
+                unused,
+            } => self.int_sdwa(li, op, dst_sel, unused),
         }
     }
 
@@ -215,6 +220,63 @@ impl Emitter<'_> {
         self.release(b);
         self.free(m);
         self.put(d, r)
+    }
+
+    /// An SDWA integer op (`LaneOp::IntSdwa`): the selected sources (`sdwa_sources`), the op,
+    /// then `exec::lanes::sdwa_place`'s placement: the result's low bits shifted into the
+    /// field, above it zeros (`unused` 0), the field's sign (1), or the destination's old
+    /// bits, source 2 (2).
+    fn int_sdwa(&mut self, li: &LaneInst, op: Int32, dst_sel: u8, unused: u8) -> R<()> {
+        use super::select::Opd;
+        use Int32::*;
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let (x, y) = self.sdwa_sources(li)?;
+        // x = x (op) y; shift counts are the first source's low five bits.
+        match op {
+            Mov => {}
+            Not => self.v_not(x, x)?,
+            Add => self.v_add(x, x, Vs::R(y))?,
+            Sub => self.v_sub(x, x, Vs::R(y))?,
+            SubRev => self.v_sub(x, y, Vs::R(x))?,
+            And => self.v_and(x, x, Vs::R(y))?,
+            Or => self.v_or(x, x, Vs::R(y))?,
+            Xor => self.v_xor(x, x, Vs::R(y))?,
+            MinU => self.v_minu(x, x, Vs::R(y))?,
+            MaxU => self.v_maxu(x, x, Vs::R(y))?,
+            MinI => self.v_mins(x, x, Vs::R(y))?,
+            MaxI => self.v_maxs(x, x, Vs::R(y))?,
+            LshlRev | LshrRev | AshrRev => {
+                let k = self.opd_reg(Opd::K(31))?;
+                self.v_and(x, x, Vs::R(k))?;
+                self.release(Vs::R(k));
+                match op {
+                    LshlRev => self.v_sllv(x, y, Vs::R(x))?,
+                    LshrRev => self.v_srlv(x, y, Vs::R(x))?,
+                    _ => self.v_srav(x, y, Vs::R(x))?,
+                }
+            }
+            _ => return Err(super::emit::err("SDWA integer op")),
+        }
+        self.free(y);
+        if let Some((shift, bits)) = crate::exec::lanes::sdwa_field(dst_sel) {
+            self.v_slli(x, x, 32 - bits)?;
+            if unused == 1 {
+                self.v_srai(x, x, 32 - bits)?;
+                self.v_slli(x, x, shift)?;
+            } else {
+                self.v_srli(x, x, 32 - bits - shift)?;
+            }
+            if unused == 2 {
+                let m = (((1u64 << bits) - 1) as u32) << shift;
+                let old = self.opd_scratch(li.src[2][0])?;
+                let k = self.opd_reg(Opd::K(!m))?;
+                self.v_and(old, old, Vs::R(k))?;
+                self.release(Vs::R(k));
+                self.v_or(x, x, Vs::R(old))?;
+                self.free(old);
+            }
+        }
+        self.put(d, x)
     }
 
     /// Each dword of `v` replaced by its number of set bits: the nibbles' counts from a

@@ -51,7 +51,7 @@ impl Salu {
         use Salu::*;
         match self {
             Mov64 | Not64 | Cselect64 | Cmp64(_) | SaveExec(_) | Bin64(_) => i < 2,
-            Bcnt { wide, .. } => wide && i == 0,
+            Bcnt64 { .. } => i == 0,
             // (The count of a 64-bit shift is 32 bits.)
             Shift64(_) => i == 0,
             _ => false,
@@ -62,7 +62,7 @@ impl Salu {
     fn nsrc(self) -> usize {
         use Salu::*;
         match self {
-            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) | Bcnt { .. } => 1,
+            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) | Bcnt32 { .. } | Bcnt64 { .. } => 1,
             _ => 2,
         }
     }
@@ -109,11 +109,15 @@ pub(super) enum Salu {
     /// `s_min/max_i32/u32`: the first source when it compares `Cc` (Lt, Gt, Below, Above) to
     /// the second, else the second; SCC = whether it did.
     MinMax(Cc),
-    /// `s_bcnt0/1_i32_b32/b64`: the number of clear (`zeros`) or set bits of the source (a
-    /// pair when `wide`); SCC = that number != 0.
-    Bcnt {
+    /// `s_bcnt0/1_i32_b32`: the number of clear (`zeros`) or set bits of the source; SCC =
+    /// that number != 0. (Two variants, not a `wide` field: the register facts must not read
+    /// a field that other variants leave uninitialised, see `Shift64`.)
+    Bcnt32 {
         zeros: bool,
-        wide: bool,
+    },
+    /// `s_bcnt0/1_i32_b64`: the same of a register pair.
+    Bcnt64 {
+        zeros: bool,
     },
 }
 
@@ -219,22 +223,10 @@ pub(super) fn select(x: &XInst) -> Option<SaluInst> {
         S_MAX_I32 => MinMax(Cc::Gt),
         S_MIN_U32 => MinMax(Cc::Below),
         S_MAX_U32 => MinMax(Cc::Above),
-        S_BCNT0_I32_B32 => Bcnt {
-            zeros: true,
-            wide: false,
-        },
-        S_BCNT1_I32_B32 => Bcnt {
-            zeros: false,
-            wide: false,
-        },
-        S_BCNT0_I32_B64 => Bcnt {
-            zeros: true,
-            wide: true,
-        },
-        S_BCNT1_I32_B64 => Bcnt {
-            zeros: false,
-            wide: true,
-        },
+        S_BCNT0_I32_B32 => Bcnt32 { zeros: true },
+        S_BCNT1_I32_B32 => Bcnt32 { zeros: false },
+        S_BCNT0_I32_B64 => Bcnt64 { zeros: true },
+        S_BCNT1_I32_B64 => Bcnt64 { zeros: false },
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
         _ => return None,
     };
@@ -512,8 +504,8 @@ impl Emitter<'_> {
                 self.set_scc(pick)?;
                 self.a.mov(sreg32(d), eax)?;
             }
-            Bcnt { zeros, wide } => {
-                if wide {
+            Bcnt32 { zeros } | Bcnt64 { zeros } => {
+                if let Bcnt64 { .. } = s {
                     self.src64(rax, x.src[0])?;
                     if zeros {
                         self.a.not(rax)?;

@@ -84,6 +84,15 @@ pub(super) enum LaneOp {
     Mbcnt {
         hi: bool,
     },
+    /// An SDWA form of a 32-bit integer op (`v_or_b32_sdwa`, ...): the sources' fields
+    /// selected (`LaneInst::sdwa`), the op, then the result placed into field `dst_sel` of the
+    /// destination (`exec::lanes::sdwa_place`; `unused` 2 keeps the destination's other bits,
+    /// read as source 2).
+    IntSdwa {
+        op: Int32,
+        dst_sel: u8,
+        unused: u8,
+    },
 }
 
 /// One translated lane-wise instruction.
@@ -422,6 +431,45 @@ fn sdwa_compare(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<Lan
     Some(li)
 }
 
+/// The SDWA form of a 32-bit integer op without lane masks (`v_or_b32_sdwa`, ...).
+fn sdwa_int(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<LaneInst> {
+    use Int32::*;
+    let Ext::Sdwa(s) = x.inst.ext else {
+        return None;
+    };
+    let name = x.inst.op.name().trim_end_matches("_sdwa");
+    let op = Int32::ALL.iter().find(|(_, n)| *n == name)?.0;
+    let n = match op {
+        Mov | Not => 1,
+        Add | Sub | SubRev | And | Or | Xor | LshlRev | LshrRev | AshrRev | MinU | MaxU | MinI
+        | MaxI => 2,
+        _ => return None,
+    };
+    if x.inst.mods != VopMods::default() || s.dst_sel > 6 || s.dst_unused > 2 {
+        return None;
+    }
+    let d = li.dst?;
+    for i in 0..n {
+        li.src[i][0] = Opd::of(x.src[i])?;
+    }
+    li.n = n;
+    if n == 1 {
+        li.src[1][0] = Opd::K(0);
+    }
+    if s.dst_unused == 2 && s.dst_sel != 6 {
+        // The destination's other bits are kept: it is read.
+        li.src[2][0] = Opd::V(d);
+        li.n = 3;
+    }
+    li.sdwa = Some(sel);
+    li.op = LaneOp::IntSdwa {
+        op,
+        dst_sel: s.dst_sel,
+        unused: s.dst_unused,
+    };
+    Some(li)
+}
+
 fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
     // SDWA: integer compares only, their sources' fields selected first.
     let sdwa = match x.inst.ext {
@@ -448,7 +496,10 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         sdwa: None,
     };
     if let Some(sel) = sdwa {
-        return sdwa_compare(x, li, sel);
+        return match x.valu? {
+            ValuOp::Cmp(_) => sdwa_compare(x, li, sel),
+            _ => sdwa_int(x, li, sel),
+        };
     }
     let src32 = |li: &mut LaneInst, n: usize| -> Option<()> {
         for i in 0..n {
