@@ -235,27 +235,14 @@ impl Emitter<'_> {
         match op {
             Mov => {}
             Not => self.v_not(x, x)?,
-            Add => self.v_add(x, x, Vs::R(y))?,
-            Sub => self.v_sub(x, x, Vs::R(y))?,
-            SubRev => self.v_sub(x, y, Vs::R(x))?,
-            And => self.v_and(x, x, Vs::R(y))?,
-            Or => self.v_or(x, x, Vs::R(y))?,
-            Xor => self.v_xor(x, x, Vs::R(y))?,
-            MinU => self.v_minu(x, x, Vs::R(y))?,
-            MaxU => self.v_maxu(x, x, Vs::R(y))?,
-            MinI => self.v_mins(x, x, Vs::R(y))?,
-            MaxI => self.v_maxs(x, x, Vs::R(y))?,
+            SubRev => self.int_binop(op, x, y, Vs::R(x))?,
             LshlRev | LshrRev | AshrRev => {
                 let k = self.opd_reg(Opd::K(31))?;
                 self.v_and(x, x, Vs::R(k))?;
                 self.release(Vs::R(k));
-                match op {
-                    LshlRev => self.v_sllv(x, y, Vs::R(x))?,
-                    LshrRev => self.v_srlv(x, y, Vs::R(x))?,
-                    _ => self.v_srav(x, y, Vs::R(x))?,
-                }
+                self.shift_by(op, x, y, x)?;
             }
-            _ => return Err(super::emit::err("SDWA integer op")),
+            _ => self.int_binop(op, x, x, Vs::R(y))?,
         }
         self.free(y);
         if let Some((shift, bits)) = crate::exec::lanes::sdwa_field(dst_sel) {
@@ -331,13 +318,37 @@ impl Emitter<'_> {
             };
         }
         let c = self.count31(n)?;
-        match op {
-            LshlRev => self.v_sllv(d, v, Vs::R(c))?,
-            LshrRev => self.v_srlv(d, v, Vs::R(c))?,
-            _ => self.v_srav(d, v, Vs::R(c))?,
-        }
+        self.shift_by(op, d, v, c)?;
         self.free(c);
         Ok(())
+    }
+
+    /// `d = v` shifted as `op` says by the count in `c` (already taken mod 32).
+    fn shift_by(&mut self, op: Int32, d: V, v: V, c: V) -> R<()> {
+        match op {
+            Int32::LshlRev => self.v_sllv(d, v, Vs::R(c)),
+            Int32::LshrRev => self.v_srlv(d, v, Vs::R(c)),
+            _ => self.v_srav(d, v, Vs::R(c)),
+        }
+    }
+
+    /// `r = x (op) y` for the two-source ops of one instruction each (`SubRev`: the caller
+    /// swaps the sources).
+    fn int_binop(&mut self, op: Int32, r: V, x: V, y: Vs) -> R<()> {
+        use Int32::*;
+        match op {
+            Add => self.v_add(r, x, y),
+            Sub | SubRev => self.v_sub(r, x, y),
+            MulLo => self.v_mullo(r, x, y),
+            And => self.v_and(r, x, y),
+            Or => self.v_or(r, x, y),
+            Xor => self.v_xor(r, x, y),
+            MinU => self.v_minu(r, x, y),
+            MaxU => self.v_maxu(r, x, y),
+            MinI => self.v_mins(r, x, y),
+            MaxI => self.v_maxs(r, x, y),
+            _ => Err(super::emit::err("not a two-source integer op")),
+        }
     }
 
     /// `d = s & 31` (a shift count), in a temporary.
@@ -375,18 +386,7 @@ impl Emitter<'_> {
                 let xv = self.opd_reg(x)?;
                 let yv = self.opd(y)?;
                 let r = self.dst_reg(d)?;
-                match op {
-                    Add => self.v_add(r, xv, yv)?,
-                    Sub | SubRev => self.v_sub(r, xv, yv)?,
-                    MulLo => self.v_mullo(r, xv, yv)?,
-                    And => self.v_and(r, xv, yv)?,
-                    Or => self.v_or(r, xv, yv)?,
-                    Xor => self.v_xor(r, xv, yv)?,
-                    MinU => self.v_minu(r, xv, yv)?,
-                    MaxU => self.v_maxu(r, xv, yv)?,
-                    MinI => self.v_mins(r, xv, yv)?,
-                    _ => self.v_maxs(r, xv, yv)?,
-                }
+                self.int_binop(op, r, xv, yv)?;
                 self.put(d, r)
             }
             MulHiU => self.mul_hi(li, false),

@@ -699,6 +699,15 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
     let init = buf.clone();
     let vop3 =
         |op: u32, s0: u32, s1: u32, s2: u32| [0x34 << 26 | op << 16 | 5, s0 | s1 << 9 | s2 << 18];
+    // Both halves' lane counts: of all ones (-1), of SGPR masks, of a constant mask (8).
+    const MBCNT_SOURCES: &[[u32; 3]] = &[
+        [193, 258, 0],
+        [193, 128, 0],
+        [193, 3, 0],
+        [3, 258, 0],
+        [4, 128, 0],
+        [136, 3, 0],
+    ];
     // (opcode, mnemonic, source sets: VGPR 256+n, SGPR n, inline 128+k, -1 = 193)
     let cases: &[(u32, &str, &[[u32; 3]])] = &[
         (
@@ -736,30 +745,8 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
             "v_alignbyte_b32",
             &[[257, 258, 259], [257, 258, 131], [3, 258, 4]],
         ),
-        (
-            0x28c,
-            "v_mbcnt_lo_u32_b32",
-            &[
-                [193, 258, 0],
-                [193, 128, 0],
-                [193, 3, 0],
-                [3, 258, 0],
-                [4, 128, 0],
-                [136, 3, 0],
-            ],
-        ),
-        (
-            0x28d,
-            "v_mbcnt_hi_u32_b32",
-            &[
-                [193, 258, 0],
-                [193, 128, 0],
-                [193, 3, 0],
-                [3, 258, 0],
-                [4, 128, 0],
-                [136, 3, 0],
-            ],
-        ),
+        (0x28c, "v_mbcnt_lo_u32_b32", MBCNT_SOURCES),
+        (0x28d, "v_mbcnt_hi_u32_b32", MBCNT_SOURCES),
     ];
     let mut r = Rng(13);
     for &(op, name, srcs) in cases {
@@ -1286,25 +1273,37 @@ fn sdwa_compares_are_native_and_exact() {
     assert!(compared > 100, "{compared} cases");
 }
 
+/// [`assert_native_and_exact`] for a program that touches no memory, from wave `w0`.
+fn assert_registers_exact(prog: &Program, w0: &Wave, what: &str) {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let a = run(prog, w0, &mut buf, &init, 0, &[], None);
+    assert_native_and_exact(prog, w0, &a, &isas(), &mut buf, &init, what);
+}
+
+/// A program of the one-dword scalar instruction `inst`, then `s_cselect_b32 s5, 1, 0` (SCC
+/// into s5, where the register comparison sees it) and `s_endpgm`.
+fn scc_captured(inst: u32) -> Program {
+    let words = [
+        inst,
+        2 << 30 | 10 << 23 | 5 << 16 | 0x80 << 8 | 0x81,
+        0xbf81_0000,
+    ];
+    let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+    Program::new(&code, 0x1000)
+}
+
 /// `s_min/max_i32/u32` are translated and match the interpreter, SCC included: equal
 /// sources, signed and unsigned orders that differ, constants.
 #[test]
 fn scalar_min_max_are_native_and_exact() {
-    let mut buf = vec![0u8; 64];
-    let init = buf.clone();
     let mut r = Rng(67);
     let values = [0u32, 1, 0x7fff_ffff, 0x8000_0000, u32::MAX, 5, 0xffff_fffb];
     // SOP2: 0b10 [31:30], op [29:23] (6 min_i32, 7 min_u32, 8 max_i32, 9 max_u32), sdst
-    // [22:16], ssrc1 [15:8], ssrc0 [7:0]; s_cselect_b32 s5, 1, 0 (op 10) then puts SCC in s5.
+    // [22:16], ssrc1 [15:8], ssrc0 [7:0].
     for op in 6u32..=9 {
         for (s0, s1) in [(2u32, 3u32), (2, 2), (2, 0xc1), (0x85, 3)] {
-            let words = [
-                2 << 30 | op << 23 | 4 << 16 | s1 << 8 | s0,
-                2 << 30 | 10 << 23 | 5 << 16 | 0x80 << 8 | 0x81,
-                0xbf81_0000,
-            ];
-            let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
-            let prog = Program::new(&code, 0x1000);
+            let prog = scc_captured(2 << 30 | op << 23 | 4 << 16 | s1 << 8 | s0);
             let text = prog.text(0);
             assert!(text.starts_with("s_m"), "{text}");
             for _ in 0..6 {
@@ -1315,8 +1314,7 @@ fn scalar_min_max_are_native_and_exact() {
                 } else {
                     r.pick(&values)
                 };
-                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-                assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
+                assert_registers_exact(&prog, &w0, &text);
             }
         }
     }
@@ -1327,8 +1325,6 @@ fn scalar_min_max_are_native_and_exact() {
 /// (8-11, which the interpreter runs); the destination one of the sources; a partial EXEC.
 #[test]
 fn byte_permutes_are_native_and_exact() {
-    let mut buf = vec![0u8; 64];
-    let init = buf.clone();
     let mut r = Rng(73);
     // VOP3 0x1ed: vdst, then src0 | src1 << 9 | src2 << 18 (256 + n: VGPR n).
     let perm = |d: u32, s0: u32, s1: u32, s2: u32| [0xd1ed_0000 | d, s0 | s1 << 9 | s2 << 18];
@@ -1358,16 +1354,7 @@ fn byte_permutes_are_native_and_exact() {
             if round % 2 == 1 {
                 w0.set_exec(r.next() | 1);
             }
-            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-            assert_native_and_exact(
-                &prog,
-                &w0,
-                &a,
-                &isas(),
-                &mut buf,
-                &init,
-                &format!("{text} sel {sel:#x}"),
-            );
+            assert_registers_exact(&prog, &w0, &format!("{text} sel {sel:#x}"));
         }
     }
 }
@@ -1378,8 +1365,6 @@ fn byte_permutes_are_native_and_exact() {
 /// first sources, a partial EXEC.
 #[test]
 fn sdwa_integer_ops_are_native_and_exact() {
-    let mut buf = vec![0u8; 64];
-    let init = buf.clone();
     let mut r = Rng(79);
     // VOP2 opcodes (src1 v2, vdst v5, src0 0xf9: the SDWA dword follows), and v_mov/v_not
     // (VOP1 0x01, 0x2b).
@@ -1439,8 +1424,7 @@ fn sdwa_integer_ops_are_native_and_exact() {
             if case % 2 == 1 {
                 w0v.set_exec(r.next() | 1);
             }
-            let a = run(&prog, &w0v, &mut buf, &init, 0, &[], None);
-            assert_native_and_exact(&prog, &w0v, &a, &isas(), &mut buf, &init, &text);
+            assert_registers_exact(&prog, &w0v, &text);
         }
     }
 }
@@ -1449,21 +1433,13 @@ fn sdwa_integer_ops_are_native_and_exact() {
 /// all ones, one bit in either half, constants.
 #[test]
 fn scalar_bit_counts_are_native_and_exact() {
-    let mut buf = vec![0u8; 64];
-    let init = buf.clone();
     let mut r = Rng(71);
     let values = [0u32, 1, 0x8000_0000, u32::MAX, 0x0f0f_f0f0];
     // SOP1: 0b1_0111_1101 [31:23], sdst [22:16], op [15:8] (0x0a/0x0b bcnt0 b32/b64, 0x0c/0x0d
-    // bcnt1), ssrc0 [7:0]; s_cselect_b32 s5, 1, 0 then puts SCC in s5.
+    // bcnt1), ssrc0 [7:0].
     for op in 0x0au32..=0x0d {
         for s0 in [2u32, 0x80, 0xc1] {
-            let words = [
-                0xbe80_0000 | 4 << 16 | op << 8 | s0,
-                2 << 30 | 10 << 23 | 5 << 16 | 0x80 << 8 | 0x81,
-                0xbf81_0000,
-            ];
-            let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
-            let prog = Program::new(&code, 0x1000);
+            let prog = scc_captured(0xbe80_0000 | 4 << 16 | op << 8 | s0);
             let text = prog.text(0);
             assert!(text.starts_with("s_bcnt"), "{text}");
             for k in 0..8 {
@@ -1472,8 +1448,7 @@ fn scalar_bit_counts_are_native_and_exact() {
                     w0.s[2] = r.pick(&values);
                     w0.s[3] = r.pick(&values);
                 }
-                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-                assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
+                assert_registers_exact(&prog, &w0, &text);
             }
         }
     }
