@@ -96,7 +96,11 @@ impl Int32 {
         if !plain || !src[..3].iter().all(simple) {
             return None;
         }
-        let name = inst.op.name();
+        Int32::named(inst.op.name())
+    }
+
+    /// The op of mnemonic `name` (the ISA table's name, without an encoding suffix).
+    pub fn named(name: &str) -> Option<Int32> {
         Int32::ALL
             .iter()
             .find(|(_, n)| *n == name)

@@ -402,13 +402,7 @@ impl<'p> Emitter<'p> {
             Kind::Smem(m) => self.smem(i, &m)?,
             Kind::Vmem(m) => self.vmem(i, &m)?,
             Kind::Ds(d) => self.ds(i, &d)?,
-            Kind::Wave(WaveOp::Perm {
-                dst,
-                src0,
-                src1,
-                sel,
-            }) => self.perm(i, dst, src0, src1, sel)?,
-            Kind::Wave(w) => self.wave_op(&w)?,
+            Kind::Wave(w) => self.wave_op(i, &w)?,
             Kind::Branch(c) => self.branch(i, x, c, b)?,
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,
             Kind::Nop => {}
@@ -531,8 +525,9 @@ impl<'p> Emitter<'p> {
         Ok(())
     }
 
-    /// `v_readfirstlane_b32` / `v_readlane_b32`.
-    fn wave_op(&mut self, w: &WaveOp) -> R<()> {
+    /// A wave-wide op (`WaveOp`) of instruction `i` (`v_perm_b32` calls the interpreter for it
+    /// with selectors it does not translate).
+    fn wave_op(&mut self, i: u32, w: &WaveOp) -> R<()> {
         let a = &mut self.a;
         match *w {
             WaveOp::ReadFirst { dst, src } => {
@@ -577,7 +572,12 @@ impl<'p> Emitter<'p> {
                 bank_mask,
                 bound_ctrl,
             } => self.dpp_mov(dst, src, ctrl, (row_mask, bank_mask, bound_ctrl))?,
-            WaveOp::Perm { .. } => return Err(err("v_perm_b32 outside `op`")),
+            WaveOp::Perm {
+                dst,
+                src0,
+                src1,
+                sel,
+            } => self.perm(i, dst, src0, src1, sel)?,
         }
         Ok(())
     }

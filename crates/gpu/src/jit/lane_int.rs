@@ -9,19 +9,6 @@ use crate::exec::int32::Int32;
 use crate::valu::{BitsOp, CmpTy};
 use crate::wave::VCC_LO;
 
-/// `v_mbcnt_lo/hi_u32_b32` of an all-ones mask per lane: the lanes below it in the low half
-/// (`[0]`: min(l, 32)) and in the high half (`[1]`: l - 32 from lane 32 on, else 0).
-static MBCNT_ALL: [[u32; 64]; 2] = {
-    let mut t = [[0u32; 64]; 2];
-    let mut l = 0;
-    while l < 64 {
-        t[0][l] = if l < 32 { l as u32 } else { 32 };
-        t[1][l] = if l < 32 { 0 } else { l as u32 - 32 };
-        l += 1;
-    }
-    t
-};
-
 /// `v_mbcnt_lo/hi_u32_b32`: per lane, the mask bits it counts (`[0]`: the low half's bits
 /// below lane l, all 32 from lane 32 on; `[1]`: from lane 32 on, the high half's bits below
 /// lane l - 32).
@@ -31,6 +18,19 @@ static MBCNT_BELOW: [[u32; 64]; 2] = {
     while l < 64 {
         t[0][l] = if l < 32 { (1u32 << l) - 1 } else { u32::MAX };
         t[1][l] = if l < 32 { 0 } else { (1u32 << (l - 32)) - 1 };
+        l += 1;
+    }
+    t
+};
+
+/// `v_mbcnt_lo/hi_u32_b32` of an all-ones mask per lane: the number of bits `MBCNT_BELOW`
+/// counts (`[0]`: min(l, 32); `[1]`: l - 32 from lane 32 on, else 0).
+static MBCNT_ALL: [[u32; 64]; 2] = {
+    let mut t = [[0u32; 64]; 2];
+    let mut l = 0;
+    while l < 64 {
+        t[0][l] = MBCNT_BELOW[0][l].count_ones();
+        t[1][l] = MBCNT_BELOW[1][l].count_ones();
         l += 1;
     }
     t

@@ -4,31 +4,38 @@
 //! patterns once per wave: one picks from src0's dword, one from src1's (0x80, which gives 0,
 //! where a byte comes from elsewhere), and a mask of the 0xff bytes; each chunk is then two
 //! shuffles and two ors. A selector with a sign-replicating byte (8-11) goes to the
-//! interpreter.
+//! interpreter. The patterns come from a table built from `perm_byte` itself.
 
 use super::emit::{sreg32, Emitter, R};
 use super::vx::Vs;
 use crate::exec::operand::Src;
+use crate::valu::perm_byte;
 use iced_x86::code_asm::*;
+use std::sync::OnceLock;
 
 /// Per selector byte s: the `vpshufb` index into src0's dword (byte 0), into src1's (byte 1),
-/// 0xff when the result byte is 0xff (byte 2), and 1 for a sign byte (byte 3).
-static SELECTOR_BYTES: [u32; 256] = {
-    let mut t = [0u32; 256];
-    let mut s = 0;
-    while s < 256 {
-        let (b0, b1, ones, sign) = match s {
-            0..=3 => (0x80, s as u32, 0, 0),
-            4..=7 => (s as u32 - 4, 0x80, 0, 0),
-            8..=11 => (0x80, 0x80, 0, 1),
-            12 => (0x80, 0x80, 0, 0),
-            _ => (0x80, 0x80, 0xff, 0),
-        };
-        t[s] = b0 | b1 << 8 | ones << 16 | sign << 24;
-        s += 1;
-    }
-    t
-};
+/// 0xff when the result byte is 0xff (byte 2), and 1 for a byte that depends on the data in
+/// another way (a sign byte, 8-11: byte 3). Built once from the interpreter's `perm_byte`,
+/// probed with data whose bytes name their own index (`0x1k` for byte k) and with data of
+/// only sign bits.
+fn selector_bytes() -> &'static [u32; 256] {
+    static T: OnceLock<[u32; 256]> = OnceLock::new();
+    T.get_or_init(|| {
+        const INDEXED: u64 = 0x1716_1514_1312_1110;
+        const SIGNS: u64 = 0x8080_8080_8080_8080;
+        std::array::from_fn(|s| {
+            let v = perm_byte(INDEXED, s as u64) as u32;
+            let (b0, b1, ones, other) = match v {
+                0x10..=0x13 => (0x80, v - 0x10, 0, 0),
+                0x14..=0x17 => (v - 0x14, 0x80, 0, 0),
+                0xff => (0x80, 0x80, 0xff, 0),
+                // 0: a zero byte, unless the data's signs show through.
+                _ => (0x80, 0x80, 0, u32::from(perm_byte(SIGNS, s as u64) != 0)),
+            };
+            b0 | b1 << 8 | ones << 16 | other << 24
+        })
+    })
+}
 
 /// `vpshufb` indexes of each byte's dword within its 128 bits (4 times 0, 4, 8, 12): added
 /// to a per-dword byte pattern, they make it pick from the same dword.
@@ -54,7 +61,7 @@ impl Emitter<'_> {
             _ => return Err(super::emit::err("perm selector")),
         }
         // r8d, r9d, r10d = the src0 pattern, the src1 pattern, the 0xff bytes.
-        a.mov(rsi, SELECTOR_BYTES.as_ptr() as u64)?;
+        a.mov(rsi, selector_bytes().as_ptr() as u64)?;
         a.xor(r8d, r8d)?;
         a.xor(r9d, r9d)?;
         a.xor(r10d, r10d)?;

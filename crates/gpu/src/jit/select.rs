@@ -437,8 +437,7 @@ fn sdwa_int(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<LaneIns
     let Ext::Sdwa(s) = x.inst.ext else {
         return None;
     };
-    let name = x.inst.op.name().trim_end_matches("_sdwa");
-    let op = Int32::ALL.iter().find(|(_, n)| *n == name)?.0;
+    let op = Int32::named(x.inst.op.name())?;
     let n = match op {
         Mov | Not => 1,
         Add | Sub | SubRev | And | Or | Xor | LshlRev | LshrRev | AshrRev | MinU | MaxU | MinI
@@ -795,28 +794,30 @@ fn wave(x: &XInst) -> Option<WaveOp> {
     }
 }
 
+/// A scalar operand a wave-wide op reads from the wave's registers: an ordinary SGPR, VCC,
+/// or a constant.
+fn wave_scalar(s: Src) -> bool {
+    match s {
+        Src::S(r) => {
+            usize::from(r) < 102 || usize::from(r) == VCC_LO || usize::from(r) == VCC_LO + 1
+        }
+        Src::Imm(_) => true,
+        _ => false,
+    }
+}
+
 fn perm(x: &XInst) -> Option<WaveOp> {
     let (Src::V(src0), Src::V(src1)) = (x.src[0], x.src[1]) else {
         return None;
     };
-    // A scalar read as a register of the wave (as `v_writelane_b32`'s), or a constant.
-    let sel = match x.src[2] {
-        Src::S(s)
-            if usize::from(s) < 102 || usize::from(s) == VCC_LO || usize::from(s) == VCC_LO + 1 =>
-        {
-            x.src[2]
-        }
-        Src::Imm(_) => x.src[2],
-        _ => return None,
-    };
-    if !plain(x) || x.inst.mods != VopMods::default() {
+    if !wave_scalar(x.src[2]) || !plain(x) || x.inst.mods != VopMods::default() {
         return None;
     }
     Some(WaveOp::Perm {
         dst: x.inst.dst.vgpr_index()?,
         src0,
         src1,
-        sel,
+        sel: x.src[2],
     })
 }
 
@@ -853,15 +854,7 @@ fn dpp_mov(x: &XInst) -> Option<WaveOp> {
 }
 
 fn write_lane(x: &XInst) -> Option<WaveOp> {
-    // A scalar read as a register of the wave: ordinary SGPRs, VCC, or a constant.
-    let scalar = |s: Src| match s {
-        Src::S(r) => {
-            usize::from(r) < 102 || usize::from(r) == VCC_LO || usize::from(r) == VCC_LO + 1
-        }
-        Src::Imm(_) => true,
-        _ => false,
-    };
-    if !plain(x) || !scalar(x.src[0]) || !scalar(x.src[1]) {
+    if !plain(x) || !wave_scalar(x.src[0]) || !wave_scalar(x.src[1]) {
         return None;
     }
     Some(WaveOp::Write {

@@ -53,7 +53,7 @@ mod screen;
 mod transcendental;
 mod trig_preop;
 
-pub use bits::BitsOp;
+pub use bits::{perm_byte, BitsOp};
 pub use compare::{CmpOp, CmpTy, Cond};
 pub use convert::CvtOp;
 pub use divide::DivOp;
