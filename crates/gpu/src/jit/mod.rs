@@ -51,6 +51,8 @@ mod stubs;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_gather;
+#[cfg(test)]
 mod tests_mem;
 #[cfg(test)]
 mod tests_narrow;
