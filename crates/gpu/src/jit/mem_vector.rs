@@ -228,8 +228,8 @@ impl Emitter<'_> {
             bind(&mut self.a, &mut global)?;
         }
         let a = &mut self.a;
-        if isa == Isa::Avx2 && shape.dwords > 1 {
-            // AVX2 moves several dwords per lane lane by lane, consecutive or not.
+        if isa == Isa::Avx2 && shape.dwords > 2 {
+            // AVX2 moves three or four dwords per lane lane by lane, consecutive or not.
             a.jmp(scattered)?;
         }
         // The general path (dword accesses): from the fast paths' failure, which starts the
@@ -269,8 +269,14 @@ impl Emitter<'_> {
         let a = &mut self.a;
         a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         if shape.dwords > 1 {
+            // Pairs not 8-byte aligned: AVX2 takes them lane by lane (their qwords split as
+            // the interpreter's), AVX-512 leaves them to the interpreter.
             a.test(r8b, 7)?;
-            a.jnz(slow)?;
+            if isa == Isa::Avx2 && !shape.consecutive {
+                a.jnz(scattered)?;
+            } else {
+                a.jnz(slow)?;
+            }
         }
         match (isa, shape.dwords) {
             (Isa::Avx512, 1) => self.contiguous1_512(shape.load)?,
@@ -279,6 +285,7 @@ impl Emitter<'_> {
                 self.a.mov(r9, LANE_OFFSETS64[2].as_ptr() as u64)?;
                 self.gather_scatter_512(shape, true)?;
             }
+            (Isa::Avx2, 2) => self.contiguous2_avx2(shape.load)?,
             (Isa::Avx2, _) => self.contiguous1_avx2(shape.load)?,
         }
         let a = &mut self.a;
@@ -1017,7 +1024,7 @@ const PREFETCH_AHEAD: i32 = 2048;
 /// kernels do. Between two such accesses a wave runs hundreds of instructions, so without it
 /// each wave waited for its lines alone (saxpy on the 2-core machine spent 40% of its time in
 /// the load stub's moves). A prefetch never faults, past the buffer's end included.
-fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32) -> R<()> {
+pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32) -> R<()> {
     for line in (0..bytes).step_by(64) {
         let at = byte_ptr(r8 + (PREFETCH_AHEAD + line));
         if load {

@@ -39,6 +39,7 @@ mod mem_gather32;
 mod mem_lanes;
 mod mem_lds;
 mod mem_narrow;
+mod mem_pairs;
 mod mem_private;
 mod mem_rows;
 mod mem_scalar;
