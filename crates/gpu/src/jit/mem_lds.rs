@@ -10,8 +10,8 @@
 //! contiguous pair (offset1 = offset0 + 1 element) goes lane by lane (both writes of lane 0,
 //! then of lane 1, ...: not a pair of scatters' order). AVX2 reads a chunk of 8 active lanes
 //! at one address or at consecutive dwords with one broadcast or move, others with dword
-//! gathers; it writes such a consecutive chunk with one store, the rest lane by lane (scalar
-//! moves in lane order).
+//! gathers; it writes such a consecutive chunk of dwords with one store (of qwords, two
+//! stores of the interleaved dwords), the rest lane by lane (scalar moves in lane order).
 //!
 //! Stub interface: rdi = the address VGPR, rsi = the data (writes) or destination (reads)
 //! VGPR of the first access, rdx = that of the second (a `write2` pair's second data VGPR,
@@ -178,6 +178,8 @@ impl Emitter<'_> {
                     }
                 } else if shape.bytes == 4 && !shape.two {
                     self.lds_write_b32_avx2()?;
+                } else if !shape.two {
+                    self.lds_write_b64_avx2()?;
                 } else {
                     self.lds_write_lanes(shape)?;
                 }
@@ -263,6 +265,58 @@ impl Emitter<'_> {
             a.add(ebp, ecx)?;
             a.mov(eax, dword_ptr(rsi + r10 * 4 + 32 * c))?;
             a.mov(dword_ptr(r9 + rbp), eax)?;
+            a.blsr(r11d, r11d)?;
+            a.jnz(lane)?;
+            bind(a, &mut next)?;
+        }
+        a.pop(rbp)?;
+        Ok(())
+    }
+
+    /// Two dwords per lane (`ds_write_b64`: the low dwords at rsi, the high at rdx) written
+    /// on AVX2, after the range check (r9 = the LDS, ecx = the offset): a chunk of 8 lanes
+    /// that are all active at consecutive qwords (64-bit keys staged for an exchange) is two
+    /// vector stores of the interleaved dwords; the others lane by lane. Chunks go in order and
+    /// so do lanes within one, as in `lds_write_b32_avx2`.
+    fn lds_write_b64_avx2(&mut self) -> R<()> {
+        chunk_constants_avx2(&mut self.a, ecx)?;
+        let a = &mut self.a;
+        a.mov(rax, LANE_OFFSETS8.as_ptr() as u64)?;
+        a.vmovdqu(ymm8, ymmword_ptr(rax))?;
+        a.push(rbp)?;
+        for c in 0..8 {
+            let mut lane = a.create_label();
+            let mut next = a.create_label();
+            a.movzx(r11d, exec_byte(c))?;
+            a.test(r11d, r11d)?;
+            a.jz(next)?;
+            a.cmp(r11d, 0xff)?;
+            a.jne(lane)?;
+            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
+            a.vpbroadcastd(ymm6, xmm0)?;
+            a.vpaddd(ymm7, ymm6, ymm8)?;
+            a.vpcmpeqd(ymm7, ymm7, ymm0)?;
+            a.vptest(ymm7, ymm9)?;
+            a.jae(lane)?;
+            a.vmovd(eax, xmm0)?;
+            a.vmovdqu(ymm0, ymmword_ptr(rsi + 32 * c))?;
+            a.vmovdqu(ymm1, ymmword_ptr(rdx + 32 * c))?;
+            a.vpunpckldq(ymm3, ymm0, ymm1)?; // [l0 h0 l1 h1 | l4 h4 l5 h5]
+            a.vpunpckhdq(ymm4, ymm0, ymm1)?; // [l2 h2 l3 h3 | l6 h6 l7 h7]
+            a.vperm2i128(ymm5, ymm3, ymm4, 0x20)?;
+            a.vperm2i128(ymm3, ymm3, ymm4, 0x31)?;
+            a.vmovdqu(ymmword_ptr(r9 + rax), ymm5)?;
+            a.vmovdqu(ymmword_ptr(r9 + rax + 32), ymm3)?;
+            a.jmp(next)?;
+            bind(a, &mut lane)?;
+            a.tzcnt(r10, r11)?;
+            // 32-bit LDS address: both registers hold zero-extended dwords.
+            a.mov(ebp, dword_ptr(rdi + r10 * 4 + 32 * c))?;
+            a.add(ebp, ecx)?;
+            a.mov(eax, dword_ptr(rsi + r10 * 4 + 32 * c))?;
+            a.mov(dword_ptr(r9 + rbp), eax)?;
+            a.mov(eax, dword_ptr(rdx + r10 * 4 + 32 * c))?;
+            a.mov(dword_ptr(r9 + rbp + 4), eax)?;
             a.blsr(r11d, r11d)?;
             a.jnz(lane)?;
             bind(a, &mut next)?;
