@@ -228,8 +228,8 @@ impl Emitter<'_> {
             bind(&mut self.a, &mut global)?;
         }
         let a = &mut self.a;
-        if isa == Isa::Avx2 && shape.dwords > 2 {
-            // AVX2 moves three or four dwords per lane lane by lane, consecutive or not.
+        if isa == Isa::Avx2 && shape.dwords == 3 {
+            // AVX2 moves three dwords per lane lane by lane, consecutive or not.
             a.jmp(scattered)?;
         }
         // The general path (dword accesses): from the fast paths' failure, which starts the
@@ -285,7 +285,7 @@ impl Emitter<'_> {
                 self.a.mov(r9, LANE_OFFSETS64[2].as_ptr() as u64)?;
                 self.gather_scatter_512(shape, true)?;
             }
-            (Isa::Avx2, 2) => self.contiguous2_avx2(shape.load)?,
+            (Isa::Avx2, 2 | 4) => self.contiguous_wide_avx2(shape.load, shape.dwords)?,
             (Isa::Avx2, _) => self.contiguous1_avx2(shape.load)?,
         }
         let a = &mut self.a;
