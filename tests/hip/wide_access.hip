@@ -22,6 +22,14 @@ __global__ void float4_mix(int n, const float4* x, float4* y) {
   }
 }
 
+__global__ void float4_half(int n, const float4* x, float4* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float4 v = x[i];
+    y[i] = make_float4(v.w * 0.5f, v.z, v.y, -v.x);
+  }
+}
+
 __global__ void gather(int n, const int* idx, const long long* x, const signed char* b,
                        const unsigned short* s, long long* y, int* bs) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -63,7 +71,7 @@ int main(int argc, char** argv) {
   }
   for (size_t i = 0; i < hf.size(); i++) hf[i] = i * 0.25f - 3.0f;
   double *x, *y;
-  float4 *fx, *fy;
+  float4 *fx, *fy, *fh;
   int *idx, *bs;
   long long *l, *ly;
   signed char* b;
@@ -72,6 +80,7 @@ int main(int argc, char** argv) {
   HIP_CHECK(hipMalloc(&y, n * sizeof(double)));
   HIP_CHECK(hipMalloc(&fx, n * sizeof(float4)));
   HIP_CHECK(hipMalloc(&fy, n * sizeof(float4)));
+  HIP_CHECK(hipMalloc(&fh, n * sizeof(float4)));
   HIP_CHECK(hipMalloc(&idx, n * sizeof(int)));
   HIP_CHECK(hipMalloc(&bs, n * sizeof(int)));
   HIP_CHECK(hipMalloc(&l, n * sizeof(long long)));
@@ -91,14 +100,16 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMemcpy(y, hy.data(), n * sizeof(double), hipMemcpyHostToDevice));
     daxpy<<<blocks, 256>>>(n, 1.5, x, y);
   });
-  double t_f4 = best_ms([&] { float4_mix<<<blocks, 256>>>(n, fx, fy); });
+  double t_f4 = best_ms([&] { float4_half<<<blocks, 256>>>(n, fx, fh); });
+  double t_f4_mix = best_ms([&] { float4_mix<<<blocks, 256>>>(n, fx, fy); });
   double t_gather = best_ms([&] { gather<<<blocks, 256>>>(n, idx, l, b, s, ly, bs); });
   std::vector<double> ry(n);
-  std::vector<float> rf(4 * (size_t)n);
+  std::vector<float> rf(4 * (size_t)n), rh(4 * (size_t)n);
   std::vector<long long> rl(n);
   std::vector<int> rbs(n);
   HIP_CHECK(hipMemcpy(ry.data(), y, n * sizeof(double), hipMemcpyDeviceToHost));
   HIP_CHECK(hipMemcpy(rf.data(), fy, n * sizeof(float4), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(rh.data(), fh, n * sizeof(float4), hipMemcpyDeviceToHost));
   HIP_CHECK(hipMemcpy(rl.data(), ly, n * sizeof(long long), hipMemcpyDeviceToHost));
   HIP_CHECK(hipMemcpy(rbs.data(), bs, n * sizeof(int), hipMemcpyDeviceToHost));
   for (int i = 0; i < n; i++) {
@@ -108,12 +119,15 @@ int main(int argc, char** argv) {
     const float* v = &hf[4 * (size_t)i];
     float w[4] = {v[0] * 2.f, v[1] + 1.f, v[2] - v[3], v[3]};
     if (i % 3 == 0) w[0] = w[1] = w[2] = w[3] = 0.f;
-    EXPECT(memcmp(w, &rf[4 * (size_t)i], sizeof w) == 0, "float4 %d", i);
+    EXPECT(memcmp(w, &rf[4 * (size_t)i], sizeof w) == 0, "float4 (every third idle) %d", i);
+    float h[4] = {v[3] * 0.5f, v[2], v[1], -v[0]};
+    EXPECT(memcmp(h, &rh[4 * (size_t)i], sizeof h) == 0, "float4 %d", i);
     int k = hidx[i];
     EXPECT(rl[i] == hl[k], "gather %d: %llx, host %llx", i, rl[i], hl[k]);
     EXPECT(rbs[i] == hb[k] * 65536 + hs[k], "narrow gather %d: %x", i, rbs[i]);
   }
-  printf("wide access: %d work-items: daxpy %.2f ms, float4 %.2f ms, gather %.2f ms (best of 5)\n",
-         n, t_daxpy, t_f4, t_gather);
+  printf("wide access: %d work-items: daxpy %.2f ms, float4 %.2f ms, float4 (every third idle) "
+         "%.2f ms, gather %.2f ms (best of 5)\n",
+         n, t_daxpy, t_f4, t_f4_mix, t_gather);
   return finish("wide_access");
 }
