@@ -1,14 +1,16 @@
 //! Vector memory accesses lane by lane: the AVX2 stubs' path for dword accesses whose active
 //! lanes are not consecutive, every stub's path for bytes and shorts (`mem_narrow.rs`), and
-//! AVX2's for every access of 2 to 4 dwords per lane (AVX2 has
-//! gathers but no scatters, and masked gathers cost about as much as scalar moves). One pass
-//! over the active lanes finds the lowest and highest address for the span check, a second
-//! moves each lane's dwords; stores go in lane order, so the highest lane wins where addresses
-//! overlap, as in the other paths. Each naturally aligned 8-byte piece of a lane's dwords is
-//! one 64-bit host access, as in the interpreter (`memory::read_dwords`): another work-group's
-//! 64-bit flag-and-value word (a decoupled look-back scan's) is never seen torn. When every
-//! active lane has the same dword address (a uniform load), a load broadcasts it to the
-//! active lanes with masked moves and a store writes the highest active lane's data.
+//! AVX2's for accesses of 2 to 4 dwords per lane that are not consecutive (or not 8-byte
+//! aligned; `mem_wide.rs` moves consecutive ones), AVX2 having no scatters. One pass over the
+//! active lanes finds the lowest and highest address for the span check, a second moves each
+//! lane's dwords; stores go in lane order, so the highest lane wins where addresses overlap,
+//! as in the other paths. With many active lanes the first pass takes vectors, and loads of
+//! one or two dwords, bytes and shorts gather (`vector_span`, `gather_lanes`). Each naturally
+//! aligned 8-byte piece of a lane's dwords is one 64-bit host access, as in the interpreter
+//! (`memory::read_dwords`): another work-group's 64-bit flag-and-value word (a decoupled
+//! look-back scan's) is never seen torn. When every active lane has the same dword address (a
+//! uniform load), a load broadcasts it to the active lanes with masked moves and a store
+//! writes the highest active lane's data.
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R};
 use super::mem_vector::{exec_byte, VmemShape, SITE_DELTA};
