@@ -264,32 +264,29 @@ fn gather_lanes(a: &mut CodeAssembler, pair: bool, dwords: u8, narrow: Option<Su
         a.test(eax, eax)?;
         a.jz(next)?;
         a.shl(eax, 5)?;
+        // Lanes 8c..8c+3 into ymm0 (xmm0 for dwords), 8c+4..8c+7 into ymm1 (xmm1).
         for h in 0..2 {
-            let (dst, dstx) = if h == 0 { (ymm3, xmm3) } else { (ymm4, xmm4) };
-            a.vpmovzxdq(ymm0, xmmword_ptr(rdi + (32 * c + 16 * h)))?;
+            let (dst, dstx) = if h == 0 { (ymm0, xmm0) } else { (ymm1, xmm1) };
+            a.vpmovzxdq(ymm6, xmmword_ptr(rdi + (32 * c + 16 * h)))?;
             if pair {
-                a.vpmovzxdq(ymm2, xmmword_ptr(rdi + (256 + 32 * c + 16 * h)))?;
-                a.vpsllq(ymm2, ymm2, 32)?;
-                a.vpor(ymm0, ymm0, ymm2)?;
+                a.vpmovzxdq(ymm7, xmmword_ptr(rdi + (256 + 32 * c + 16 * h)))?;
+                a.vpsllq(ymm7, ymm7, 32)?;
+                a.vpor(ymm6, ymm6, ymm7)?;
             }
             if dwords == 2 {
                 a.vpmovsxdq(ymm5, xmmword_ptr(r15 + rax + 16 * h))?;
-                a.vpgatherqq_3(dst, ptr(r8 + ymm0), ymm5)?;
+                a.vpgatherqq_3(dst, ptr(r8 + ymm6), ymm5)?;
             } else {
                 a.vmovdqu(xmm5, xmmword_ptr(r15 + rax + 16 * h))?;
-                a.vpgatherqd_3(dstx, ptr(r8 + ymm0), xmm5)?;
+                a.vpgatherqd_3(dstx, ptr(r8 + ymm6), xmm5)?;
             }
         }
-        a.vmovdqu(ymm5, ymmword_ptr(r15 + rax))?;
         if dwords == 2 {
-            // [l0 h0 l1 h1 | l2 h2 l3 h3] and lanes 4-7 alike: low dwords, then high.
-            a.vshufps(ymm0, ymm3, ymm4, 0x88)?;
-            a.vpermq(ymm0, ymm0, 0xd8)?;
-            a.vshufps(ymm1, ymm3, ymm4, 0xdd)?;
-            a.vpermq(ymm1, ymm1, 0xd8)?;
+            super::mem_wide::to_rows(a, 2)?;
         } else {
-            a.vinserti128(ymm0, ymm3, xmm4, 1)?;
+            a.vinserti128(ymm0, ymm0, xmm1, 1)?;
         }
+        a.vmovdqu(ymm5, ymmword_ptr(r15 + rax))?;
         if let Some(s) = narrow {
             let bits = 32 - 8 * u32::from(s.bytes);
             a.vpslld(ymm0, ymm0, bits)?;

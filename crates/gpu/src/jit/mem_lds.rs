@@ -176,10 +176,8 @@ impl Emitter<'_> {
                         let (off, dst) = if p == 0 { (ecx, rsi) } else { (r8d, rdx) };
                         self.lds_read_avx2(off, dst, shape.bytes == 8)?;
                     }
-                } else if shape.bytes == 4 && !shape.two {
-                    self.lds_write_b32_avx2()?;
                 } else if !shape.two {
-                    self.lds_write_b64_avx2()?;
+                    self.lds_write_avx2(shape.bytes == 8)?;
                 } else {
                     self.lds_write_lanes(shape)?;
                 }
@@ -230,14 +228,19 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// One dword per lane written on AVX2, after the range check (r9 = the LDS, ecx = the
-    /// offset): a chunk of 8 lanes that are all active at consecutive addresses (a tile's
-    /// row, a reduction's slots) is one vector store; the others lane by lane. Chunks go in
-    /// order and so do lanes within one, so the highest lane's value stays where addresses
-    /// overlap.
-    fn lds_write_b32_avx2(&mut self) -> R<()> {
+    /// One or two dwords per lane (`ds_write_b32`; `ds_write_b64`, its high dwords at rdx)
+    /// written on AVX2, after the range check (r9 = the LDS, ecx = the offset): a chunk of 8
+    /// lanes that are all active at consecutive addresses (a tile's row, a reduction's slots,
+    /// 64-bit keys staged for an exchange) is one vector store (two of the interleaved
+    /// dwords for pairs); the others lane by lane. Chunks go in order and so do lanes within
+    /// one, so the highest lane's value stays where addresses overlap.
+    fn lds_write_avx2(&mut self, wide: bool) -> R<()> {
         chunk_constants_avx2(&mut self.a, ecx)?;
         let a = &mut self.a;
+        if wide {
+            a.mov(rax, LANE_OFFSETS8.as_ptr() as u64)?;
+            a.vmovdqu(ymm8, ymmword_ptr(rax))?;
+        }
         a.push(rbp)?;
         for c in 0..8 {
             let mut lane = a.create_label();
@@ -255,58 +258,13 @@ impl Emitter<'_> {
             a.vptest(ymm7, ymm9)?;
             a.jae(lane)?;
             a.vmovd(eax, xmm0)?;
-            a.vmovdqu(ymm4, ymmword_ptr(rsi + 32 * c))?;
-            a.vmovdqu(ymmword_ptr(r9 + rax), ymm4)?;
-            a.jmp(next)?;
-            bind(a, &mut lane)?;
-            a.tzcnt(r10, r11)?;
-            // 32-bit LDS address: both registers hold zero-extended dwords.
-            a.mov(ebp, dword_ptr(rdi + r10 * 4 + 32 * c))?;
-            a.add(ebp, ecx)?;
-            a.mov(eax, dword_ptr(rsi + r10 * 4 + 32 * c))?;
-            a.mov(dword_ptr(r9 + rbp), eax)?;
-            a.blsr(r11d, r11d)?;
-            a.jnz(lane)?;
-            bind(a, &mut next)?;
-        }
-        a.pop(rbp)?;
-        Ok(())
-    }
-
-    /// Two dwords per lane (`ds_write_b64`: the low dwords at rsi, the high at rdx) written
-    /// on AVX2, after the range check (r9 = the LDS, ecx = the offset): a chunk of 8 lanes
-    /// that are all active at consecutive qwords (64-bit keys staged for an exchange) is two
-    /// vector stores of the interleaved dwords; the others lane by lane. Chunks go in order and
-    /// so do lanes within one, as in `lds_write_b32_avx2`.
-    fn lds_write_b64_avx2(&mut self) -> R<()> {
-        chunk_constants_avx2(&mut self.a, ecx)?;
-        let a = &mut self.a;
-        a.mov(rax, LANE_OFFSETS8.as_ptr() as u64)?;
-        a.vmovdqu(ymm8, ymmword_ptr(rax))?;
-        a.push(rbp)?;
-        for c in 0..8 {
-            let mut lane = a.create_label();
-            let mut next = a.create_label();
-            a.movzx(r11d, exec_byte(c))?;
-            a.test(r11d, r11d)?;
-            a.jz(next)?;
-            a.cmp(r11d, 0xff)?;
-            a.jne(lane)?;
-            a.vpaddd(ymm0, ymm2, ymmword_ptr(rdi + 32 * c))?;
-            a.vpbroadcastd(ymm6, xmm0)?;
-            a.vpaddd(ymm7, ymm6, ymm8)?;
-            a.vpcmpeqd(ymm7, ymm7, ymm0)?;
-            a.vptest(ymm7, ymm9)?;
-            a.jae(lane)?;
-            a.vmovd(eax, xmm0)?;
             a.vmovdqu(ymm0, ymmword_ptr(rsi + 32 * c))?;
-            a.vmovdqu(ymm1, ymmword_ptr(rdx + 32 * c))?;
-            a.vpunpckldq(ymm3, ymm0, ymm1)?; // [l0 h0 l1 h1 | l4 h4 l5 h5]
-            a.vpunpckhdq(ymm4, ymm0, ymm1)?; // [l2 h2 l3 h3 | l6 h6 l7 h7]
-            a.vperm2i128(ymm5, ymm3, ymm4, 0x20)?;
-            a.vperm2i128(ymm3, ymm3, ymm4, 0x31)?;
-            a.vmovdqu(ymmword_ptr(r9 + rax), ymm5)?;
-            a.vmovdqu(ymmword_ptr(r9 + rax + 32), ymm3)?;
+            if wide {
+                a.vmovdqu(ymm1, ymmword_ptr(rdx + 32 * c))?;
+                super::mem_wide::to_lanes(a, 2)?;
+                a.vmovdqu(ymmword_ptr(r9 + rax + 32), ymm1)?;
+            }
+            a.vmovdqu(ymmword_ptr(r9 + rax), ymm0)?;
             a.jmp(next)?;
             bind(a, &mut lane)?;
             a.tzcnt(r10, r11)?;
@@ -315,8 +273,10 @@ impl Emitter<'_> {
             a.add(ebp, ecx)?;
             a.mov(eax, dword_ptr(rsi + r10 * 4 + 32 * c))?;
             a.mov(dword_ptr(r9 + rbp), eax)?;
-            a.mov(eax, dword_ptr(rdx + r10 * 4 + 32 * c))?;
-            a.mov(dword_ptr(r9 + rbp + 4), eax)?;
+            if wide {
+                a.mov(eax, dword_ptr(rdx + r10 * 4 + 32 * c))?;
+                a.mov(dword_ptr(r9 + rbp + 4), eax)?;
+            }
             a.blsr(r11d, r11d)?;
             a.jnz(lane)?;
             bind(a, &mut next)?;

@@ -29,23 +29,7 @@ impl Emitter<'_> {
         unless_full_wave(a, masked)?;
         prefetch_ahead(a, load, 256 * n)?;
         for c in 0..8 {
-            if load {
-                for j in 0..n {
-                    a.vmovdqu(ymm(j), mem(c, j))?;
-                }
-                to_rows(a, dwords)?;
-                for k in 0..n {
-                    a.vmovdqu(reg(c, k), ymm(k))?;
-                }
-            } else {
-                for k in 0..n {
-                    a.vmovdqu(ymm(k), reg(c, k))?;
-                }
-                to_lanes(a, dwords)?;
-                for j in 0..n {
-                    a.vmovdqu(mem(c, j), ymm(j))?;
-                }
-            }
+            full_step(a, load, dwords, c)?;
         }
         a.jmp(done)?;
         bind(a, &mut masked)?;
@@ -82,13 +66,7 @@ impl Emitter<'_> {
                 let (mut lane, mut some) = (a.create_label(), a.create_label());
                 a.cmp(ecx, 0xff)?;
                 a.jne(some)?;
-                for k in 0..n {
-                    a.vmovdqu(ymm(k), reg(c, k))?;
-                }
-                to_lanes(a, dwords)?;
-                for j in 0..n {
-                    a.vmovdqu(mem(c, j), ymm(j))?;
-                }
+                full_step(a, false, dwords, c)?;
                 a.jmp(next)?;
                 bind(a, &mut some)?;
                 bind(a, &mut lane)?;
@@ -111,6 +89,32 @@ impl Emitter<'_> {
     }
 }
 
+/// Step `c` (8 lanes, all active) of a consecutive access of `dwords` per lane: plain moves
+/// between memory at r8 and the data VGPRs at rsi, transposed.
+fn full_step(a: &mut CodeAssembler, load: bool, dwords: u8, c: i32) -> R<()> {
+    let n = i32::from(dwords);
+    let mem = |j: i32| ymmword_ptr(r8 + (32 * n * c + 32 * j));
+    let reg = |k: i32| ymmword_ptr(rsi + (256 * k + 32 * c));
+    if load {
+        for j in 0..n {
+            a.vmovdqu(ymm(j), mem(j))?;
+        }
+        to_rows(a, dwords)?;
+        for k in 0..n {
+            a.vmovdqu(reg(k), ymm(k))?;
+        }
+    } else {
+        for k in 0..n {
+            a.vmovdqu(ymm(k), reg(k))?;
+        }
+        to_lanes(a, dwords)?;
+        for j in 0..n {
+            a.vmovdqu(mem(j), ymm(j))?;
+        }
+    }
+    Ok(())
+}
+
 /// ymm register `i` (0-15).
 fn ymm(i: i32) -> AsmRegisterYmm {
     [
@@ -119,17 +123,17 @@ fn ymm(i: i32) -> AsmRegisterYmm {
     ][i as usize]
 }
 
-/// 8 lanes' `dwords` as memory holds them, in ymm0.. (lane by lane, `dwords` per lane) ->
-/// one row per dword in ymm0.. (dword k of lanes 0-7 in ymm k); ymm4-ymm7 are scratch, ymm15
-/// holds [`UNZIP`] for 4 dwords.
-fn to_rows(a: &mut CodeAssembler, dwords: u8) -> R<()> {
+/// 8 lanes' `dwords` (2 or 4) as memory holds them, in ymm0.. (lane by lane, `dwords` per
+/// lane) -> one row per dword in ymm0.. (dword k of lanes 0-7 in ymm k); ymm4-ymm7 are
+/// scratch, ymm15 holds [`UNZIP`] for 4 dwords.
+pub(super) fn to_rows(a: &mut CodeAssembler, dwords: u8) -> R<()> {
     if dwords == 2 {
         // [l0 h0 l1 h1 | l2 h2 l3 h3] and lanes 4-7 alike: low dwords, then high.
-        a.vshufps(ymm2, ymm0, ymm1, 0x88)?; // [l0 l1 l4 l5 | l2 l3 l6 l7]
-        a.vpermq(ymm2, ymm2, 0xd8)?;
-        a.vshufps(ymm3, ymm0, ymm1, 0xdd)?;
-        a.vpermq(ymm1, ymm3, 0xd8)?;
-        a.vmovdqa(ymm0, ymm2)?;
+        a.vshufps(ymm4, ymm0, ymm1, 0x88)?; // [l0 l1 l4 l5 | l2 l3 l6 l7]
+        a.vpermq(ymm4, ymm4, 0xd8)?;
+        a.vshufps(ymm5, ymm0, ymm1, 0xdd)?;
+        a.vpermq(ymm1, ymm5, 0xd8)?;
+        a.vmovdqa(ymm0, ymm4)?;
         return Ok(());
     }
     // Lanes (0,1), (2,3), (4,5), (6,7) of x y z w.
@@ -149,12 +153,12 @@ fn to_rows(a: &mut CodeAssembler, dwords: u8) -> R<()> {
 
 /// The inverse of [`to_rows`]: rows in ymm0.. -> 8 lanes as memory holds them in ymm0..;
 /// ymm4-ymm7 are scratch.
-fn to_lanes(a: &mut CodeAssembler, dwords: u8) -> R<()> {
+pub(super) fn to_lanes(a: &mut CodeAssembler, dwords: u8) -> R<()> {
     if dwords == 2 {
-        a.vpunpckldq(ymm2, ymm0, ymm1)?; // [l0 h0 l1 h1 | l4 h4 l5 h5]
-        a.vpunpckhdq(ymm3, ymm0, ymm1)?; // [l2 h2 l3 h3 | l6 h6 l7 h7]
-        a.vperm2i128(ymm0, ymm2, ymm3, 0x20)?;
-        a.vperm2i128(ymm1, ymm2, ymm3, 0x31)?;
+        a.vpunpckldq(ymm4, ymm0, ymm1)?; // [l0 h0 l1 h1 | l4 h4 l5 h5]
+        a.vpunpckhdq(ymm5, ymm0, ymm1)?; // [l2 h2 l3 h3 | l6 h6 l7 h7]
+        a.vperm2i128(ymm0, ymm4, ymm5, 0x20)?;
+        a.vperm2i128(ymm1, ymm4, ymm5, 0x31)?;
         return Ok(());
     }
     a.vpunpckldq(ymm4, ymm0, ymm1)?; // [x0 y0 x1 y1 | x4 y4 x5 y5]
