@@ -212,12 +212,7 @@ fn vector_span(a: &mut CodeAssembler, pair: bool) -> R<()> {
         }
         // The four lanes' EXEC bits as qword masks, from the dword masks of their byte.
         a.vpmovsxdq(ymm4, xmmword_ptr(r15 + rax + 16 * (g % 2)))?;
-        a.vpmovzxdq(ymm0, xmmword_ptr(rdi + 16 * g))?;
-        if pair {
-            a.vpmovzxdq(ymm5, xmmword_ptr(rdi + (256 + 16 * g)))?;
-            a.vpsllq(ymm5, ymm5, 32)?;
-            a.vpor(ymm0, ymm0, ymm5)?;
-        }
+        lane_qwords(a, ymm0, ymm5, pair, 16 * g)?;
         a.vpaddq(ymm0, ymm0, ymm1)?;
         a.vpcmpgtq(ymm5, ymm2, ymm0)?;
         a.vpand(ymm5, ymm5, ymm4)?;
@@ -248,6 +243,24 @@ fn vector_span(a: &mut CodeAssembler, pair: bool) -> R<()> {
     Ok(())
 }
 
+/// `dst` = the addresses of the four lanes at byte `at` of the address VGPRs (rdi) as
+/// qwords: their low dwords, with the high dwords for pairs (`tmp` is scratch).
+fn lane_qwords(
+    a: &mut CodeAssembler,
+    dst: AsmRegisterYmm,
+    tmp: AsmRegisterYmm,
+    pair: bool,
+    at: i32,
+) -> R<()> {
+    a.vpmovzxdq(dst, xmmword_ptr(rdi + at))?;
+    if pair {
+        a.vpmovzxdq(tmp, xmmword_ptr(rdi + (256 + at)))?;
+        a.vpsllq(tmp, tmp, 32)?;
+        a.vpor(dst, dst, tmp)?;
+    }
+    Ok(())
+}
+
 /// Pass 2 of a load of one or two dwords per lane (`dwords`), or of a byte or short widened
 /// to a dword (`narrow`), the span checked and r8 = the site's delta: per 8 lanes two gathers
 /// of 4 lanes each under EXEC (the lanes' qword addresses index from rdx + delta; an inactive
@@ -267,12 +280,7 @@ fn gather_lanes(a: &mut CodeAssembler, pair: bool, dwords: u8, narrow: Option<Su
         // Lanes 8c..8c+3 into ymm0 (xmm0 for dwords), 8c+4..8c+7 into ymm1 (xmm1).
         for h in 0..2 {
             let (dst, dstx) = if h == 0 { (ymm0, xmm0) } else { (ymm1, xmm1) };
-            a.vpmovzxdq(ymm6, xmmword_ptr(rdi + (32 * c + 16 * h)))?;
-            if pair {
-                a.vpmovzxdq(ymm7, xmmword_ptr(rdi + (256 + 32 * c + 16 * h)))?;
-                a.vpsllq(ymm7, ymm7, 32)?;
-                a.vpor(ymm6, ymm6, ymm7)?;
-            }
+            lane_qwords(a, ymm6, ymm7, pair, 32 * c + 16 * h)?;
             if dwords == 2 {
                 a.vpmovsxdq(ymm5, xmmword_ptr(r15 + rax + 16 * h))?;
                 a.vpgatherqq_3(dst, ptr(r8 + ymm6), ymm5)?;
