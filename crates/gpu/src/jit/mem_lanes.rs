@@ -5,7 +5,8 @@
 //! active lanes finds the lowest and highest address for the span check, a second moves each
 //! lane's dwords; stores go in lane order, so the highest lane wins where addresses overlap,
 //! as in the other paths. With many active lanes the first pass takes vectors, and loads of
-//! one or two dwords, bytes and shorts gather (`vector_span`, `gather_lanes`). Each naturally
+//! one, two or (8-byte aligned) four dwords, bytes and shorts gather (`vector_span`,
+//! `gather_lanes`). Each naturally
 //! aligned 8-byte piece of a lane's dwords is one 64-bit host access, as in the interpreter
 //! (`memory::read_dwords`): another work-group's 64-bit flag-and-value word (a decoupled
 //! look-back scan's) is never seen torn. When every active lane has the same dword address (a
@@ -93,11 +94,11 @@ impl Emitter<'_> {
             }
         }
         a.jmp(end)?;
-        // Pass 2: each active lane's dwords, at its address + the site's delta; loads of one
-        // or two dwords by many lanes gather them.
+        // Pass 2: each active lane's dwords, at its address + the site's delta; loads of one,
+        // two or four dwords by many lanes gather them.
         bind(a, &mut lanes)?;
         let narrow = shape.sub.filter(|s| s.d16.is_none());
-        if shape.load && (narrow.is_some() || shape.sub.is_none() && shape.dwords <= 2) {
+        if shape.load && (narrow.is_some() || shape.sub.is_none() && shape.dwords != 3) {
             let mut one_by_one = a.create_label();
             if let Some(s) = narrow {
                 // A byte or short is gathered as the dword at its address: that dword must be
@@ -109,6 +110,11 @@ impl Emitter<'_> {
             a.popcnt(rax, sreg64(EXEC))?;
             a.cmp(eax, VECTOR_SPAN_LANES)?;
             a.jb(one_by_one)?;
+            if shape.dwords == 4 {
+                // Gathered as two qwords per lane: only 8-byte aligned lanes (a 4-aligned
+                // lane's aligned middle qword must stay one access).
+                all_aligned8(a, one_by_one)?;
+            }
             gather_lanes(a, shape.pair, shape.dwords, narrow)?;
             a.jmp(end)?;
             bind(a, &mut one_by_one)?;
@@ -243,6 +249,27 @@ fn vector_span(a: &mut CodeAssembler, pair: bool) -> R<()> {
     Ok(())
 }
 
+/// Jumps to `not` unless every active lane's host address (its low VGPR dword + rdx + the
+/// delta in r8) is 8-byte aligned; ymm0, ymm1 and ecx are scratch.
+fn all_aligned8(a: &mut CodeAssembler, not: CodeLabel) -> R<()> {
+    a.lea(ecx, dword_ptr(rdx + r8))?;
+    a.vmovd(xmm0, ecx)?;
+    a.vpbroadcastd(ymm0, xmm0)?;
+    for c in 0..8 {
+        a.movzx(ecx, exec_byte(c))?;
+        a.shl(ecx, 5)?;
+        a.vmovdqu(ymm1, ymmword_ptr(rdi + 32 * c))?;
+        a.vpand(ymm1, ymm1, ymmword_ptr(r15 + rcx))?;
+        a.vpor(ymm0, ymm0, ymm1)?;
+    }
+    a.mov(ecx, 7)?;
+    a.vmovd(xmm1, ecx)?;
+    a.vpbroadcastd(ymm1, xmm1)?;
+    a.vptest(ymm0, ymm1)?;
+    a.jnz(not)?;
+    Ok(())
+}
+
 /// `dst` = the addresses of the four lanes at byte `at` of the address VGPRs (rdi) as
 /// qwords: their low dwords, with the high dwords for pairs (`tmp` is scratch).
 fn lane_qwords(
@@ -261,9 +288,10 @@ fn lane_qwords(
     Ok(())
 }
 
-/// Pass 2 of a load of one or two dwords per lane (`dwords`), or of a byte or short widened
-/// to a dword (`narrow`), the span checked and r8 = the site's delta: per 8 lanes two gathers
-/// of 4 lanes each under EXEC (the lanes' qword addresses index from rdx + delta; an inactive
+/// Pass 2 of a load of one, two or four dwords per lane (`dwords`), or of a byte or short
+/// widened to a dword (`narrow`), the span checked and r8 = the site's delta: per 8 lanes two
+/// gathers of 4 lanes each (four for four dwords: their qwords at the address and 8 past it)
+/// under EXEC (the lanes' qword addresses index from rdx + delta; an inactive
 /// lane reads nothing), the data blended into the VGPRs under EXEC. A group's addresses are
 /// read before its data is written, so a load into its own address VGPRs is exact. Each lane
 /// of a two-dword load is one 8-byte element, a single access where it is aligned, as the
@@ -281,7 +309,14 @@ fn gather_lanes(a: &mut CodeAssembler, pair: bool, dwords: u8, narrow: Option<Su
         for h in 0..2 {
             let (dst, dstx) = if h == 0 { (ymm0, xmm0) } else { (ymm1, xmm1) };
             lane_qwords(a, ymm6, ymm7, pair, 32 * c + 16 * h)?;
-            if dwords == 2 {
+            if dwords == 4 {
+                // Dwords 0-1 into ymm0/ymm1, dwords 2-3 into ymm2/ymm3.
+                a.vpmovsxdq(ymm5, xmmword_ptr(r15 + rax + 16 * h))?;
+                a.vmovdqa(ymm7, ymm5)?; // (a gather clears its mask)
+                a.vpgatherqq_3(dst, ptr(r8 + ymm6), ymm5)?;
+                let hi = if h == 0 { ymm2 } else { ymm3 };
+                a.vpgatherqq_3(hi, ptr(r8 + ymm6 + 8), ymm7)?;
+            } else if dwords == 2 {
                 a.vpmovsxdq(ymm5, xmmword_ptr(r15 + rax + 16 * h))?;
                 a.vpgatherqq_3(dst, ptr(r8 + ymm6), ymm5)?;
             } else {
@@ -289,11 +324,26 @@ fn gather_lanes(a: &mut CodeAssembler, pair: bool, dwords: u8, narrow: Option<Su
                 a.vpgatherqd_3(dstx, ptr(r8 + ymm6), xmm5)?;
             }
         }
-        if dwords == 2 {
-            super::mem_wide::to_rows(a, 2)?;
-        } else {
-            a.vinserti128(ymm0, ymm0, xmm1, 1)?;
-        }
+        // The rows of dwords 0, 1, ... of the 8 lanes.
+        let rows: &[AsmRegisterYmm] = match dwords {
+            4 => {
+                super::mem_wide::to_rows(a, 2)?;
+                a.vmovdqa(ymm8, ymm0)?;
+                a.vmovdqa(ymm9, ymm1)?;
+                a.vmovdqa(ymm0, ymm2)?;
+                a.vmovdqa(ymm1, ymm3)?;
+                super::mem_wide::to_rows(a, 2)?;
+                &[ymm8, ymm9, ymm0, ymm1]
+            }
+            2 => {
+                super::mem_wide::to_rows(a, 2)?;
+                &[ymm0, ymm1]
+            }
+            _ => {
+                a.vinserti128(ymm0, ymm0, xmm1, 1)?;
+                &[ymm0]
+            }
+        };
         a.vmovdqu(ymm5, ymmword_ptr(r15 + rax))?;
         if let Some(s) = narrow {
             let bits = 32 - 8 * u32::from(s.bytes);
@@ -304,8 +354,8 @@ fn gather_lanes(a: &mut CodeAssembler, pair: bool, dwords: u8, narrow: Option<Su
                 a.vpsrld(ymm0, ymm0, bits)?;
             }
         }
-        for k in 0..i32::from(dwords) {
-            let (data, m) = (if k == 0 { ymm0 } else { ymm1 }, 256 * k + 32 * c);
+        for (k, &data) in (0..).zip(rows) {
+            let m = 256 * k + 32 * c;
             a.vmovdqu(ymm2, ymmword_ptr(rsi + m))?;
             a.vpblendvb(data, ymm2, data, ymm5)?;
             a.vmovdqu(ymmword_ptr(rsi + m), data)?;

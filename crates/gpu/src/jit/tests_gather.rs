@@ -45,7 +45,7 @@ impl Drop for GuardedPage {
     }
 }
 
-/// Global loads of a byte, a short (each signed and unsigned), one and two dwords through
+/// Global loads of a byte, a short (each signed and unsigned), one, two and four dwords through
 /// 64-bit addresses in v[2:3] leave the interpreter's registers when their lanes' addresses
 /// are scattered: with all lanes; with 40 lanes whose inactive ones hold addresses outside
 /// memory; with 5 lanes (one by one); with the data register the address register; and with
@@ -54,7 +54,15 @@ impl Drop for GuardedPage {
 #[test]
 fn scattered_loads_are_exact_to_the_end_of_a_mapping() {
     // (op, bytes)
-    let ops = [(16u32, 1u64), (17, 1), (18, 2), (19, 2), (20, 4), (21, 8)];
+    let ops = [
+        (16u32, 1u64),
+        (17, 1),
+        (18, 2),
+        (19, 2),
+        (20, 4),
+        (21, 8),
+        (23, 16),
+    ];
     let mut r = Rng(31);
     let mut mem = GuardedPage::new();
     let init: Vec<u8> = (0..PAGE).map(|_| r.next() as u8).collect();
@@ -78,9 +86,14 @@ fn scattered_loads_are_exact_to_the_end_of_a_mapping() {
                     } else if exec >> l & 1 == 0 {
                         0x1234_5678_0000 + 8 * l as u64
                     } else {
-                        // Aligned to the element (a two-dword load to a dword, now and then).
-                        let align = if bytes == 8 && l % 5 == 0 { 4 } else { bytes };
-                        base + (r.next() % (PAGE as u64 - 8)) / align * align
+                        // Aligned to the element; in case 1 every fifth lane of a two- or
+                        // four-dword load only to a dword (four dwords then go lane by lane).
+                        let align = if bytes >= 8 && k == 1 && l % 5 == 0 {
+                            4
+                        } else {
+                            bytes
+                        };
+                        base + (r.next() % (PAGE as u64 - 16)) / align * align
                     };
                     w0.v[2][l] = a as u32;
                     w0.v[3][l] = (a >> 32) as u32;
