@@ -295,7 +295,8 @@ fn lane_qwords(
 /// lane reads nothing), the data blended into the VGPRs under EXEC. A group's addresses are
 /// read before its data is written, so a load into its own address VGPRs is exact. Each lane
 /// of a two-dword load is one 8-byte element, a single access where it is aligned, as the
-/// lane-by-lane moves make it. A narrow lane reads the dword at its address (the caller
+/// lane-by-lane moves make it; a four-dword lane is two, which the caller allows only when
+/// every active lane is 8-byte aligned (`all_aligned8`). A narrow lane reads the dword at its address (the caller
 /// checked that it lies in the proven range) and keeps its low byte or short.
 fn gather_lanes(a: &mut CodeAssembler, pair: bool, dwords: u8, narrow: Option<SubDword>) -> R<()> {
     a.add(r8, rdx)?;

@@ -7,6 +7,7 @@
 
 use super::emit::{bind, unless_full_wave, Emitter, R};
 use super::mem_vector::{exec_byte, prefetch_ahead};
+use super::vx::{yr, V};
 use iced_x86::code_asm::*;
 
 /// `vpermd` indices taking `[0 2 4 6 | 1 3 5 7]` to lane order.
@@ -21,7 +22,7 @@ impl Emitter<'_> {
         // The 8 lanes of step c: memory at r8 + 32n * c in n ymm moves, VGPR k at rsi + 256 k.
         let mem = |c: i32, j: i32| ymmword_ptr(r8 + (32 * n * c + 32 * j));
         let reg = |c: i32, k: i32| ymmword_ptr(rsi + (256 * k + 32 * c));
-        if dwords == 4 {
+        if dwords == 4 && load {
             a.mov(rax, UNZIP.as_ptr() as u64)?;
             a.vmovdqu(ymm15, ymmword_ptr(rax))?;
         }
@@ -117,10 +118,7 @@ fn full_step(a: &mut CodeAssembler, load: bool, dwords: u8, c: i32) -> R<()> {
 
 /// ymm register `i` (0-15).
 fn ymm(i: i32) -> AsmRegisterYmm {
-    [
-        ymm0, ymm1, ymm2, ymm3, ymm4, ymm5, ymm6, ymm7, ymm8, ymm9, ymm10, ymm11, ymm12, ymm13,
-        ymm14, ymm15,
-    ][i as usize]
+    yr(V(i as u8))
 }
 
 /// 8 lanes' `dwords` (2 or 4) as memory holds them, in ymm0.. (lane by lane, `dwords` per
