@@ -55,6 +55,9 @@ impl<'p> Emitter<'p> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
         let x = self.fsrc(li, 0)?;
         let y = self.fsrc(li, 1)?;
+        if self.nan_redo.is_some() && super::nan_defer::deferred(li) {
+            return self.f32_bare(d, op, x, y);
+        }
         let zs = if op == FOp::Fma {
             Some(self.fsrc(li, 2)?)
         } else {
@@ -114,6 +117,26 @@ impl<'p> Emitter<'p> {
             };
             e.nan3(t, nan, ops)
         })
+    }
+
+    /// An add, subtraction or multiply without its NaN test, in a deferring chunk
+    /// (`nan_defer.rs`): its result is tested where it leaves the run of such ops.
+    fn f32_bare(&mut self, d: u8, op: FOp, x: V, y: V) -> R<()> {
+        let t = self.dst_reg(d)?;
+        match op {
+            FOp::Add => self.v_fadd(t, x, Vs::R(y))?,
+            FOp::Mul => self.v_fmul(t, x, Vs::R(y))?,
+            FOp::Sub => self.v_fsub(t, x, Vs::R(y))?,
+            FOp::SubRev => self.v_fsub(t, y, Vs::R(x))?,
+            _ => return Err(err("float op without a NaN test")),
+        }
+        if self.pend_nan_test(d) {
+            self.put(d, t)
+        } else {
+            // Stored now: tested now.
+            self.nan_test(t)?;
+            self.put(d, t)
+        }
     }
 
     /// f32 trunc, floor, ceil, rndne: x86's rounding to an integer keeps the sign of zero and

@@ -44,6 +44,7 @@ mod mem_rows;
 mod mem_scalar;
 mod mem_vector;
 mod mem_wide;
+mod nan_defer;
 mod plan;
 mod salu;
 mod segment;
@@ -51,6 +52,8 @@ mod select;
 mod stubs;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_float;
 #[cfg(test)]
 mod tests_gather;
 #[cfg(test)]
@@ -331,6 +334,9 @@ pub(crate) struct JitCtx {
     pub lds_cls: [std::mem::MaybeUninit<lds_class::LdsClass>; lds_class::LDS_CLASS_SLOTS],
     /// The address an `EXIT_JUMP` goes to.
     pub jump: u64,
+    /// A chunk's GPRs collecting lane masks, as the chunk found them, for its second run
+    /// (`nan_defer.rs`).
+    pub nan_accs: [u64; 6],
     /// A buffer access's 32-bit lane offsets (`mem_buffer.rs`), written before the stub reads
     /// them.
     pub buf_offsets: [std::mem::MaybeUninit<u32>; 64],
@@ -439,6 +445,7 @@ impl JitCtx {
             buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
             xlane: [std::mem::MaybeUninit::uninit(); 64],
             jump: 0,
+            nan_accs: [0; 6],
             cx: std::ptr::null_mut(),
             exit: None,
             shadow: None,

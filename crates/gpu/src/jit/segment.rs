@@ -59,6 +59,9 @@ pub(super) struct Seg {
     /// VGPRs that hold zero in this iteration (`v_mov_b32 v, 0`: the high half of an index
     /// about to be widened to a 64-bit address).
     zero: Vec<u8>,
+    /// A deferring iteration: VGPRs whose homes hold an f32 result not tested for NaN yet
+    /// (`nan_defer.rs`).
+    pending: Vec<u8>,
 }
 
 /// A map of a few entries (a segment's homes and snapshot slots: at most a few dozen) as a
@@ -110,6 +113,9 @@ struct PerInst<'a> {
     unread: &'a [bool],
     hand: &'a [Option<usize>],
 }
+
+/// The VGPRs an iteration wrote, in their homes (stored at its end).
+type Dirty = Vec<(u8, V)>;
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
 const MASK_ACCS: [AsmRegister64; 6] = [rcx, rdx, r8, r9, r10, r11];
@@ -164,8 +170,15 @@ impl Emitter<'_> {
             }
         }
         let mut ranked: Vec<(Opd, u32)> = uses.0;
-        // Most used first; ties by register for a stable layout.
-        ranked.sort_by_key(|&(o, n)| (std::cmp::Reverse(n), o_key(o)));
+        // Most used first; ties by register for a stable layout. Where the segment's f32 ops
+        // may run without NaN tests, the registers it reads before it writes come first: a
+        // chunk runs twice only if they have homes (`nan_defer.rs`).
+        let anti = match self.check || !super::nan_defer::worth_deferring(insts) {
+            true => Vec::new(),
+            false => super::nan_defer::anti_dependent(insts),
+        };
+        let first = |o: Opd| !matches!(o, Opd::V(r) if anti.len() <= isa.homes().len() && anti.contains(&r));
+        ranked.sort_by_key(|&(o, n)| (first(o), std::cmp::Reverse(n), o_key(o)));
         let mut homes = VecMap::new();
         for ((o, _), &reg) in ranked.iter().zip(isa.homes()) {
             homes.insert(
@@ -246,6 +259,8 @@ impl Emitter<'_> {
             !last.is_some_and(|k| unread[k])
         });
         let reread = rereads(insts);
+        let defer =
+            !self.check && super::nan_defer::defers(insts, |r| homes.get(&Opd::V(r)).is_some());
         self.seg = Some(Seg {
             homes,
             snaps,
@@ -258,6 +273,7 @@ impl Emitter<'_> {
             hand_out: None,
             held: None,
             zero: Vec::new(),
+            pending: Vec::new(),
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -281,7 +297,7 @@ impl Emitter<'_> {
         };
         let mut done = self.a.create_label();
         if isa == Isa::Avx2 && !self.check {
-            self.full_exec_loop(insts, &flags, done)?;
+            self.full_exec_loop(insts, &flags, done, defer, &collected)?;
         }
         let a = &mut self.a;
         a.xor(esi, esi)?;
@@ -305,7 +321,9 @@ impl Emitter<'_> {
                 a.vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
             }
         }
-        let dirty = self.segment_body(insts, &flags)?;
+        let (dirty, redo) = self.chunk_body(insts, &flags, defer, &collected)?;
+        let mut back = self.a.create_label();
+        bind(&mut self.a, &mut back)?;
         // A chunk whose lanes are all active stores whole registers. AVX-512: the memory
         // access reading them next (its address, its data) is forwarded from a plain store but
         // waits for a masked one to reach the cache; not in general, since where chunks of one
@@ -332,7 +350,7 @@ impl Emitter<'_> {
             self.a.jmp(next)?;
             bind(&mut self.a, &mut partial)?;
         }
-        for (r, v) in dirty {
+        for &(r, v) in &dirty {
             let m = self.vgpr_mem(r);
             self.v_store_masked_blend(m, v, exec)?;
         }
@@ -344,9 +362,10 @@ impl Emitter<'_> {
         a.inc(esi)?;
         a.cmp(esi, chunks)?;
         a.jb(top)?;
-        // Chunks without active lanes: their mask outputs read 0.
         a.jmp(done)?;
-        bind(a, &mut skip)?;
+        self.chunk_redo(insts, &flags, redo, back, &dirty, &collected)?;
+        // Chunks without active lanes: their mask outputs read 0.
+        bind(&mut self.a, &mut skip)?;
         for m in &masks_out {
             if let Some(&(_, r)) = collected.iter().find(|c| c.0 == *m) {
                 self.a.shr(r, (64 / chunks) as u32)?;
@@ -377,6 +396,8 @@ impl Emitter<'_> {
         insts: &[(u32, LaneInst)],
         flags: &PerInst,
         done: CodeLabel,
+        defer: bool,
+        collected: &[(u8, AsmRegister64)],
     ) -> R<()> {
         let exec = self.isa.exec_mask();
         let mut general = self.a.create_label();
@@ -387,9 +408,12 @@ impl Emitter<'_> {
         self.a.mov(rdi, r13)?;
         bind(&mut self.a, &mut top)?;
         self.full_exec = true;
-        let dirty = self.segment_body(insts, flags);
+        let body = self.chunk_body(insts, flags, defer, collected);
         self.full_exec = false;
-        for (r, v) in dirty? {
+        let (dirty, redo) = body?;
+        let mut back = self.a.create_label();
+        bind(&mut self.a, &mut back)?;
+        for &(r, v) in &dirty {
             let m = self.vgpr_mem(r);
             self.v_mov_to_mem(m, v)?;
         }
@@ -399,7 +423,106 @@ impl Emitter<'_> {
         a.cmp(esi, self.isa.chunks() as i32)?;
         a.jb(top)?;
         a.jmp(done)?;
-        bind(a, &mut general)
+        self.full_exec = true;
+        let redone = self.chunk_redo(insts, flags, redo, back, &dirty, collected);
+        self.full_exec = false;
+        redone?;
+        bind(&mut self.a, &mut general)
+    }
+
+    /// One chunk iteration; with `defer`, its f32 adds, subtractions and multiplies without
+    /// their NaN tests, and NaN tests where their results leave, which jump to the label
+    /// returned (`nan_defer.rs`).
+    fn chunk_body(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        f: &PerInst,
+        defer: bool,
+        collected: &[(u8, AsmRegister64)],
+    ) -> R<(Dirty, Option<CodeLabel>)> {
+        if !defer {
+            return Ok((self.segment_body(insts, f)?, None));
+        }
+        let redo = self.a.create_label();
+        let accs: Vec<AsmRegister64> = collected.iter().map(|c| c.1).collect();
+        self.save_mask_accs(&accs)?;
+        self.nan_redo = Some(redo);
+        let dirty = self.segment_body(insts, f);
+        self.nan_redo = None;
+        Ok((dirty?, Some(redo)))
+    }
+
+    /// Out of the loop, for a chunk whose deferred results held a NaN: the GPRs collecting
+    /// lane masks as the chunk found them, the iteration again with its NaN tests, then on to
+    /// `back` (the stores of `dirty`, which the iteration wrote again).
+    fn chunk_redo(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        f: &PerInst,
+        redo: Option<CodeLabel>,
+        back: CodeLabel,
+        dirty: &[(u8, V)],
+        collected: &[(u8, AsmRegister64)],
+    ) -> R<()> {
+        let Some(mut redo) = redo else {
+            return Ok(());
+        };
+        bind(&mut self.a, &mut redo)?;
+        let accs: Vec<AsmRegister64> = collected.iter().map(|c| c.1).collect();
+        self.restore_mask_accs(&accs)?;
+        let again = self.segment_body(insts, f)?;
+        if again != dirty {
+            return Err(super::emit::err("a chunk's second run wrote other homes"));
+        }
+        self.a.jmp(back)?;
+        Ok(())
+    }
+
+    /// In a deferring iteration, before `li`: NaN tests of the deferred results it reads,
+    /// unless it runs bare too or does not care which NaN it reads. Returns whether `li` copies
+    /// a deferred result into a homed destination instead (a move or select: the destination
+    /// is tested where it leaves).
+    fn nan_tests_before(&mut self, li: &LaneInst) -> R<bool> {
+        use super::nan_defer::{deferred, nan_blind, nan_transparent, vgpr_reads};
+        if deferred(li) || nan_blind(li) {
+            return Ok(false);
+        }
+        let pending = |e: &Self, r: u8| e.seg.as_ref().is_some_and(|g| g.pending.contains(&r));
+        let reads_pending = vgpr_reads(li).any(|r| pending(self, r));
+        let homed_dst = li.dst.is_some_and(|d| self.home(Opd::V(d)).is_some()) && !li.dst_wide;
+        if nan_transparent(li) && homed_dst {
+            return Ok(reads_pending);
+        }
+        let mut regs = Vec::new();
+        for r in vgpr_reads(li) {
+            if let Some(seg) = self.seg.as_mut() {
+                if let Some(k) = seg.pending.iter().position(|&p| p == r) {
+                    seg.pending.remove(k);
+                    let h = self
+                        .home(Opd::V(r))
+                        .ok_or_else(|| super::emit::err("pending without a home"))?;
+                    regs.push(h.reg);
+                }
+            }
+        }
+        if !regs.is_empty() {
+            self.nan_test_all(&regs)?;
+        }
+        Ok(false)
+    }
+
+    /// A deferred result for VGPR `d`: whether it waits in `d`'s home to be tested later
+    /// (else the caller tests it before storing it).
+    pub(super) fn pend_nan_test(&mut self, d: u8) -> bool {
+        if self.home(Opd::V(d)).is_none() {
+            return false;
+        }
+        if let Some(seg) = self.seg.as_mut() {
+            if !seg.pending.contains(&d) {
+                seg.pending.push(d);
+            }
+        }
+        true
     }
 
     /// One chunk iteration of a segment's instructions; returns the VGPRs written (their
@@ -408,6 +531,7 @@ impl Emitter<'_> {
         if let Some(seg) = self.seg.as_mut() {
             seg.held = None; // (from the other copy of the loop)
             seg.zero.clear();
+            seg.pending.clear();
         }
         for (k, (i, li)) in insts.iter().enumerate() {
             self.free_all();
@@ -423,11 +547,32 @@ impl Emitter<'_> {
                     self.free_m &= !(1 << m.0);
                 }
             }
+            let passes_nan = self.nan_redo.is_some() && self.nan_tests_before(li)?;
             self.lane(*i, li).map_err(|e| {
                 super::emit::EmitError(format!("{} (at `{}`)", e.0, self.prog.text(*i)))
             })?;
+            if !super::nan_defer::deferred(li) {
+                if let Some(seg) = self.seg.as_mut() {
+                    seg.pending.retain(|r| li.vgpr_writes().all(|w| w != *r));
+                    if passes_nan {
+                        seg.pending.extend(li.vgpr_writes());
+                    }
+                }
+            }
         }
         self.free_all();
+        // Deferred results still in their homes, before the iteration stores them.
+        let pending = self.seg.as_mut().map(|g| std::mem::take(&mut g.pending));
+        let mut regs = Vec::new();
+        for r in pending.unwrap_or_default() {
+            let h = self
+                .home(Opd::V(r))
+                .ok_or_else(|| super::emit::err("pending without a home"))?;
+            regs.push(h.reg);
+        }
+        if !regs.is_empty() {
+            self.nan_test_all(&regs)?;
+        }
         // Written VGPRs to memory under EXEC; homes become invalid for the next chunk.
         let mut dirty: Vec<(u8, V)> = Vec::new();
         if let Some(seg) = self.seg.as_mut() {

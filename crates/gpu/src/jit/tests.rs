@@ -319,7 +319,11 @@ fn listing(prog: &Program) -> String {
 /// Runs `prog` from a random wave in the interpreter and, for each ISA, as compiled code, and
 /// asserts that they end alike ([`assert_same_end`]); returns the translated and reachable
 /// instructions summed over the ISAs.
-fn compiled_matches_interpreter(r: &mut Rng, case: usize, prog: &Program) -> (usize, usize) {
+pub(super) fn compiled_matches_interpreter(
+    r: &mut Rng,
+    case: usize,
+    prog: &Program,
+) -> (usize, usize) {
     let w0 = random_wave(r);
     let mut a = w0.clone();
     let ra = run_engine(prog, &mut a, None);

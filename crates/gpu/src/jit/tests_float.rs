@@ -1,0 +1,87 @@
+//! f32 segments against the interpreter: runs of adds, subtractions and multiplies (which
+//! chunks run without NaN tests, `nan_defer.rs`) among compares, selects, carries, min/max
+//! and fma, over registers full of infinities, quiet and signaling NaNs, zeros and
+//! denormals, so that chunks raise the invalid-operation flag and run again.
+
+use super::tests::{compiled_matches_interpreter, fuzz_params, random_code, Rng};
+use crate::program::Program;
+
+/// A VGPR source (v0-v11: more than AVX2 has homes for, so that some results go to memory
+/// mid-chunk) or, now and then, an SGPR, an inline constant or a literal.
+fn fsrc(r: &mut Rng) -> u32 {
+    match r.next() % 10 {
+        0..=6 => 256 + (r.next() % 12) as u32,
+        7 => (r.next() % 8) as u32,
+        8 => r.pick(&[240, 242, 243, 244, 128]), // 0.5, 1.0, -1.0, 2.0, 0
+        _ => 255,                                // the literal
+    }
+}
+
+/// One instruction (and a literal word): mostly f32 add/sub/subrev/mul, VOP2 and VOP3 with
+/// abs/neg, among the other lane ops a float segment holds.
+fn float_inst(r: &mut Rng) -> [u32; 2] {
+    let vdst = (r.next() % 12) as u32;
+    let vsrc1 = (r.next() % 12) as u32;
+    let lit = r.pick(&[
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_1234,
+        0x7f80_0001,
+        0x0000_0001,
+        0x3f80_0000,
+    ]);
+    let vop2 = |op: u32, src0: u32| [op << 25 | vdst << 17 | vsrc1 << 9 | src0, lit];
+    match r.next() % 16 {
+        // v_add/sub/subrev/mul_f32 (VOP2 1, 2, 3, 5)
+        0..=7 => vop2(r.pick(&[1, 2, 3, 5]), fsrc(r)),
+        // VOP3 forms with source modifiers: abs [10:8], neg [31:29]
+        8..=9 => {
+            let op = 0x100 + r.pick(&[1u32, 2, 3, 5]);
+            let (abs, neg) = ((r.next() % 4) as u32, (r.next() % 4) as u32);
+            let s0 = 256 + (r.next() % 12) as u32;
+            let s1 = 256 + (r.next() % 12) as u32;
+            [
+                0x34 << 26 | op << 16 | abs << 8 | vdst,
+                s0 | s1 << 9 | neg << 29,
+            ]
+        }
+        // v_cmp_lt_f32 / v_cmp_u_f32 / v_cmp_gt_f32 -> VCC (VOPC)
+        10 => [
+            0x3e << 25 | r.pick(&[0x41u32, 0x48, 0x44]) << 17 | vsrc1 << 9 | fsrc(r),
+            lit,
+        ],
+        // v_cndmask_b32 (reads VCC), v_min_f32, v_max_f32
+        11 => vop2(r.pick(&[0, 0xa, 0xb]), fsrc(r)),
+        // v_add_co_u32 / v_addc_co_u32 (write VCC; the second reads it first)
+        12 => vop2(r.pick(&[0x19, 0x1c]), 256 + (r.next() % 12) as u32),
+        // v_mac_f32 (reads its destination), v_add_u32
+        13 => vop2(r.pick(&[0x16, 0x34]), fsrc(r)),
+        // v_fma_f32 (VOP3 0x1cb)
+        14 => {
+            let s = |r: &mut Rng| 256 + (r.next() % 12) as u32;
+            [
+                0x34 << 26 | 0x1cb << 16 | vdst,
+                s(r) | s(r) << 9 | s(r) << 18,
+            ]
+        }
+        // v_mov_b32 (VOP1 1)
+        _ => [0x3f << 25 | vdst << 17 | 1 << 9 | fsrc(r), lit],
+    }
+}
+
+/// Segments of 4-24 float-heavy instructions from random waves (whose registers hold
+/// infinities and NaNs in a quarter of their lanes), both ISAs, compared with the interpreter.
+#[test]
+fn float_segments_match_the_interpreter() {
+    if !super::host_supported() {
+        return;
+    }
+    let (seed, cases) = fuzz_params(0x5851_f42d_4c95_7f2d, 3000);
+    let mut r = Rng(seed);
+    for case in 0..cases {
+        let n = 4 + (r.next() % 21) as usize;
+        let (code, _) = random_code(&mut r, n, float_inst);
+        let prog = Program::new(&code, 0x1000);
+        compiled_matches_interpreter(&mut r, case, &prog);
+    }
+}
