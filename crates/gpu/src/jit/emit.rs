@@ -128,8 +128,8 @@ pub(super) struct Emitter<'p> {
     /// The chunk loop being emitted runs only when every lane of the wave is active (AVX2's
     /// full-EXEC copy of a segment): EXEC's mask register holds all ones.
     pub(super) full_exec: bool,
-    /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions and
-    /// multiplies, and a NaN where their results leave goes here, to the chunk's second run
+    /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
+    /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
     pub(super) nan_redo: Option<CodeLabel>,
     /// Memory-instruction sites numbered so far.

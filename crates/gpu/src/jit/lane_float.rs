@@ -55,14 +55,14 @@ impl<'p> Emitter<'p> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
         let x = self.fsrc(li, 0)?;
         let y = self.fsrc(li, 1)?;
-        if self.nan_redo.is_some() && super::nan_defer::deferred(li) {
-            return self.f32_bare(d, op, x, y);
-        }
         let zs = if op == FOp::Fma {
             Some(self.fsrc(li, 2)?)
         } else {
             None
         };
+        if self.nan_redo.is_some() && super::nan_defer::deferred(li) {
+            return self.f32_bare(d, op, x, y, zs);
+        }
         let t = self.tmp()?;
         let nan = self.mtmp()?;
         if matches!(op, FOp::Min | FOp::Max) {
@@ -119,15 +119,16 @@ impl<'p> Emitter<'p> {
         })
     }
 
-    /// An add, subtraction or multiply without its NaN test, in a deferring chunk
+    /// An add, subtraction, multiply or fma without its NaN test, in a deferring chunk
     /// (`nan_defer.rs`): its result is tested where it leaves the run of such ops.
-    fn f32_bare(&mut self, d: u8, op: FOp, x: V, y: V) -> R<()> {
+    fn f32_bare(&mut self, d: u8, op: FOp, x: V, y: V, z: Option<V>) -> R<()> {
         let t = self.dst_reg(d)?;
-        match op {
-            FOp::Add => self.v_fadd(t, x, Vs::R(y))?,
-            FOp::Mul => self.v_fmul(t, x, Vs::R(y))?,
-            FOp::Sub => self.v_fsub(t, x, Vs::R(y))?,
-            FOp::SubRev => self.v_fsub(t, y, Vs::R(x))?,
+        match (op, z) {
+            (FOp::Add, _) => self.v_fadd(t, x, Vs::R(y))?,
+            (FOp::Mul, _) => self.v_fmul(t, x, Vs::R(y))?,
+            (FOp::Sub, _) => self.v_fsub(t, x, Vs::R(y))?,
+            (FOp::SubRev, _) => self.v_fsub(t, y, Vs::R(x))?,
+            (FOp::Fma, Some(z)) => self.v_fma(t, x, y, z)?,
             _ => return Err(err("float op without a NaN test")),
         }
         if self.pend_nan_test(d) {

@@ -1,10 +1,12 @@
 //! f32 arithmetic without a NaN test per instruction: NaN tests where values leave a run of
-//! adds, subtractions and multiplies, and a second run of the chunk when one finds a NaN.
+//! adds, subtractions, multiplies and fmas, and a second run of the chunk when one finds a
+//! NaN.
 //!
-//! x86 and GFX9 differ only in which NaN an add, subtraction or multiply returns (x86: its
-//! first NaN operand quieted, or for an invalid operation such as inf - inf the negative
-//! default NaN; GFX9: the first NaN operand quieted, a NaN subtrahend negated, or the positive
-//! default NaN, `valu::fast32`); both return a NaN in exactly the same lanes, and a NaN
+//! x86 and GFX9 differ only in which NaN an add, subtraction, multiply or fma returns (x86: a
+//! NaN operand quieted, which one by its own order, or for an invalid operation such as
+//! inf - inf the negative default NaN; GFX9: the first NaN operand quieted, a NaN subtrahend
+//! negated, or the positive default NaN, `valu::fast32`); both return a NaN in exactly the
+//! same lanes, and a NaN
 //! entering such an op comes out of it a NaN. So in a chunk these ops run bare
 //! (`lane_float.rs`), and their results are tested for NaN (in active lanes) only where they
 //! leave the run: when another kind of instruction reads them (float compares excepted: their
@@ -35,7 +37,7 @@ const J_ACCS: i32 = std::mem::offset_of!(super::JitCtx, nan_accs) as i32;
 pub(super) fn deferred(li: &LaneInst) -> bool {
     matches!(
         li.op,
-        LaneOp::F32(FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul)
+        LaneOp::F32(FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul | FOp::Fma)
     )
 }
 

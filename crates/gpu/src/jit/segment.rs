@@ -430,7 +430,7 @@ impl Emitter<'_> {
         bind(&mut self.a, &mut general)
     }
 
-    /// One chunk iteration; with `defer`, its f32 adds, subtractions and multiplies without
+    /// One chunk iteration; with `defer`, its f32 adds, subtractions, multiplies and fmas without
     /// their NaN tests, and NaN tests where their results leave, which jump to the label
     /// returned (`nan_defer.rs`).
     fn chunk_body(

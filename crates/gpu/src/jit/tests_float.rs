@@ -1,4 +1,4 @@
-//! f32 segments against the interpreter: runs of adds, subtractions and multiplies (which
+//! f32 segments against the interpreter: runs of adds, subtractions, multiplies and fmas (which
 //! chunks run without NaN tests, `nan_defer.rs`) among compares, selects, carries, min/max
 //! and fma, over registers full of infinities, quiet and signaling NaNs, zeros and
 //! denormals, so that chunks raise the invalid-operation flag and run again.
@@ -54,8 +54,8 @@ fn float_inst(r: &mut Rng) -> [u32; 2] {
         11 => vop2(r.pick(&[0, 0xa, 0xb]), fsrc(r)),
         // v_add_co_u32 / v_addc_co_u32 (write VCC; the second reads it first)
         12 => vop2(r.pick(&[0x19, 0x1c]), 256 + (r.next() % 12) as u32),
-        // v_mac_f32 (reads its destination), v_add_u32
-        13 => vop2(r.pick(&[0x16, 0x34]), fsrc(r)),
+        // v_mac_f32 and v_fmac_f32 (read their destination), v_add_u32
+        13 => vop2(r.pick(&[0x16, 0x3b, 0x34]), fsrc(r)),
         // v_fma_f32 (VOP3 0x1cb)
         14 => {
             let s = |r: &mut Rng| 256 + (r.next() % 12) as u32;
