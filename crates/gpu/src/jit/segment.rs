@@ -493,22 +493,30 @@ impl Emitter<'_> {
         if nan_transparent(li) && homed_dst {
             return Ok(reads_pending);
         }
-        let mut regs = Vec::new();
-        for r in vgpr_reads(li) {
-            if let Some(seg) = self.seg.as_mut() {
-                if let Some(k) = seg.pending.iter().position(|&p| p == r) {
-                    seg.pending.remove(k);
-                    let h = self
-                        .home(Opd::V(r))
-                        .ok_or_else(|| super::emit::err("pending without a home"))?;
-                    regs.push(h.reg);
-                }
-            }
-        }
-        if !regs.is_empty() {
-            self.nan_test_all(&regs)?;
-        }
+        let reads: Vec<u8> = vgpr_reads(li).collect();
+        self.test_pending(|r| reads.contains(&r))?;
         Ok(false)
+    }
+
+    /// NaN tests of the pending results (`nan_defer.rs`) in the VGPRs `which` picks, which
+    /// stop pending.
+    fn test_pending(&mut self, which: impl Fn(u8) -> bool) -> R<()> {
+        let Some(seg) = self.seg.as_mut() else {
+            return Ok(());
+        };
+        let (tested, left): (Vec<u8>, Vec<u8>) = seg.pending.iter().partition(|&&r| which(r));
+        seg.pending = left;
+        let mut regs = Vec::new();
+        for r in tested {
+            let h = self
+                .home(Opd::V(r))
+                .ok_or_else(|| super::emit::err("pending without a home"))?;
+            regs.push(h.reg);
+        }
+        if regs.is_empty() {
+            return Ok(());
+        }
+        self.nan_test_all(&regs)
     }
 
     /// A deferred result for VGPR `d`: whether it waits in `d`'s home to be tested later
@@ -562,17 +570,7 @@ impl Emitter<'_> {
         }
         self.free_all();
         // Deferred results still in their homes, before the iteration stores them.
-        let pending = self.seg.as_mut().map(|g| std::mem::take(&mut g.pending));
-        let mut regs = Vec::new();
-        for r in pending.unwrap_or_default() {
-            let h = self
-                .home(Opd::V(r))
-                .ok_or_else(|| super::emit::err("pending without a home"))?;
-            regs.push(h.reg);
-        }
-        if !regs.is_empty() {
-            self.nan_test_all(&regs)?;
-        }
+        self.test_pending(|_| true)?;
         // Written VGPRs to memory under EXEC; homes become invalid for the next chunk.
         let mut dirty: Vec<(u8, V)> = Vec::new();
         if let Some(seg) = self.seg.as_mut() {
