@@ -9,8 +9,9 @@
 //! same lanes, and a NaN
 //! entering such an op comes out of it a NaN. So in a chunk these ops run bare
 //! (`lane_float.rs`), and their results are tested for NaN (in active lanes) only where they
-//! leave the run: when another kind of instruction reads them (float compares excepted: their
-//! results do not depend on which NaN they compare), when one is written to memory, and, for
+//! leave the run: when another kind of instruction reads them (float compares and conversions
+//! to integers excepted: their results do not depend on which NaN they read; moves, selects and
+//! min/max pass the test on to their result), when one is written to memory, and, for
 //! those still in registers, at the chunk's end before its stores. A NaN there sends the chunk
 //! to run again from its start with the per-instruction NaN fix-ups, out of line. (A NaN the
 //! data held is found the same way: that costs time, never exactness.)
@@ -41,16 +42,27 @@ pub(super) fn deferred(li: &LaneInst) -> bool {
     )
 }
 
-/// Whether `li`'s results are the same whichever NaN its sources hold (float compares): a
-/// deferred result it reads needs no test.
+/// Whether `li`'s results are the same whichever NaN its sources hold (float compares, and
+/// conversions from f32 to integers, which make every NaN 0): a deferred result it reads
+/// needs no test.
 pub(super) fn nan_blind(li: &LaneInst) -> bool {
-    matches!(li.op, LaneOp::Cmp(t, _) if t.is_float())
+    use crate::valu::CvtOp::*;
+    match li.op {
+        LaneOp::Cmp(t, _) => t.is_float(),
+        LaneOp::Cvt(op) => matches!(op, I32F32 | U32F32 | RpiI32F32 | FlrI32F32),
+        _ => false,
+    }
 }
 
-/// Whether `li` copies a source to its result per lane (a move, a select): a deferred NaN it
-/// reads comes out a NaN, tested where the result leaves instead.
+/// Whether `li`'s result is one of its sources per lane, or not a NaN unless a source is one
+/// (a move, a select, f32 min/max: of quiet NaNs, which every deferred result is, min/max
+/// return the other operand or the second NaN): a deferred NaN it reads is tested where its
+/// result leaves instead.
 pub(super) fn nan_transparent(li: &LaneInst) -> bool {
-    matches!(li.op, LaneOp::Int(Int32::Mov | Int32::Cndmask))
+    matches!(
+        li.op,
+        LaneOp::Int(Int32::Mov | Int32::Cndmask) | LaneOp::F32(FOp::Min | FOp::Max)
+    )
 }
 
 /// The VGPRs `li` reads.

@@ -64,8 +64,12 @@ fn float_inst(r: &mut Rng) -> [u32; 2] {
                 s(r) | s(r) << 9 | s(r) << 18,
             ]
         }
-        // v_mov_b32 (VOP1 1)
-        _ => [0x3f << 25 | vdst << 17 | 1 << 9 | fsrc(r), lit],
+        // v_mov_b32, v_cvt_f32_i32/u32 (which read a NaN as an integer), v_cvt_u32/i32_f32,
+        // v_cvt_rpi/flr_i32_f32 (VOP1 1, 5, 6, 7, 8, 0xc, 0xd)
+        _ => [
+            0x3f << 25 | vdst << 17 | r.pick(&[1u32, 5, 6, 7, 8, 0xc, 0xd]) << 9 | fsrc(r),
+            lit,
+        ],
     }
 }
 
