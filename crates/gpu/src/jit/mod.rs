@@ -336,7 +336,7 @@ pub(crate) struct JitCtx {
     pub jump: u64,
     /// A chunk's GPRs collecting lane masks, as the chunk found them, for its second run
     /// (`nan_defer.rs`).
-    pub nan_accs: [u64; 6],
+    pub nan_accs: [u64; MASK_ACC_SLOTS],
     /// A buffer access's 32-bit lane offsets (`mem_buffer.rs`), written before the stub reads
     /// them.
     pub buf_offsets: [std::mem::MaybeUninit<u32>; 64],
@@ -353,6 +353,10 @@ pub(crate) struct JitCtx {
 
 /// Snapshot slots of a segment's uniform operands.
 pub(crate) const SNAP_SLOTS: usize = 64;
+
+/// How many GPRs a segment may collect lane masks in (`segment.rs`), each saved in
+/// `JitCtx::nan_accs` for a chunk's second run.
+pub(crate) const MASK_ACC_SLOTS: usize = 6;
 
 /// Per 8-lane chunk of EXEC: the byte's lanes as all-ones/zero dwords (AVX2 masks).
 static MASKS: [[u32; 8]; 256] = {
@@ -445,7 +449,7 @@ impl JitCtx {
             buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
             xlane: [std::mem::MaybeUninit::uninit(); 64],
             jump: 0,
-            nan_accs: [0; 6],
+            nan_accs: [0; MASK_ACC_SLOTS],
             cx: std::ptr::null_mut(),
             exit: None,
             shadow: None,

@@ -6,8 +6,8 @@
 //! NaN operand quieted, which one by its own order, or for an invalid operation such as
 //! inf - inf the negative default NaN; GFX9: the first NaN operand quieted, a NaN subtrahend
 //! negated, or the positive default NaN, `valu::fast32`); both return a NaN in exactly the
-//! same lanes, and a NaN
-//! entering such an op comes out of it a NaN. So in a chunk these ops run bare
+//! same lanes, and a NaN entering such an op comes out of it a NaN. So in a chunk these ops
+//! run bare
 //! (`lane_float.rs`), and their results are tested for NaN (in active lanes) only where they
 //! leave the run: when another kind of instruction reads them (float compares and conversions
 //! to integers excepted: their results do not depend on which NaN they read; moves, selects and

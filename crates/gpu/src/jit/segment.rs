@@ -118,7 +118,7 @@ struct PerInst<'a> {
 type Dirty = Vec<(u8, V)>;
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
-const MASK_ACCS: [AsmRegister64; 6] = [rcx, rdx, r8, r9, r10, r11];
+const MASK_ACCS: [AsmRegister64; super::MASK_ACC_SLOTS] = [rcx, rdx, r8, r9, r10, r11];
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
 
