@@ -76,24 +76,18 @@ pub(super) fn vgpr_reads(li: &LaneInst) -> impl Iterator<Item = u8> + '_ {
     })
 }
 
-/// Whether segment `insts` has enough deferrable ops to be worth deferring (two or more NaN
-/// tests fewer per chunk at best).
-pub(super) fn worth_deferring(insts: &[(u32, LaneInst)]) -> bool {
-    insts.iter().filter(|(_, li)| deferred(li)).count() >= 2
-}
-
-/// Whether segment `insts` is worth deferring and can run a chunk twice (see the module
-/// documentation); `homed`: whether a VGPR has a home in the segment.
-pub(super) fn defers(insts: &[(u32, LaneInst)], homed: impl Fn(u8) -> bool) -> bool {
-    worth_deferring(insts)
-        && anti_dependent(insts).iter().all(|&r| homed(r))
-        && masks_restartable(insts)
+/// For a segment worth deferring (two or more NaN tests fewer per chunk at best) whose masks
+/// allow a second run (see the module documentation): the VGPRs that must have homes for it
+/// to defer ([`anti_dependent`]). `None`: it does not defer.
+pub(super) fn needs_homes(insts: &[(u32, LaneInst)]) -> Option<Vec<u8>> {
+    let worth = insts.iter().filter(|(_, li)| deferred(li)).count() >= 2;
+    (worth && masks_restartable(insts)).then(|| anti_dependent(insts))
 }
 
 /// The VGPRs the segment reads before it writes them (an accumulator `v0 = v0 + v9`): a
 /// second run of a chunk reads them again, so they need homes, which hold the results until
 /// the chunk's end.
-pub(super) fn anti_dependent(insts: &[(u32, LaneInst)]) -> Vec<u8> {
+fn anti_dependent(insts: &[(u32, LaneInst)]) -> Vec<u8> {
     let (mut read_first, mut written) = ([false; 256], [false; 256]);
     for (_, li) in insts {
         // An instruction reads its sources before it writes.
@@ -168,16 +162,16 @@ impl Emitter<'_> {
 
     /// At a deferring chunk's start: the GPRs collecting lane masks (`accs`), kept for a
     /// second run.
-    pub(super) fn save_mask_accs(&mut self, accs: &[AsmRegister64]) -> R<()> {
-        for (i, &r) in accs.iter().enumerate() {
+    pub(super) fn save_mask_accs(&mut self, accs: &[(u8, AsmRegister64)]) -> R<()> {
+        for (i, &(_, r)) in accs.iter().enumerate() {
             self.a.mov(qword_ptr(r12 + (J_ACCS + 8 * i as i32)), r)?;
         }
         Ok(())
     }
 
     /// Before a chunk's second run: the collecting GPRs as the chunk found them.
-    pub(super) fn restore_mask_accs(&mut self, accs: &[AsmRegister64]) -> R<()> {
-        for (i, &r) in accs.iter().enumerate() {
+    pub(super) fn restore_mask_accs(&mut self, accs: &[(u8, AsmRegister64)]) -> R<()> {
+        for (i, &(_, r)) in accs.iter().enumerate() {
             self.a.mov(r, qword_ptr(r12 + (J_ACCS + 8 * i as i32)))?;
         }
         Ok(())
@@ -211,9 +205,15 @@ mod tests {
     // v_add_f32 v0, v0, v1 (reads v0 before writing it); v_mul_f32 v3, v0, v1; s_endpgm
     const ADD_IN_PLACE: [u32; 3] = [0x0200_0300, 0x0a06_0300, 0xbf81_0000];
 
+    /// Whether the segment defers with the VGPRs `homed` has homes for.
+    fn defers(seg: &[(u32, LaneInst)], homed: impl Fn(u8) -> bool) -> bool {
+        needs_homes(seg).is_some_and(|v| v.into_iter().all(homed))
+    }
+
     #[test]
     fn a_register_read_then_written_needs_a_home() {
         let seg = first_segment(&ADD_IN_PLACE);
+        assert_eq!(needs_homes(&seg), Some(vec![0]));
         assert!(defers(&seg, |_| true), "with homes the results wait");
         assert!(
             !defers(&seg, |r| r != 0),
@@ -231,7 +231,7 @@ mod tests {
     fn one_float_op_keeps_its_test() {
         // v_add_f32 v2, v0, v1; v_add_u32 v3, v2, v1; s_endpgm
         let seg = first_segment(&[0x0204_0300, 0x6806_0302, 0xbf81_0000]);
-        assert!(!defers(&seg, |_| true));
+        assert_eq!(needs_homes(&seg), None);
     }
 
     #[test]
@@ -239,12 +239,10 @@ mod tests {
         // v_addc_co_u32 v2, vcc, v0, v1, vcc (reads VCC, then writes it); two f32 ops.
         let mut words = vec![0x3804_0300];
         words.extend_from_slice(&ADD_MUL);
-        let seg = first_segment(&words);
-        assert!(!defers(&seg, |_| true));
+        assert_eq!(needs_homes(&first_segment(&words)), None);
         // v_add_co_u32 v2, vcc, v0, v1 first: VCC written before the carry reads it.
         let mut words = vec![0x3204_0300, 0x3804_0300];
         words.extend_from_slice(&ADD_MUL);
-        let seg = first_segment(&words);
-        assert!(defers(&seg, |_| true));
+        assert!(defers(&first_segment(&words), |_| true));
     }
 }

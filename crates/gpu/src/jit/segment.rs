@@ -173,12 +173,18 @@ impl Emitter<'_> {
         // Most used first; ties by register for a stable layout. Where the segment's f32 ops
         // may run without NaN tests, the registers it reads before it writes come first: a
         // chunk runs twice only if they have homes (`nan_defer.rs`).
-        let anti = match self.check || !super::nan_defer::worth_deferring(insts) {
-            true => Vec::new(),
-            false => super::nan_defer::anti_dependent(insts),
+        let need = match self.check {
+            true => None,
+            false => super::nan_defer::needs_homes(insts),
         };
-        let first = |o: Opd| !matches!(o, Opd::V(r) if anti.len() <= isa.homes().len() && anti.contains(&r));
-        ranked.sort_by_key(|&(o, n)| (first(o), std::cmp::Reverse(n), o_key(o)));
+        let first: &[u8] = match &need {
+            Some(v) if v.len() <= isa.homes().len() => v,
+            _ => &[],
+        };
+        ranked.sort_by_key(|&(o, n)| {
+            let late = !matches!(o, Opd::V(r) if first.contains(&r));
+            (late, std::cmp::Reverse(n), o_key(o))
+        });
         let mut homes = VecMap::new();
         for ((o, _), &reg) in ranked.iter().zip(isa.homes()) {
             homes.insert(
@@ -259,8 +265,7 @@ impl Emitter<'_> {
             !last.is_some_and(|k| unread[k])
         });
         let reread = rereads(insts);
-        let defer =
-            !self.check && super::nan_defer::defers(insts, |r| homes.get(&Opd::V(r)).is_some());
+        let defer = need.is_some_and(|v| v.iter().all(|&r| homes.get(&Opd::V(r)).is_some()));
         self.seg = Some(Seg {
             homes,
             snaps,
@@ -444,8 +449,7 @@ impl Emitter<'_> {
             return Ok((self.segment_body(insts, f)?, None));
         }
         let redo = self.a.create_label();
-        let accs: Vec<AsmRegister64> = collected.iter().map(|c| c.1).collect();
-        self.save_mask_accs(&accs)?;
+        self.save_mask_accs(collected)?;
         self.nan_redo = Some(redo);
         let dirty = self.segment_body(insts, f);
         self.nan_redo = None;
@@ -468,8 +472,7 @@ impl Emitter<'_> {
             return Ok(());
         };
         bind(&mut self.a, &mut redo)?;
-        let accs: Vec<AsmRegister64> = collected.iter().map(|c| c.1).collect();
-        self.restore_mask_accs(&accs)?;
+        self.restore_mask_accs(collected)?;
         let again = self.segment_body(insts, f)?;
         if again != dirty {
             return Err(super::emit::err("a chunk's second run wrote other homes"));
