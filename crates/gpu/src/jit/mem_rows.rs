@@ -35,13 +35,13 @@ impl Emitter<'_> {
         a.vmovdqa(ymm2, ymm9)?; // minimum so far
         a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
         let mut masked = a.create_label();
-        let mut moves = a.create_label();
+        let mut spans = a.create_label();
         unless_full_wave(a, masked)?;
         // All 64 lanes active (most waves): no group masks, no blends; ymm4 = the lanes in
         // row so far.
         a.vmovdqa(ymm4, ymm9)?;
         for g in 0..8 {
-            row_group(a, g, shape.pair)?;
+            row_group(a, g, shape.pair, false)?;
             a.vpand(ymm4, ymm4, ymm0)?;
             if g == 0 {
                 // Scattered lanes fail in the first group: leave before the other seven.
@@ -54,14 +54,21 @@ impl Emitter<'_> {
         // CF = every lane in row.
         a.vptest(ymm4, ymm9)?;
         a.jae(general)?;
-        a.jmp(moves)?;
+        // No group carries out of its low dwords: a group that did has its first lane above
+        // 2^32 - 32 and so does the wave's maximum (the same test rejects a few groups that
+        // end just below 2^32, which the general path serves).
+        reduce_min_max_u32_ymm(a)?;
+        a.vmovd(ecx, xmm3)?;
+        a.cmp(ecx, NO_CARRY_MAX as i32)?;
+        a.ja(general)?;
+        a.jmp(spans)?;
         bind(a, &mut masked)?;
         a.vpxor(ymm4, ymm4, ymm4)?; // active lanes out of row so far
         for g in 0..8 {
             a.movzx(ecx, exec_byte(g))?;
             a.shl(ecx, 5)?;
             a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?; // the group's active lanes
-            row_group(a, g, shape.pair)?;
+            row_group(a, g, shape.pair, true)?;
             a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row
             a.vpor(ymm4, ymm4, ymm0)?;
             if g == 0 {
@@ -76,8 +83,8 @@ impl Emitter<'_> {
         }
         a.vptest(ymm4, ymm4)?;
         a.jnz(general)?;
-        bind(a, &mut moves)?;
         reduce_min_max_u32_ymm(a)?;
+        bind(a, &mut spans)?;
         self.rows_span(shape, retry, slow)?;
         let a = &mut self.a;
         let mut masked = a.create_label();
@@ -128,18 +135,26 @@ impl Emitter<'_> {
     }
 }
 
+/// The largest low dword of a full wave whose groups of 8 consecutive dwords cannot have
+/// carried out of their low dwords: a group's first lane at most this, its last at most
+/// 2^32 - 4.
+const NO_CARRY_MAX: u32 = 0u32.wrapping_sub(32);
+
 /// In the rows check (ymm5 = 0, 4, ..., 28; ymm1 = the uniform high dword for address
 /// pairs): ymm6 = group `g`'s low dwords, ymm0 = its lanes in row: the group's first low
-/// dword + 4i, not below it (which would be a carry out of the low dword), and with the
-/// uniform high dword. Clobbers ymm7.
-fn row_group(a: &mut CodeAssembler, g: i32, pair: bool) -> R<()> {
+/// dword + 4i, with the uniform high dword, and with `carry`, not below the first (which
+/// would be a carry out of the low dword; a full wave tests its maximum instead). Clobbers
+/// ymm7.
+fn row_group(a: &mut CodeAssembler, g: i32, pair: bool, carry: bool) -> R<()> {
     a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
     a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
     a.vpaddd(ymm0, ymm7, ymm5)?;
     a.vpcmpeqd(ymm0, ymm0, ymm6)?;
-    a.vpmaxud(ymm7, ymm7, ymm6)?;
-    a.vpcmpeqd(ymm7, ymm7, ymm6)?;
-    a.vpand(ymm0, ymm0, ymm7)?;
+    if carry {
+        a.vpmaxud(ymm7, ymm7, ymm6)?;
+        a.vpcmpeqd(ymm7, ymm7, ymm6)?;
+        a.vpand(ymm0, ymm0, ymm7)?;
+    }
     if pair {
         a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
         a.vpand(ymm0, ymm0, ymm7)?;

@@ -53,6 +53,8 @@ mod stubs;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_carry;
+#[cfg(test)]
 mod tests_float;
 #[cfg(test)]
 mod tests_gather;
