@@ -201,10 +201,8 @@ fn lanes_carrying_out_of_the_low_dword_stay_in_their_region() {
         for (what, lo) in &layouts {
             for exec in [!0u64, !0 ^ 0x0100_0000_0000_0001] {
                 let mut w0 = random_wave(&mut Rng(5));
-                for l in 0..64 {
-                    w0.v[20][l] = lo[l];
-                    w0.v[21][l] = m.hi;
-                }
+                w0.v[20] = *lo;
+                w0.v[21] = [m.hi; 64];
                 w0.set_exec(exec);
                 let (ra, wa, ma) = run_on(&mut m, &init, prog, &w0, None);
                 assert!(ra.is_ok(), "{what}: the interpreter ran: {ra:?}");
