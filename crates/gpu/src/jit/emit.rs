@@ -128,6 +128,8 @@ pub(super) struct Emitter<'p> {
     /// The chunk loop being emitted runs only when every lane of the wave is active (AVX2's
     /// full-EXEC copy of a segment): EXEC's mask register holds all ones.
     pub(super) full_exec: bool,
+    /// Lane instructions the rest of the kernel may still unroll (`segment.rs`, `UNROLL_MAX`).
+    pub(super) unroll_left: usize,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -621,6 +623,7 @@ impl<'p> Emitter<'p> {
             natives_left: 0,
             seg: None,
             full_exec: false,
+            unroll_left: super::segment::UNROLL_BUDGET,
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),
