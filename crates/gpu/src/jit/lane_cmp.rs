@@ -73,6 +73,32 @@ impl Emitter<'_> {
                 let y = self.opd(li.src[1][0])?;
                 inverted = self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I32, x, y)?;
             }
+            CmpTy::I16 | CmpTy::U16 if li.sdwa.is_none() && const_src(li).is_some() => {
+                // A register against a constant (`x == 0` of LLVM's bool arithmetic): the
+                // constant's half extended here, the register's in a temporary.
+                let signed = ty == CmpTy::I16;
+                let (kpos, k) = const_src(li).expect("checked");
+                let k = if signed {
+                    k as u16 as i16 as i32 as u32
+                } else {
+                    k & 0xffff
+                };
+                let src = self.opd_reg(li.src[1 - kpos][0])?;
+                let t = self.tmp()?;
+                if signed {
+                    self.v_slli(t, src, 16)?;
+                    self.v_srai(t, t, 16)?;
+                } else {
+                    let lo = self.opd(Opd::K(0xffff))?;
+                    self.v_and(t, src, lo)?;
+                    self.release(lo);
+                }
+                let (x, y) = match kpos {
+                    0 => (self.opd_reg(Opd::K(k))?, Vs::R(t)),
+                    _ => (t, self.opd(Opd::K(k))?),
+                };
+                inverted = self.v_icmp_maybe_inverted(m, ipred(c)?, signed, x, y)?;
+            }
             CmpTy::I16 | CmpTy::U16 => {
                 // The low halves (of the SDWA fields), zero- or sign-extended to 32 bits.
                 let (x, y) = self.sdwa_sources(li)?;
@@ -157,4 +183,12 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+}
+
+/// Which source of a two-source compare is a constant, and the constant (the first, if both).
+fn const_src(li: &LaneInst) -> Option<(usize, u32)> {
+    (0..2).find_map(|i| match li.src[i][0] {
+        Opd::K(k) => Some((i, k)),
+        _ => None,
+    })
 }

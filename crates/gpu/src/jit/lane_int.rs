@@ -471,24 +471,29 @@ impl Emitter<'_> {
         };
         if let (LshlrevB16 | LshrrevB16 | AshrrevI16, Opd::K(k)) = (op, s0) {
             // A constant count (LLVM's usual form): one immediate shift.
+            // From the source's register straight into the destination's (3-operand forms).
             let n = k & 15;
-            let b = self.opd_scratch(s1)?;
+            let b = self.opd_reg(s1)?;
+            let r = self.dst_reg(d)?;
+            let lo = self.opd(Opd::K(0xffff))?;
             match op {
-                LshlrevB16 => self.v_slli(b, b, n)?,
+                LshlrevB16 => {
+                    self.v_slli(r, b, n)?;
+                    self.v_and(r, r, lo)?;
+                }
+                // (A zero-extended half shifted right stays within 16 bits.)
                 LshrrevB16 => {
-                    let lo = self.opd(Opd::K(0xffff))?;
-                    self.v_and(b, b, lo)?;
-                    self.release(lo);
-                    self.v_srli(b, b, n)?;
+                    self.v_and(r, b, lo)?;
+                    self.v_srli(r, r, n)?;
                 }
                 _ => {
-                    sext(self, b)?;
-                    self.v_srai(b, b, n)?;
+                    self.v_slli(r, b, 16)?;
+                    self.v_srai(r, r, 16 + n)?;
+                    self.v_and(r, r, lo)?;
                 }
             }
-            let lo = self.opd(Opd::K(0xffff))?;
-            self.v_and(b, b, lo)?;
-            return self.put(d, b);
+            self.release(lo);
+            return self.put(d, r);
         }
         let (a, b) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
         let lo = self.opd(Opd::K(0xffff))?;
