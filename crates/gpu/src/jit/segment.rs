@@ -428,16 +428,7 @@ impl Emitter<'_> {
             return bind(&mut self.a, &mut general);
         }
         bind(&mut self.a, &mut top)?;
-        self.full_exec = true;
-        let body = self.chunk_body(insts, flags, defer, collected);
-        self.full_exec = false;
-        let (dirty, redo) = body?;
-        let mut back = self.a.create_label();
-        bind(&mut self.a, &mut back)?;
-        for &(r, v) in &dirty {
-            let m = self.vgpr_mem(r);
-            self.v_mov_to_mem(m, v)?;
-        }
+        let (dirty, redo, back) = self.full_chunk(insts, flags, defer, collected)?;
         let a = &mut self.a;
         a.add(rdi, self.isa.chunk_bytes())?;
         a.inc(esi)?;
@@ -465,16 +456,7 @@ impl Emitter<'_> {
         let chunks = self.isa.chunks();
         let mut redos = Vec::new();
         for k in 0..chunks {
-            self.full_exec = true;
-            let body = self.chunk_body(insts, flags, defer, collected);
-            self.full_exec = false;
-            let (dirty, redo) = body?;
-            let mut back = self.a.create_label();
-            bind(&mut self.a, &mut back)?;
-            for &(r, v) in &dirty {
-                let m = self.vgpr_mem(r);
-                self.v_mov_to_mem(m, v)?;
-            }
+            let (dirty, redo, back) = self.full_chunk(insts, flags, defer, collected)?;
             if k + 1 < chunks {
                 self.a.add(rdi, self.isa.chunk_bytes())?;
                 self.a.inc(esi)?;
@@ -492,6 +474,28 @@ impl Emitter<'_> {
         }
         self.full_exec = false;
         Ok(())
+    }
+
+    /// A full-wave chunk: its body, then (at the label returned, where a second run comes
+    /// back) the plain stores of the homes it wrote.
+    fn full_chunk(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        flags: &PerInst,
+        defer: bool,
+        collected: &[(u8, AsmRegister64)],
+    ) -> R<(Dirty, Option<CodeLabel>, CodeLabel)> {
+        self.full_exec = true;
+        let body = self.chunk_body(insts, flags, defer, collected);
+        self.full_exec = false;
+        let (dirty, redo) = body?;
+        let mut back = self.a.create_label();
+        bind(&mut self.a, &mut back)?;
+        for &(r, v) in &dirty {
+            let m = self.vgpr_mem(r);
+            self.v_mov_to_mem(m, v)?;
+        }
+        Ok((dirty, redo, back))
     }
 
     /// One chunk iteration; with `defer`, its f32 adds, subtractions, multiplies and fmas without

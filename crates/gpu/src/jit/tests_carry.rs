@@ -4,15 +4,13 @@
 //! groups of consecutive lanes as one vector and must leave such groups to the general path.
 
 use super::tests::{isas, random_wave, Rng};
-use super::tests_mem::{flat, then_endpgm};
+use super::tests_mem::{flat, then_endpgm, NoEvents, OneBuffer};
 use super::{first_difference, run_code, JitCode};
 use crate::exec::{ExecCtx, ExecFault};
 use crate::lds::Lds;
 use crate::memory::Checker;
 use crate::valu::{VopInputs, VopOutputs};
 use crate::wave::Wave;
-use crate::{DeviceEvents, MemoryMap};
-use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 /// Bytes of each of the two mappings.
@@ -111,16 +109,6 @@ fn map_at(addr: u64) -> Option<*mut u8> {
     Some(p.cast())
 }
 
-struct Claimed(Range<u64>);
-impl MemoryMap for Claimed {
-    fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>> {
-        let end = addr.checked_add(len)?;
-        (addr >= self.0.start && end <= self.0.end).then(|| self.0.clone())
-    }
-}
-struct NoEvents;
-impl DeviceEvents for NoEvents {}
-
 /// Runs `prog` on `w0` over the straddling memory (reset to `init` first); the run's result,
 /// wave and memory.
 fn run_on(
@@ -131,7 +119,7 @@ fn run_on(
     code: Option<&JitCode>,
 ) -> (Result<(), ExecFault>, Wave, Vec<u8>) {
     m.set(init);
-    let map = Claimed(m.start()..m.start() + (1 << 32) + LEN as u64);
+    let map = OneBuffer(m.start()..m.start() + (1 << 32) + LEN as u64);
     let mut lds = Lds::new();
     lds.reset(0);
     let mut vin = Box::<VopInputs>::default();

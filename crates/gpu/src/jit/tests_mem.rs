@@ -20,14 +20,16 @@ use std::sync::atomic::AtomicBool;
 /// Bytes of the test buffer.
 pub(super) const BUF: usize = 1 << 16;
 
-struct OneBuffer(Range<u64>);
+/// A memory map of one valid range (the tests' buffer).
+pub(super) struct OneBuffer(pub Range<u64>);
 impl MemoryMap for OneBuffer {
     fn lookup(&self, addr: u64, len: u64) -> Option<Range<u64>> {
         let end = addr.checked_add(len)?;
         (addr >= self.0.start && end <= self.0.end).then(|| self.0.clone())
     }
 }
-struct NoEvents;
+/// No device events.
+pub(super) struct NoEvents;
 impl DeviceEvents for NoEvents {}
 
 /// The SGPR pairs the program's lane instructions write as lane masks (for `isa`).
