@@ -170,7 +170,12 @@ impl<'p> Emitter<'p> {
 
     /// A free vector temporary.
     pub(super) fn tmp(&mut self) -> R<super::vx::V> {
-        let i = self.free_v.trailing_zeros();
+        // Temporaries that still hold an operand a later instruction may read come last.
+        let spare = self.free_v & !self.cached_temps();
+        let i = match spare {
+            0 => self.free_v.trailing_zeros(),
+            s => s.trailing_zeros(),
+        };
         if i >= 32 {
             return Err(err("out of vector temporaries"));
         }

@@ -367,8 +367,7 @@ impl Emitter<'_> {
         match op {
             Mov => {
                 let r = self.dst_reg(d)?;
-                let v = self.opd(s0)?;
-                self.v_mov(r, v)?;
+                self.opd_into(r, s0)?;
                 self.put(d, r)?;
                 if s0 == super::select::Opd::K(0) {
                     self.known_zero_now(d);

@@ -93,7 +93,12 @@ impl Emitter<'_> {
             // A zero-extended 32-bit value (an index widened to an address): the high half
             // is the low half's top bits.
             let lo = self.opd_reg(li.src[1][0])?;
-            let (rl, rh) = (self.tmp()?, self.tmp()?);
+            // Straight into the destination's registers (homes, if they have them), unless
+            // the high half's is the source's: it is written first.
+            let (rl, rh) = match li.src[1][0] == Opd::V(d.wrapping_add(1)) {
+                true => (self.tmp()?, self.tmp()?),
+                false => (self.dst_reg(d)?, self.dst_reg(d.wrapping_add(1))?),
+            };
             self.v_srli(rh, lo, 32 - n)?;
             self.v_slli(rl, lo, n)?;
             self.free(lo);

@@ -50,6 +50,7 @@ mod salu;
 mod segment;
 mod select;
 mod stubs;
+mod temp_cache;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

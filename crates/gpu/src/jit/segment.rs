@@ -62,6 +62,8 @@ pub(super) struct Seg {
     /// A deferring iteration: VGPRs whose homes hold an f32 result not tested for NaN yet
     /// (`nan_defer.rs`).
     pending: Vec<u8>,
+    /// Temporaries still holding operands' values in this iteration (`temp_cache.rs`).
+    temps: super::temp_cache::TempCache,
 }
 
 /// A map of a few entries (a segment's homes and snapshot slots: at most a few dozen) as a
@@ -290,6 +292,7 @@ impl Emitter<'_> {
             held: None,
             zero: Vec::new(),
             pending: Vec::new(),
+            temps: Default::default(),
         });
         let exec = isa.exec_mask();
         let a = &mut self.a;
@@ -606,6 +609,7 @@ impl Emitter<'_> {
             seg.held = None; // (from the other copy of the loop)
             seg.zero.clear();
             seg.pending.clear();
+            seg.temps.clear(self.a.instructions().len());
         }
         for (k, (i, li)) in insts.iter().enumerate() {
             self.free_all();
@@ -677,32 +681,93 @@ impl Emitter<'_> {
             }
             return Ok(Vs::R(h.reg));
         }
+        if let Some(v) = self.cached_temp(o) {
+            return Ok(Vs::R(v));
+        }
         match o {
             Opd::V(r) => Ok(Vs::M(self.vgpr_mem(r))),
-            Opd::S(s) => {
-                let slot = self
-                    .seg
-                    .as_ref()
-                    .and_then(|g| g.snaps.get(&s).copied())
-                    .ok_or_else(|| super::emit::err("uniform operand without a slot"))?;
-                let m = ptr(r12 + slot);
-                match self.isa {
-                    Isa::Avx512 => Ok(Vs::B(m)),
-                    Isa::Avx2 => {
-                        let t = self.tmp()?;
-                        self.v_mov(t, Vs::B(m))?;
-                        Ok(Vs::R(t))
-                    }
-                }
-            }
-            Opd::K(k) => {
+            Opd::S(s) if self.isa == Isa::Avx512 => Ok(Vs::B(ptr(r12 + self.snap_slot(s)?))),
+            Opd::S(_) | Opd::K(_) => {
                 let t = self.tmp()?;
-                match self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied()) {
-                    Some(slot) => self.v_mov(t, Vs::B(ptr(r12 + slot)))?,
-                    None => self.v_const(t, k)?,
-                }
+                self.uniform_into(t, o)?;
+                self.cache_temp(o, t);
                 Ok(Vs::R(t))
             }
+        }
+    }
+
+    /// `d` = operand `o` in every lane of the chunk: a scalar or constant without a
+    /// register (a home or a cached temporary) is broadcast or built straight into `d`.
+    pub(super) fn opd_into(&mut self, d: V, o: Opd) -> R<()> {
+        let uniform = matches!(o, Opd::S(_) | Opd::K(_));
+        if uniform && self.home(o).is_none() && self.cached_temps_of(o).is_none() {
+            return self.uniform_into(d, o);
+        }
+        let v = self.opd(o)?;
+        self.v_mov(d, v)?;
+        self.release(v);
+        Ok(())
+    }
+
+    /// The snapshot slot of SGPR `s` in this segment.
+    fn snap_slot(&self, s: u8) -> R<i32> {
+        self.seg
+            .as_ref()
+            .and_then(|g| g.snaps.get(&s).copied())
+            .ok_or_else(|| super::emit::err("uniform operand without a slot"))
+    }
+
+    /// `d` = the scalar or constant `o` (without a home), from its snapshot slot or built.
+    fn uniform_into(&mut self, d: V, o: Opd) -> R<()> {
+        match o {
+            Opd::S(s) => {
+                let slot = self.snap_slot(s)?;
+                self.v_mov(d, Vs::B(ptr(r12 + slot)))
+            }
+            Opd::K(k) => match self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied()) {
+                Some(slot) => self.v_mov(d, Vs::B(ptr(r12 + slot))),
+                None => self.v_const(d, k),
+            },
+            Opd::V(_) => Err(super::emit::err("a VGPR is not uniform")),
+        }
+    }
+
+    /// The temporary caching `o`, if any (whether taken or not).
+    fn cached_temps_of(&mut self, o: Opd) -> Option<V> {
+        let seg = self.seg.as_mut()?;
+        seg.temps.sync(self.a.instructions());
+        seg.temps.get(o)
+    }
+
+    /// The temporary still holding `o` in this iteration (`temp_cache.rs`), taken for the
+    /// instruction being emitted; none where it is taken already (two handles to one
+    /// temporary would let a lowering's write to one change the other).
+    fn cached_temp(&mut self, o: Opd) -> Option<V> {
+        let v = self.cached_temps_of(o)?;
+        if self.free_v & (1 << v.0) == 0 {
+            return None;
+        }
+        self.free_v &= !(1 << v.0);
+        Some(v)
+    }
+
+    /// Records that temporary `v` holds `o` from here on.
+    fn cache_temp(&mut self, o: Opd, v: V) {
+        if let Some(seg) = self.seg.as_mut() {
+            seg.temps.sync(self.a.instructions());
+            seg.temps.insert(o, v);
+        }
+    }
+
+    /// The temporaries holding cached operands, as a bit set: [`Emitter::tmp`] hands them
+    /// out last.
+    pub(super) fn cached_temps(&mut self) -> u32 {
+        match self.seg.as_mut() {
+            Some(seg) => {
+                seg.temps.sync(self.a.instructions());
+                seg.temps.regs()
+            }
+            None => 0,
         }
     }
 
@@ -720,6 +785,7 @@ impl Emitter<'_> {
             other => {
                 let t = self.tmp()?;
                 self.v_mov(t, other)?;
+                self.cache_temp(o, t);
                 Ok(t)
             }
         }
@@ -751,6 +817,7 @@ impl Emitter<'_> {
     pub(super) fn put(&mut self, r: u8, v: V) -> R<()> {
         if let Some(seg) = self.seg.as_mut() {
             seg.zero.retain(|&z| z != r);
+            seg.temps.forget(Opd::V(r));
         }
         match self.home(Opd::V(r)) {
             Some(h) => {
@@ -767,7 +834,12 @@ impl Emitter<'_> {
             }
             None if self.full_exec => {
                 let m = self.vgpr_mem(r);
-                self.v_mov_to_mem(m, v)
+                self.v_mov_to_mem(m, v)?;
+                // All lanes stored: the temporary holds what memory does.
+                if self.isa.temps().contains(&v.0) {
+                    self.cache_temp(Opd::V(r), v);
+                }
+                Ok(())
             }
             None => {
                 let m = self.vgpr_mem(r);
