@@ -391,6 +391,7 @@ pub fn init_wave(
         unsafe { init_wave_avx2(w, start, shape, index, lv) };
         return;
     }
+    w.s = start.s;
     init_wave_any(w, start, shape, index, lv)
 }
 
@@ -404,6 +405,13 @@ unsafe fn init_wave_avx2(
     index: u32,
     lv: &LaunchValues,
 ) {
+    // The 512-byte SGPR copy as four 128-byte ones, which the compiler inlines: as one copy
+    // (`w.s = start.s`) it calls `memcpy`, whose size dispatch costs twice the host
+    // instructions of the 16 moves. The fences keep the compiler from merging them back.
+    for (d, s) in w.s.chunks_exact_mut(32).zip(start.s.chunks_exact(32)) {
+        d.copy_from_slice(s);
+        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+    }
     init_wave_any(w, start, shape, index, lv)
 }
 
@@ -416,7 +424,7 @@ fn init_wave_any(
     index: u32,
     lv: &LaunchValues,
 ) {
-    w.s = start.s;
+    // (`w.s` holds `start.s`, copied by the caller.)
     // VGPRs other than the work-item ids keep what the previous wave on this worker left, as on
     // hardware: zeroing up to 64 KiB per wave would dominate short kernels.
     w.scc = false;
