@@ -232,6 +232,7 @@ pub fn initial_mode(kd: &KernelDescriptor) -> u32 {
 }
 
 /// The values the command processor and SPI load into a wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchValues {
     /// Entry instruction index.
     pub entry: u32,
@@ -286,8 +287,11 @@ impl SgprWriter<'_> {
 /// What every wave of one work-group starts with, computed once per work-group: the SGPRs
 /// the hardware loads (the user SGPRs, the work-group ids), MODE, and where the few values
 /// that differ between its waves go ([`init_wave`]).
+#[derive(Debug, PartialEq, Eq)]
 pub struct WaveStart {
     s: [u32; 128],
+    /// The SGPRs of the work-group ids X, Y, Z, if enabled.
+    wg_slots: [Option<usize>; 3],
     mode: u32,
     /// The SGPRs of the work-group info and of the private segment wave offset, if enabled.
     info: Option<usize>,
@@ -342,8 +346,10 @@ impl WaveStart {
             next: first_sys,
         };
         let ids = kd.enable_sgpr_workgroup_id();
+        let mut wg_slots = [None; 3];
         for d in 0..3 {
             if ids[d] {
+                wg_slots[d] = (sys.next < SGPR_COUNT).then_some(sys.next);
                 sys.push(wg_id[d]);
             }
         }
@@ -360,6 +366,7 @@ impl WaveStart {
             .flatten();
         WaveStart {
             s,
+            wg_slots,
             mode: initial_mode(kd),
             info,
             wave_offset,
@@ -370,6 +377,20 @@ impl WaveStart {
             },
             wg_id,
         }
+    }
+}
+
+impl WaveStart {
+    /// This start made for work-group `wg_id` of the same dispatch: only the work-group id
+    /// SGPRs differ between work-groups (a runner keeps its context's start from one
+    /// work-group to the next rather than building it again).
+    pub fn set_workgroup(&mut self, wg_id: [u32; 3]) {
+        for (slot, id) in self.wg_slots.iter().zip(wg_id) {
+            if let Some(at) = *slot {
+                self.s[at] = id;
+            }
+        }
+        self.wg_id = wg_id;
     }
 }
 
@@ -588,6 +609,43 @@ mod tests {
                     assert_eq!(got, id, "{what}: {extent:?} wave {index} lane {lane}");
                 }
             }
+        }
+    }
+
+    /// A start made for one work-group and moved to another (`set_workgroup`) is the start
+    /// made for the other, whichever SGPRs the descriptor enables.
+    #[test]
+    fn a_start_moved_to_another_workgroup_is_that_workgroups() {
+        let grid = Grid::new([1000, 70, 9], [64, 2, 3]).expect("valid grid");
+        let lv = LaunchValues {
+            entry: 3,
+            kernarg: 0x7000_1234_5678,
+            packet: 0x7100_0000_0040,
+            queue: 0x7200_0000_0000,
+            dispatch_id: 42,
+            scratch_base: 0x7300_0000_1000,
+            scratch_wave_bytes: 256,
+            private_size: 4,
+            private_vsharp: private_vsharp(0x7300_0000_1000),
+            packed_ids: false,
+        };
+        let (a, b) = ([3, 1, 0], [15, 34, 2]);
+        for bits in 0u32..1 << 12 {
+            let mut kd = KernelDescriptor {
+                enable_sgpr_private_segment_buffer: bits & 1 != 0,
+                enable_sgpr_dispatch_ptr: bits & 2 != 0,
+                enable_sgpr_kernarg_segment_ptr: bits & 4 != 0,
+                enable_sgpr_dispatch_id: bits & 8 != 0,
+                enable_sgpr_flat_scratch_init: bits & 16 != 0,
+                ..Default::default()
+            };
+            // USER_SGPR_COUNT (0, 6 or 31), the three id enables, the info and wave offset.
+            let user = [0, 6, 31][(bits >> 5) as usize % 3];
+            kd.pgm_rsrc2 = user << 1 | (bits >> 7 & 7) << 7 | (bits >> 10 & 1) << 10;
+            kd.pgm_rsrc2 |= bits >> 11 & 1;
+            let mut moved = WaveStart::new(&kd, &grid, a, &lv);
+            moved.set_workgroup(b);
+            assert_eq!(moved, WaveStart::new(&kd, &grid, b, &lv), "bits {bits:#x}");
         }
     }
 }

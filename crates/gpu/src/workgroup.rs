@@ -11,7 +11,7 @@ use crate::exec::{ExecCtx, ExecFault};
 use crate::fault::Fault;
 use crate::grid::WorkGroupShape;
 use crate::memory::Checker;
-use crate::sched::context::{Runner, WgContext};
+use crate::sched::context::{Runner, StartKey, WgContext};
 use crate::sched::job::{Job, JobData};
 use crate::sched::Scheduler;
 use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveStart, WaveState};
@@ -53,7 +53,8 @@ pub(crate) enum Outcome {
 }
 
 /// Sets up the waves, LDS and scratch of a fresh work-group. `Err`: host memory ran out.
-fn start(d: &JobData, ctx: &mut WgContext) -> Result<(), Fault> {
+fn start(job: &Job, ctx: &mut WgContext) -> Result<(), Fault> {
+    let d = job.data();
     let kernel = d.kernel();
     let wg_id = d.grid.workgroup_id(ctx.index);
     let shape = WorkGroupShape::new(d.grid.workgroup_extent(wg_id));
@@ -85,9 +86,24 @@ fn start(d: &JobData, ctx: &mut WgContext) -> Result<(), Fault> {
         private_vsharp: private_vsharp(scratch_base),
         packed_ids: kernel.program.gfx.unified_vgprs(),
     };
-    let first = WaveStart::new(&kernel.descriptor, &d.grid, wg_id, &lv);
+    let key = StartKey {
+        job: (job.slot, job.generation()),
+        kd: &kernel.descriptor as *const _ as usize,
+        grid: d.grid,
+        lv,
+    };
+    let first = match &mut ctx.start {
+        Some((k, s)) if *k == key => {
+            s.set_workgroup(wg_id);
+            s
+        }
+        slot => {
+            let s = WaveStart::new(&kernel.descriptor, &d.grid, wg_id, &lv);
+            &slot.insert((key, s)).1
+        }
+    };
     for (k, w) in ctx.waves[..nw].iter_mut().enumerate() {
-        init_wave(w, &first, &shape, k as u32, &lv);
+        init_wave(w, first, &shape, k as u32, &lv);
     }
     ctx.nw = nw;
     ctx.slice_insts = 0;
@@ -107,7 +123,7 @@ pub(crate) fn run_context(
 ) -> Outcome {
     let d = job.data();
     if ctx.nw == 0 {
-        if let Err(f) = start(d, &mut ctx) {
+        if let Err(f) = start(job, &mut ctx) {
             return Outcome::Fault(ctx, f);
         }
     }

@@ -7,10 +7,21 @@
 //! registers) stays where it is. In the steady state (nothing parks) a runner reuses one context
 //! for every work-group it runs, so nothing is allocated per work-group.
 
+use crate::grid::Grid;
 use crate::lds::Lds;
 use crate::trace::Tracer;
 use crate::valu::{VopInputs, VopOutputs};
-use crate::wave::Wave;
+use crate::wave::{LaunchValues, Wave, WaveStart};
+
+/// What a work-group's [`WaveStart`] is made from besides its work-group id: the job (slot,
+/// generation), its kernel descriptor (by address), grid and launch values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StartKey {
+    pub job: (u32, u32),
+    pub kd: usize,
+    pub grid: Grid,
+    pub lv: LaunchValues,
+}
 
 /// One work-group in flight.
 pub(crate) struct WgContext {
@@ -26,6 +37,9 @@ pub(crate) struct WgContext {
     pub slice_insts: u64,
     /// When the current time slice's first clock check happened (`None`: not yet).
     pub slice_start: Option<std::time::Instant>,
+    /// The last work-group's wave start and what it was made from: the next work-group of the
+    /// same dispatch on this context only changes its work-group ids.
+    pub start: Option<(StartKey, WaveStart)>,
 }
 
 impl WgContext {
@@ -38,6 +52,7 @@ impl WgContext {
             scratch: crate::line_buf::LineBuf::new(),
             slice_insts: 0,
             slice_start: None,
+            start: None,
         })
     }
 
