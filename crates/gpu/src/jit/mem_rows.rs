@@ -37,30 +37,37 @@ impl Emitter<'_> {
         let mut masked = a.create_label();
         let mut spans = a.create_label();
         unless_full_wave(a, masked)?;
-        // All 64 lanes active (most waves): no group masks, no blends; ymm4 = the lanes in
-        // row so far.
-        a.vmovdqa(ymm4, ymm9)?;
+        // All 64 lanes active (most waves): no group masks, no blends. ymm4 collects the
+        // differences from "in row" (the lanes' dwords xor what they should be); the span
+        // comes from the groups' first dwords (ymm7), each group's last being its first + 28.
+        a.vpxor(ymm4, ymm4, ymm4)?;
         for g in 0..8 {
-            row_group(a, g, shape.pair, false)?;
-            a.vpand(ymm4, ymm4, ymm0)?;
+            a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
+            a.vpaddd(ymm0, ymm7, ymm5)?;
+            a.vpxor(ymm0, ymm0, ymmword_ptr(rdi + 32 * g))?;
+            a.vpor(ymm4, ymm4, ymm0)?;
+            if shape.pair {
+                a.vpxor(ymm6, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
+                a.vpor(ymm4, ymm4, ymm6)?;
+            }
             if g == 0 {
                 // Scattered lanes fail in the first group: leave before the other seven.
-                a.vptest(ymm4, ymm9)?;
-                a.jae(general)?;
+                a.vptest(ymm4, ymm4)?;
+                a.jnz(general)?;
             }
-            a.vpminud(ymm2, ymm2, ymm6)?;
-            a.vpmaxud(ymm3, ymm3, ymm6)?;
+            a.vpminud(ymm2, ymm2, ymm7)?;
+            a.vpmaxud(ymm3, ymm3, ymm7)?;
         }
-        // CF = every lane in row.
-        a.vptest(ymm4, ymm9)?;
-        a.jae(general)?;
-        // No group carries out of its low dwords: a group that did has its first lane above
-        // 2^32 - 32 and so does the wave's maximum (the same test rejects a few groups that
-        // end just below 2^32, which the general path serves).
+        a.vptest(ymm4, ymm4)?;
+        a.jnz(general)?;
+        // No group carries out of its low dwords: each first dword at most 2^32 - 32, so the
+        // largest is; then the span's last dword is that + 28.
         reduce_min_max_u32_ymm(a)?;
         a.vmovd(ecx, xmm3)?;
         a.cmp(ecx, NO_CARRY_MAX as i32)?;
         a.ja(general)?;
+        a.add(ecx, 28)?;
+        a.vmovd(xmm3, ecx)?;
         a.jmp(spans)?;
         bind(a, &mut masked)?;
         a.vpxor(ymm4, ymm4, ymm4)?; // active lanes out of row so far
@@ -68,7 +75,7 @@ impl Emitter<'_> {
             a.movzx(ecx, exec_byte(g))?;
             a.shl(ecx, 5)?;
             a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?; // the group's active lanes
-            row_group(a, g, shape.pair, true)?;
+            row_group(a, g, shape.pair)?;
             a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row
             a.vpor(ymm4, ymm4, ymm0)?;
             if g == 0 {
@@ -135,26 +142,22 @@ impl Emitter<'_> {
     }
 }
 
-/// The largest low dword of a full wave whose groups of 8 consecutive dwords cannot have
-/// carried out of their low dwords: a group's first lane at most this, its last at most
-/// 2^32 - 4.
+/// The largest first low dword of a group of 8 consecutive dwords that does not carry out
+/// of its low dwords (its last is then at most 2^32 - 4).
 const NO_CARRY_MAX: u32 = 0u32.wrapping_sub(32);
 
-/// In the rows check (ymm5 = 0, 4, ..., 28; ymm1 = the uniform high dword for address
+/// In the masked rows check (ymm5 = 0, 4, ..., 28; ymm1 = the uniform high dword for address
 /// pairs): ymm6 = group `g`'s low dwords, ymm0 = its lanes in row: the group's first low
-/// dword + 4i, with the uniform high dword, and with `carry`, not below the first (which
-/// would be a carry out of the low dword; a full wave tests its maximum instead). Clobbers
-/// ymm7.
-fn row_group(a: &mut CodeAssembler, g: i32, pair: bool, carry: bool) -> R<()> {
+/// dword + 4i, with the uniform high dword, and not below the first (which would be a carry
+/// out of the low dword). Clobbers ymm7.
+fn row_group(a: &mut CodeAssembler, g: i32, pair: bool) -> R<()> {
     a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
     a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
     a.vpaddd(ymm0, ymm7, ymm5)?;
     a.vpcmpeqd(ymm0, ymm0, ymm6)?;
-    if carry {
-        a.vpmaxud(ymm7, ymm7, ymm6)?;
-        a.vpcmpeqd(ymm7, ymm7, ymm6)?;
-        a.vpand(ymm0, ymm0, ymm7)?;
-    }
+    a.vpmaxud(ymm7, ymm7, ymm6)?;
+    a.vpcmpeqd(ymm7, ymm7, ymm6)?;
+    a.vpand(ymm0, ymm0, ymm7)?;
     if pair {
         a.vpcmpeqd(ymm7, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
         a.vpand(ymm0, ymm0, ymm7)?;

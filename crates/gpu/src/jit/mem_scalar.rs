@@ -68,13 +68,15 @@ impl Emitter<'_> {
         let mut done = a.create_label();
         bind(a, &mut retry)?;
         // Offset: imm + soffset (32-bit wrap), sign-extended, added to the 64-bit base.
-        a.mov(eax, m.imm as u32)?;
         match m.soffset {
-            Some(Src::S(s)) => a.add(eax, sreg32(s))?,
-            Some(Src::Imm(v)) => a.add(eax, v as u32 as i32)?,
-            _ => {}
+            Some(Src::S(s)) => {
+                a.mov(eax, m.imm as u32)?;
+                a.add(eax, sreg32(s))?;
+                a.movsxd(rax, eax)?;
+            }
+            Some(Src::Imm(v)) => a.mov(rax, i64::from(m.imm.wrapping_add(v as u32 as i32)))?,
+            _ => a.mov(rax, i64::from(m.imm))?,
         }
-        a.movsxd(rax, eax)?;
         a.add(rax, sreg64(m.base))?;
         // The hardware ignores the low two bits.
         a.and(rax, -4)?;

@@ -148,7 +148,8 @@ fn run_on(
 }
 
 /// Full waves and partial ones, in rows of 8 and 16 consecutive lanes and wholly consecutive,
-/// with one group of lanes whose low dwords carry out of 0xffff_fffc: loads and stores leave
+/// with one group of lanes whose low dwords carry out of 0xffff_fffc, or with one lane's high
+/// dword in the next region (the low dwords in rows, without a carry): loads and stores leave
 /// the interpreter's registers and memory.
 #[test]
 fn lanes_carrying_out_of_the_low_dword_stay_in_their_region() {
@@ -166,8 +167,8 @@ fn lanes_carrying_out_of_the_low_dword_stay_in_their_region() {
         then_endpgm(flat(0x14, 2, 20, 0, 0x7f, 1, 0)),
         then_endpgm(flat(0x1c, 2, 20, 22, 0x7f, 0, 0)),
     ];
-    // The low dword of each lane: (what, lanes).
-    let mut layouts: Vec<(&str, [u32; 64])> = Vec::new();
+    // The low and high dwords of each lane: (what, lanes).
+    let mut layouts: Vec<(&str, [u32; 64], [u32; 64])> = Vec::new();
     for (what, first, group) in [
         ("rows of 8, the second carrying", 0xffff_fff0u32, 8u32),
         ("rows of 16, the first carrying", 0xffff_ffe8, 16),
@@ -183,14 +184,25 @@ fn lanes_carrying_out_of_the_low_dword_stay_in_their_region() {
             };
             *v = row.wrapping_add(4 * i);
         }
-        layouts.push((what, lo));
+        layouts.push((what, lo, [m.hi; 64]));
+    }
+    // In rows without a carry, one lane in the first bytes of the next region (mapped: the
+    // top mapping runs past the boundary).
+    for (what, group, odd) in [
+        ("rows of 16, lane 37 in the next region", 16u32, 37),
+        ("consecutive, lane 5 in the next region", 64, 5),
+    ] {
+        let lo = std::array::from_fn(|l| 0x100 * (l as u32 / group) + 4 * (l as u32 % group));
+        let mut hi = [m.hi; 64];
+        hi[odd] = m.hi + 1;
+        layouts.push((what, lo, hi));
     }
     for prog in &progs {
-        for (what, lo) in &layouts {
+        for (what, lo, hi) in &layouts {
             for exec in [!0u64, !0 ^ 0x0100_0000_0000_0001] {
                 let mut w0 = random_wave(&mut Rng(5));
                 w0.v[20] = *lo;
-                w0.v[21] = [m.hi; 64];
+                w0.v[21] = *hi;
                 w0.set_exec(exec);
                 let (ra, wa, ma) = run_on(&mut m, &init, prog, &w0, None);
                 assert!(ra.is_ok(), "{what}: the interpreter ran: {ra:?}");
