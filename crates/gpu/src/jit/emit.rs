@@ -130,6 +130,8 @@ pub(super) struct Emitter<'p> {
     pub(super) full_exec: bool,
     /// Lane instructions the rest of the kernel may still unroll (`segment.rs`, `UNROLL_MAX`).
     pub(super) unroll_left: usize,
+    /// Global dword accesses the rest of the kernel may still inline (`mem_inline.rs`).
+    pub(super) inline_left: usize,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -629,6 +631,7 @@ impl<'p> Emitter<'p> {
             seg: None,
             full_exec: false,
             unroll_left: super::segment::UNROLL_BUDGET,
+            inline_left: super::mem_inline::INLINE_BUDGET,
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),

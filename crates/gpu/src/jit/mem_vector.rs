@@ -174,6 +174,9 @@ impl Emitter<'_> {
         let slow = self.slow_callout(i, done)?;
         let site = self.sites;
         self.sites += 1;
+        let mut stub = self.a.create_label();
+        self.vmem_inline(m, site, stub, done)?;
+        bind(&mut self.a, &mut stub)?;
         if let Some(b) = m.buf {
             self.buffer_address(m, b, slow)?;
         } else {

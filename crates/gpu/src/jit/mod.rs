@@ -36,6 +36,7 @@ mod lds_class;
 mod mask_live;
 mod mem_buffer;
 mod mem_gather32;
+mod mem_inline;
 mod mem_lanes;
 mod mem_lds;
 mod mem_narrow;

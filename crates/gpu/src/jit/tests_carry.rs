@@ -110,13 +110,17 @@ fn map_at(addr: u64) -> Option<*mut u8> {
 }
 
 /// Runs `prog` on `w0` over the straddling memory (reset to `init` first); the run's result,
-/// wave and memory.
+/// wave and memory. With `warm`, the JIT's code first runs that wave on the same checker:
+/// its sites' range caches then hold what that run proved (and a fast path that served it
+/// leaves no hint), so the paths that need a hit (the inline access of `mem_inline.rs`) see
+/// `w0` as they would a kernel's later wave.
 fn run_on(
     m: &mut Straddle,
     init: &[u8],
     prog: &crate::program::Program,
     w0: &Wave,
     code: Option<&JitCode>,
+    warm: Option<&Wave>,
 ) -> (Result<(), ExecFault>, Wave, Vec<u8>) {
     m.set(init);
     let map = OneBuffer(m.start()..m.start() + (1 << 32) + LEN as u64);
@@ -141,6 +145,12 @@ fn run_on(
         jit: None,
     };
     let r = match code {
+        Some(c) if warm.is_some() => {
+            let mut first = warm.expect("checked").clone();
+            run_code(&mut first, &mut cx, c).expect("the warm-up runs");
+            m.set(init);
+            run_code(&mut w, &mut cx, c)
+        }
         Some(c) => run_code(&mut w, &mut cx, c),
         None => crate::exec::run(&mut w, &mut cx),
     };
@@ -204,12 +214,17 @@ fn lanes_carrying_out_of_the_low_dword_stay_in_their_region() {
                 w0.v[20] = *lo;
                 w0.v[21] = *hi;
                 w0.set_exec(exec);
-                let (ra, wa, ma) = run_on(&mut m, &init, prog, &w0, None);
+                // The warm-up: every lane in order, in the region's first bytes.
+                let mut regular = w0.clone();
+                regular.v[20] = std::array::from_fn(|l| 0x40 + 4 * l as u32);
+                regular.v[21] = [m.hi; 64];
+                regular.set_exec(!0);
+                let (ra, wa, ma) = run_on(&mut m, &init, prog, &w0, None, None);
                 assert!(ra.is_ok(), "{what}: the interpreter ran: {ra:?}");
-                for &isa in &isas {
+                for (&isa, warm) in isas.iter().flat_map(|i| [(i, None), (i, Some(&regular))]) {
                     let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
-                    let (rb, wb, mb) = run_on(&mut m, &init, prog, &w0, Some(&jit));
-                    let ctx = format!("{isa:?}, {what}, EXEC {exec:#x}");
+                    let (rb, wb, mb) = run_on(&mut m, &init, prog, &w0, Some(&jit), warm);
+                    let ctx = format!("{isa:?}, {what}, EXEC {exec:#x}, warm {}", warm.is_some());
                     assert_eq!(ra, rb, "{ctx}");
                     assert_eq!(first_difference(&wb, &wa, 0..256), None, "{ctx}");
                     assert!(ma == mb, "{ctx}: memory differs");
