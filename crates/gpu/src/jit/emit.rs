@@ -130,8 +130,8 @@ pub(super) struct Emitter<'p> {
     pub(super) full_exec: bool,
     /// Lane instructions the rest of the kernel may still unroll (`segment.rs`, `UNROLL_MAX`).
     pub(super) unroll_left: usize,
-    /// Global dword accesses the rest of the kernel may still inline (`mem_inline.rs`).
-    pub(super) inline_left: usize,
+    /// The kernel's global dword accesses are inlined (`mem_inline.rs`).
+    pub(super) inline_vmem: bool,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -631,7 +631,7 @@ impl<'p> Emitter<'p> {
             seg: None,
             full_exec: false,
             unroll_left: super::segment::UNROLL_BUDGET,
-            inline_left: super::mem_inline::INLINE_BUDGET,
+            inline_vmem: false,
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),
@@ -713,6 +713,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         labels[(b.start - first) as usize] = Some(a.create_label());
     }
     let mut e = Emitter::new(prog, isa, check, (labels, first), a);
+    e.inline_vmem = super::mem_inline::inlines(plan, isa);
     // Prologue: callee-saved registers, 16-byte stack alignment for calls. MXCSR is the IEEE
     // default already (the caller's `fpenv::DefaultFpEnv`), so the code neither sets nor saves
     // it: `stmxcsr` + 2 `ldmxcsr` per entry were 5-8% of a short wave's time on Zen 4.
