@@ -713,7 +713,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         labels[(b.start - first) as usize] = Some(a.create_label());
     }
     let mut e = Emitter::new(prog, isa, check, (labels, first), a);
-    e.inline_vmem = super::mem_inline::inlines(plan, isa);
+    e.inline_vmem = super::mem_inline::inlines(plan);
     // Prologue: callee-saved registers, 16-byte stack alignment for calls. MXCSR is the IEEE
     // default already (the caller's `fpenv::DefaultFpEnv`), so the code neither sets nor saves
     // it: `stmxcsr` + 2 `ldmxcsr` per entry were 5-8% of a short wave's time on Zen 4.

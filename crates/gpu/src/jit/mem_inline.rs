@@ -1,4 +1,4 @@
-//! The common global access inline (AVX2): a full wave whose 64 lanes load or store one dword
+//! The common global access inline: a full wave whose 64 lanes load or store one dword
 //! each at consecutive addresses (lane l at `base + 4l`), a streaming kernel's every access.
 //! The stub of its shape (`mem_vector.rs`) does the same work after a call, a search for the
 //! first and last active lanes and the set-up of its general checks; here the call site
@@ -40,7 +40,7 @@ impl Emitter<'_> {
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
-        if !self.inline_vmem || !inlinable(self.isa, m) {
+        if !self.inline_vmem || !inlinable(m) {
             return Ok(());
         }
         let at = SITE_BYTES * site as i32;
@@ -61,29 +61,51 @@ impl Emitter<'_> {
         a.mov(eax, dword_ptr(rdi))?;
         a.cmp(eax, (u32::MAX - 252) as i32)?;
         a.ja(stub)?;
-        // Every lane's low dword lane 0's + 4l, every high dword lane 0's: ymm4 collects the
-        // differences (xor) over the eight chunks.
-        a.vmovd(xmm0, eax)?;
-        a.vpbroadcastd(ymm0, xmm0)?;
+        // Every lane's low dword lane 0's + 4l, every high dword lane 0's: the differences
+        // (xor) of all chunks collected in one register.
         a.mov(r8d, dword_ptr(rsi))?;
-        a.vmovd(xmm1, r8d)?;
-        a.vpbroadcastd(ymm1, xmm1)?;
         a.mov(rcx, LANE_OFFSETS32[0].as_ptr() as u64)?;
-        a.vpxor(ymm4, ymm4, ymm4)?;
-        for c in 0..8 {
-            a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
-            a.vpxor(ymm2, ymm2, ymmword_ptr(rdi + 32 * c))?;
-            a.vpxor(ymm3, ymm1, ymmword_ptr(rsi + 32 * c))?;
-            a.vpor(ymm4, ymm4, ymm2)?;
-            a.vpor(ymm4, ymm4, ymm3)?;
-            if c == 0 {
-                // Scattered lanes differ in the first chunk: leave at once.
+        match self.isa {
+            Isa::Avx2 => {
+                a.vmovd(xmm0, eax)?;
+                a.vpbroadcastd(ymm0, xmm0)?;
+                a.vmovd(xmm1, r8d)?;
+                a.vpbroadcastd(ymm1, xmm1)?;
+                a.vpxor(ymm4, ymm4, ymm4)?;
+                for c in 0..8 {
+                    a.vpaddd(ymm2, ymm0, ymmword_ptr(rcx + 32 * c))?;
+                    a.vpxor(ymm2, ymm2, ymmword_ptr(rdi + 32 * c))?;
+                    a.vpxor(ymm3, ymm1, ymmword_ptr(rsi + 32 * c))?;
+                    a.vpor(ymm4, ymm4, ymm2)?;
+                    a.vpor(ymm4, ymm4, ymm3)?;
+                    if c == 0 {
+                        // Scattered lanes differ in the first chunk: leave at once.
+                        a.vptest(ymm4, ymm4)?;
+                        a.jnz(stub)?;
+                    }
+                }
                 a.vptest(ymm4, ymm4)?;
                 a.jnz(stub)?;
             }
+            Isa::Avx512 => {
+                a.vpbroadcastd(zmm0, eax)?;
+                a.vpbroadcastd(zmm1, r8d)?;
+                a.vpxord(zmm4, zmm4, zmm4)?;
+                for c in 0..4 {
+                    a.vpaddd(zmm2, zmm0, zmmword_ptr(rcx + 64 * c))?;
+                    a.vpxord(zmm2, zmm2, zmmword_ptr(rdi + 64 * c))?;
+                    a.vpxord(zmm3, zmm1, zmmword_ptr(rsi + 64 * c))?;
+                    // zmm4 |= zmm2 | zmm3
+                    a.vpternlogd(zmm4, zmm2, zmm3, 0xfe)?;
+                    if c == 0 || c == 3 {
+                        // (After the first chunk: scattered lanes leave at once.)
+                        a.vptestmd(k2, zmm4, zmm4)?;
+                        a.kortestw(k2, k2)?;
+                        a.jnz(stub)?;
+                    }
+                }
+            }
         }
-        a.vptest(ymm4, ymm4)?;
-        a.jnz(stub)?;
         // The span [r8, r8 + 256): the 64-bit address of lane 0 plus the offset.
         a.shl(r8, 32)?;
         a.add(r8, rax)?;
@@ -111,23 +133,30 @@ impl Emitter<'_> {
         a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         prefetch_ahead(a, m.load, 256)?;
         a.lea(rdx, qword_ptr(r13 + 256 * i32::from(m.data)))?;
-        for c in 0..8 {
-            move_chunk(
-                a,
-                m.load,
-                ymmword_ptr(rdx + 32 * c),
-                ymmword_ptr(r8 + 32 * c),
-            )?;
+        match self.isa {
+            Isa::Avx2 => {
+                for c in 0..8 {
+                    let (reg, host) = (ymmword_ptr(rdx + 32 * c), ymmword_ptr(r8 + 32 * c));
+                    move_chunk(a, m.load, reg, host)?;
+                }
+            }
+            Isa::Avx512 => {
+                for c in 0..4 {
+                    let (reg, host) = (zmmword_ptr(rdx + 64 * c), zmmword_ptr(r8 + 64 * c));
+                    let (from, to) = if m.load { (host, reg) } else { (reg, host) };
+                    a.vmovdqu32(zmm0, from)?;
+                    a.vmovdqu32(to, zmm0)?;
+                }
+            }
         }
         a.jmp(done)?;
         Ok(())
     }
 }
 
-/// Whether access `m` takes the inline path on `isa`, in a kernel that inlines.
-fn inlinable(isa: Isa, m: &VmemInst) -> bool {
-    isa == Isa::Avx2
-        && m.dwords == 1
+/// Whether access `m` takes the inline path, in a kernel that inlines.
+fn inlinable(m: &VmemInst) -> bool {
+    m.dwords == 1
         && m.sub.is_none()
         && m.buf.is_none()
         && m.saddr.is_none()
@@ -135,14 +164,14 @@ fn inlinable(isa: Isa, m: &VmemInst) -> bool {
         && m.vaddr < 255
 }
 
-/// Whether the kernel of `plan` inlines its global dword accesses on `isa` (it has at most
+/// Whether the kernel of `plan` inlines its global dword accesses (it has at most
 /// [`INLINE_MAX`]).
-pub(super) fn inlines(plan: &Plan, isa: Isa) -> bool {
+pub(super) fn inlines(plan: &Plan) -> bool {
     let n = plan
         .blocks
         .iter()
         .flat_map(|b| &b.items)
-        .filter(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if inlinable(isa, m)))
+        .filter(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if inlinable(m)))
         .count();
     n <= INLINE_MAX
 }
