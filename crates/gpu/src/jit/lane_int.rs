@@ -57,6 +57,20 @@ fn is_k(o: super::select::Opd) -> bool {
     matches!(o, super::select::Opd::K(_))
 }
 
+/// The sources of `li` its lowering takes as immediates (bit i: source i): constant shift
+/// counts. They need no register, so the segment gives them no home.
+pub(super) fn immediate_srcs(li: &LaneInst) -> u8 {
+    use crate::valu::I16Op::{AshrrevI16, LshlrevB16, LshrrevB16};
+    use Int32::*;
+    match li.op {
+        LaneOp::Int(LshlRev | LshrRev | AshrRev) | LaneOp::Shift64(_) if is_k(li.src[0][0]) => 1,
+        LaneOp::Int16(LshlrevB16 | LshrrevB16 | AshrrevI16) if is_k(li.src[0][0]) => 1,
+        LaneOp::Int(LshlAdd | LshlOr) if is_k(li.src[1][0]) => 2,
+        LaneOp::Int(AddLshl) if is_k(li.src[2][0]) => 4,
+        _ => 0,
+    }
+}
+
 /// Constants a lowering uses every chunk (the segment gives the frequent ones a home).
 pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
     use Int32::*;

@@ -164,7 +164,8 @@ impl Emitter<'_> {
         let mut uses: VecMap<Opd, u32> = VecMap::new();
         let mut masks_out = Vec::new();
         for (_, li) in insts {
-            for i in 0..li.n {
+            let immediate = super::lane_int::immediate_srcs(li);
+            for i in (0..li.n).filter(|i| immediate >> i & 1 == 0) {
                 let k = if li.wide[i] { 2 } else { 1 };
                 for o in &li.src[i][..k] {
                     *uses.entry_or_default(*o) += 1;
