@@ -13,13 +13,12 @@
 //! (0.90x on the 2-core machine, 0.72-1.00x on the 16-core one, though 6% fewer host
 //! instructions): its per-wave code no longer fits the decoded-instruction cache.
 
-use super::emit::{bind, sreg64, Emitter, EXEC, R, W_UNFENCED};
-use super::mem_vector::{move_chunk, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA};
+use super::emit::{sreg64, Emitter, EXEC, R};
+use super::mem_vector::{mark_unfenced, move_chunk, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA};
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
 use super::vx::Isa;
 use super::JitCtx;
-use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
@@ -121,14 +120,7 @@ impl Emitter<'_> {
         a.cmp(rcx, r8)?;
         a.jbe(stub)?;
         if !m.load {
-            // As every store path: outside the scratch backing, the wave's vector stores are
-            // unfenced until its next release.
-            let mut private = a.create_label();
-            let flag = (crate::memory::PRIVATE_SITE >> 8) as i32;
-            a.test(byte_ptr(r11 + (SITE_HINT + 1)), flag)?;
-            a.jnz(private)?;
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-            bind(a, &mut private)?;
+            mark_unfenced(a)?;
         }
         a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         prefetch_ahead(a, m.load, 256)?;

@@ -499,12 +499,7 @@ impl Emitter<'_> {
         a.jmp(retry)?;
         bind(a, &mut hit)?;
         if write {
-            let mut private = a.create_label();
-            let flag = (crate::memory::PRIVATE_SITE >> 8) as i32;
-            a.test(byte_ptr(r11 + (SITE_HINT + 1)), flag)?;
-            a.jnz(private)?;
-            a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
-            bind(a, &mut private)?;
+            mark_unfenced(a)?;
         }
         Ok(())
     }
@@ -951,6 +946,18 @@ impl Emitter<'_> {
 
 /// Moves the 8 lanes of a VGPR chunk (`reg`) from (`load`) or to host memory, all active
 /// (AVX2; through ymm0).
+/// After a store's range hit (r11 = the site's entry): unless the site's range is the scratch
+/// backing, the wave's vector stores are unfenced until its next release
+/// (`docs/MEMORY_MODEL.md`). Every store path passes here.
+pub(super) fn mark_unfenced(a: &mut CodeAssembler) -> R<()> {
+    let mut private = a.create_label();
+    let flag = (crate::memory::PRIVATE_SITE >> 8) as i32;
+    a.test(byte_ptr(r11 + (SITE_HINT + 1)), flag)?;
+    a.jnz(private)?;
+    a.or(byte_ptr(rbx + W_UNFENCED), i32::from(UNFENCED_VECTOR))?;
+    bind(a, &mut private)
+}
+
 pub(super) fn move_chunk(
     a: &mut CodeAssembler,
     load: bool,

@@ -467,26 +467,11 @@ fn random_memory_sequences_match_the_interpreter() {
             // Cold (every site's range cache empty), then again on the ranges and hints the
             // first run left, as a kernel's later waves run (`mem_inline.rs` needs a hit).
             let mut carry = Carry::default();
-            let cold = run_cached(
-                &prog,
-                &w0,
-                &mut buf,
-                &init,
-                lds_size,
-                &lds_init,
-                Some(&jit),
-                &mut carry,
-            );
-            let warm = run_cached(
-                &prog,
-                &w0,
-                &mut buf,
-                &init,
-                lds_size,
-                &lds_init,
-                Some(&jit),
-                &mut carry,
-            );
+            let mut again = || {
+                let (b, l) = (&mut buf, &lds_init);
+                run_cached(&prog, &w0, b, &init, lds_size, l, Some(&jit), &mut carry)
+            };
+            let (cold, warm) = (again(), again());
             for (b, how) in [(cold, "cold"), (warm, "warm")] {
                 let which = format!("{isa:?} {how}");
                 let listing = || {
