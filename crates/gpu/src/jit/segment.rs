@@ -439,10 +439,7 @@ impl Emitter<'_> {
         a.cmp(esi, self.isa.chunks() as i32)?;
         a.jb(top)?;
         a.jmp(done)?;
-        self.full_exec = true;
-        let redone = self.chunk_redo(insts, flags, redo, back, &dirty, collected);
-        self.full_exec = false;
-        redone?;
+        self.full_redo(insts, flags, redo, back, &dirty, collected)?;
         bind(&mut self.a, &mut general)
     }
 
@@ -468,16 +465,26 @@ impl Emitter<'_> {
             redos.push((redo, back, dirty));
         }
         self.a.jmp(done)?;
-        self.full_exec = true;
         for (redo, back, dirty) in redos {
-            let redone = self.chunk_redo(insts, flags, redo, back, &dirty, collected);
-            if redone.is_err() {
-                self.full_exec = false;
-                return redone;
-            }
+            self.full_redo(insts, flags, redo, back, &dirty, collected)?;
         }
-        self.full_exec = false;
         Ok(())
+    }
+
+    /// [`Self::chunk_redo`] for a full-wave chunk: its second run is full-wave too.
+    fn full_redo(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        flags: &PerInst,
+        redo: Option<CodeLabel>,
+        back: CodeLabel,
+        dirty: &[(u8, V)],
+        collected: &[(u8, AsmRegister64)],
+    ) -> R<()> {
+        self.full_exec = true;
+        let redone = self.chunk_redo(insts, flags, redo, back, dirty, collected);
+        self.full_exec = false;
+        redone
     }
 
     /// A full-wave chunk: its body, then (at the label returned, where a second run comes

@@ -21,6 +21,53 @@ impl MemoryMap for NoMemory {
 struct NoEvents;
 impl DeviceEvents for NoEvents {}
 
+/// What a test's `ExecCtx` borrows besides the program and the memory checker: the LDS, the
+/// VALU operand buffers, the stop flag (shared by the JIT's test files).
+pub(super) struct Rig {
+    pub lds: Lds,
+    vin: Box<VopInputs>,
+    vout: Box<VopOutputs>,
+    stop: AtomicBool,
+}
+
+impl Rig {
+    /// A rig with `lds_size` bytes of LDS.
+    pub(super) fn new(lds_size: usize) -> Rig {
+        let mut lds = Lds::new();
+        lds.reset(lds_size);
+        Rig {
+            lds,
+            vin: Box::default(),
+            vout: Box::default(),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// A context for `prog` over `mem`, as a dispatch makes it without budget, tracer or JIT
+    /// cache (the tests pass generated code to `run_code` themselves).
+    pub(super) fn cx<'a>(
+        &'a mut self,
+        prog: &'a Program,
+        mem: Checker<'a>,
+        private_size: u32,
+    ) -> ExecCtx<'a> {
+        ExecCtx {
+            prog,
+            lds: &mut self.lds,
+            mem,
+            events: &NoEvents,
+            vin: &mut self.vin,
+            vout: &mut self.vout,
+            private_size,
+            budget: 0,
+            stop: &self.stop,
+            tracer: None,
+            gfx900: false,
+            jit: None,
+        }
+    }
+}
+
 pub(super) struct Rng(pub u64);
 impl Rng {
     pub(super) fn next(&mut self) -> u64 {
@@ -194,24 +241,8 @@ fn run_engine(
     code: Option<&JitCode>,
 ) -> Result<(), crate::exec::ExecFault> {
     let map = NoMemory;
-    let mut lds = Lds::new();
-    let mut vin = Box::<VopInputs>::default();
-    let mut vout = Box::<VopOutputs>::default();
-    let stop = AtomicBool::new(false);
-    let mut cx = ExecCtx {
-        prog,
-        lds: &mut lds,
-        mem: Checker::new(&map, 0..0),
-        events: &NoEvents,
-        vin: &mut vin,
-        vout: &mut vout,
-        private_size: 0,
-        budget: 0,
-        stop: &stop,
-        tracer: None,
-        gfx900: false,
-        jit: None,
-    };
+    let mut rig = Rig::new(0);
+    let mut cx = rig.cx(prog, Checker::new(&map, 0..0), 0);
     match code {
         Some(c) => run_code(w, &mut cx, c),
         None => crate::exec::run(w, &mut cx),

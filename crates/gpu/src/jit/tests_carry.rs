@@ -3,15 +3,12 @@
 //! start of the same 4 GiB region, not the bytes after the boundary. The fast paths move
 //! groups of consecutive lanes as one vector and must leave such groups to the general path.
 
-use super::tests::{isas, random_wave, Rng};
-use super::tests_mem::{flat, then_endpgm, NoEvents, OneBuffer};
+use super::tests::{isas, random_wave, Rig, Rng};
+use super::tests_mem::{flat, then_endpgm, OneBuffer};
 use super::{first_difference, run_code, JitCode};
-use crate::exec::{ExecCtx, ExecFault};
-use crate::lds::Lds;
+use crate::exec::ExecFault;
 use crate::memory::Checker;
-use crate::valu::{VopInputs, VopOutputs};
 use crate::wave::Wave;
-use std::sync::atomic::AtomicBool;
 
 /// Bytes of each of the two mappings.
 const LEN: usize = 1 << 16;
@@ -124,26 +121,9 @@ fn run_on(
 ) -> (Result<(), ExecFault>, Wave, Vec<u8>) {
     m.set(init);
     let map = OneBuffer(m.start()..m.start() + (1 << 32) + LEN as u64);
-    let mut lds = Lds::new();
-    lds.reset(0);
-    let mut vin = Box::<VopInputs>::default();
-    let mut vout = Box::<VopOutputs>::default();
-    let stop = AtomicBool::new(false);
+    let mut rig = Rig::new(0);
     let mut w = w0.clone();
-    let mut cx = ExecCtx {
-        prog,
-        lds: &mut lds,
-        mem: Checker::new(&map, 0..0),
-        events: &NoEvents,
-        vin: &mut vin,
-        vout: &mut vout,
-        private_size: 0,
-        budget: 0,
-        stop: &stop,
-        tracer: None,
-        gfx900: false,
-        jit: None,
-    };
+    let mut cx = rig.cx(prog, Checker::new(&map, 0..0), 0);
     let r = match code {
         Some(c) if warm.is_some() => {
             let mut first = warm.expect("checked").clone();

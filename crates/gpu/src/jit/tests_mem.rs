@@ -5,17 +5,14 @@
 //! run by both engines on the same memory; registers, memory, LDS and the fault (kind, pc,
 //! lane, address) must be bit-identical.
 
-use super::tests::{isas, random_wave, Rng};
+use super::tests::{isas, random_wave, Rig, Rng};
 use super::{first_difference, run_code, JitCode};
-use crate::exec::{ExecCtx, ExecFault};
-use crate::lds::Lds;
+use crate::exec::ExecFault;
 use crate::memory::{Checker, MemCache};
 use crate::program::{Program, Slot};
-use crate::valu::{VopInputs, VopOutputs};
 use crate::wave::Wave;
-use crate::{DeviceEvents, MemoryMap};
+use crate::MemoryMap;
 use std::ops::Range;
-use std::sync::atomic::AtomicBool;
 
 /// Bytes of the test buffer.
 pub(super) const BUF: usize = 1 << 16;
@@ -28,9 +25,6 @@ impl MemoryMap for OneBuffer {
         (addr >= self.0.start && end <= self.0.end).then(|| self.0.clone())
     }
 }
-/// No device events.
-pub(super) struct NoEvents;
-impl DeviceEvents for NoEvents {}
 
 /// The SGPR pairs the program's lane instructions write as lane masks (for `isa`).
 fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
@@ -92,30 +86,14 @@ pub(super) fn run_cached(
     buf.copy_from_slice(init);
     let base = buf.as_ptr() as u64;
     let map = OneBuffer(base..base + buf.len() as u64);
-    let mut lds = Lds::new();
-    lds.reset(lds_size);
+    let mut rig = Rig::new(lds_size);
     // SAFETY: the LDS has `lds_size` bytes (plus slack); `lds_init` is as long.
-    unsafe { std::ptr::copy_nonoverlapping(lds_init.as_ptr(), lds.as_mut_ptr(), lds_size) };
-    let mut vin = Box::<VopInputs>::default();
-    let mut vout = Box::<VopOutputs>::default();
-    let stop = AtomicBool::new(false);
+    unsafe { std::ptr::copy_nonoverlapping(lds_init.as_ptr(), rig.lds.as_mut_ptr(), lds_size) };
     let mut w = w0.clone();
     let r = {
-        let mut cx = ExecCtx {
-            prog,
-            lds: &mut lds,
-            mem: Checker::new(&map, carry.scratch.clone())
-                .with_cache(std::mem::take(&mut carry.cache)),
-            events: &NoEvents,
-            vin: &mut vin,
-            vout: &mut vout,
-            private_size: carry.private_size,
-            budget: 0,
-            stop: &stop,
-            tracer: None,
-            gfx900: false,
-            jit: None,
-        };
+        let mem =
+            Checker::new(&map, carry.scratch.clone()).with_cache(std::mem::take(&mut carry.cache));
+        let mut cx = rig.cx(prog, mem, carry.private_size);
         let r = match code {
             Some(c) => run_code(&mut w, &mut cx, c),
             None => crate::exec::run(&mut w, &mut cx),
@@ -125,7 +103,7 @@ pub(super) fn run_cached(
     };
     let mut l = vec![0u8; lds_size];
     // SAFETY: as above.
-    unsafe { std::ptr::copy_nonoverlapping(lds.as_mut_ptr(), l.as_mut_ptr(), lds_size) };
+    unsafe { std::ptr::copy_nonoverlapping(rig.lds.as_mut_ptr(), l.as_mut_ptr(), lds_size) };
     Outcome {
         r,
         w,
