@@ -128,6 +128,10 @@ pub(super) struct Emitter<'p> {
     /// The chunk loop being emitted runs only when every lane of the wave is active (AVX2's
     /// full-EXEC copy of a segment): EXEC's mask register holds all ones.
     pub(super) full_exec: bool,
+    /// The chunk an unrolled full-wave body is emitting (`segment.rs`): its VGPR and lane-mask
+    /// operands are addressed by displacement from r13 and the wave, and rdi/rsi are not
+    /// used. `None` in chunk loops (rdi and rsi step).
+    pub(super) chunk_at: Option<u32>,
     /// Lane instructions the rest of the kernel may still unroll (`segment.rs`, `UNROLL_MAX`).
     pub(super) unroll_left: usize,
     /// The kernel's global dword accesses are inlined (`mem_inline.rs`).
@@ -630,6 +634,7 @@ impl<'p> Emitter<'p> {
             natives_left: 0,
             seg: None,
             full_exec: false,
+            chunk_at: None,
             unroll_left: super::segment::UNROLL_BUDGET,
             inline_vmem: false,
             nan_redo: None,

@@ -204,7 +204,7 @@ impl Emitter<'_> {
     }
 
     /// `v_mbcnt_lo/hi_u32_b32 d, -1, b`: a table of lane counts (`MBCNT_ALL`) plus b. The
-    /// chunk's lanes are at the same byte offset in the table as in a VGPR, rdi - r13.
+    /// chunk's lanes are at the same byte offset in the table as in a VGPR (`chunk_table`).
     fn mbcnt_all(&mut self, li: &LaneInst, hi: bool) -> R<()> {
         use iced_x86::code_asm::*;
         let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
@@ -212,8 +212,8 @@ impl Emitter<'_> {
         let r = self.dst_reg(d)?;
         self.a
             .mov(rax, MBCNT_ALL[usize::from(hi)].as_ptr() as u64)?;
-        self.a.sub(rax, r13)?;
-        self.v_add(r, b, Vs::M(rax + rdi))?;
+        let table = self.chunk_table(rax)?;
+        self.v_add(r, b, table)?;
         self.put(d, r)
     }
 
@@ -225,8 +225,8 @@ impl Emitter<'_> {
         let m = self.opd_scratch(li.src[0][0])?;
         self.a
             .mov(rax, MBCNT_BELOW[usize::from(hi)].as_ptr() as u64)?;
-        self.a.sub(rax, r13)?;
-        self.v_and(m, m, Vs::M(rax + rdi))?;
+        let table = self.chunk_table(rax)?;
+        self.v_and(m, m, table)?;
         self.popcount32(m)?;
         let b = self.opd(li.src[1][0])?;
         let r = self.dst_reg(d)?;

@@ -130,23 +130,46 @@ const UNROLL_MAX: usize = 12;
 /// the bound a 1,000-instruction kernel compiled in 7.7 ms instead of 3.0).
 pub(super) const UNROLL_BUDGET: usize = 48;
 
-/// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop).
+/// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop, if any).
 const MASK_ACCS: [AsmRegister64; super::MASK_ACC_SLOTS] = [rcx, rdx, r8, r9, r10, r11];
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
 
 impl Emitter<'_> {
-    /// The chunk-relative memory of VGPR `r` (rdi = this chunk of VGPR 0).
+    /// The chunk-relative memory of VGPR `r` (rdi = this chunk of VGPR 0; unrolled, r13 plus
+    /// the chunk's offset).
     pub(super) fn vgpr_mem(&self, r: u8) -> AsmMemoryOperand {
-        ptr(rdi + 256 * i32::from(r))
+        match self.chunk_at {
+            Some(k) => ptr(r13 + (256 * i32::from(r) + self.chunk_disp(k))),
+            None => ptr(rdi + 256 * i32::from(r)),
+        }
+    }
+
+    /// The current chunk of a 256-byte per-lane table whose address is in `base`: the
+    /// chunk's lanes are at the same offset in it as in a VGPR (`base` is changed).
+    pub(super) fn chunk_table(&mut self, base: AsmRegister64) -> R<Vs> {
+        Ok(match self.chunk_at {
+            Some(k) => Vs::M(base + self.chunk_disp(k)),
+            None => {
+                self.a.sub(base, r13)?;
+                Vs::M(base + rdi)
+            }
+        })
+    }
+
+    /// The byte offset of chunk `k` within a VGPR.
+    pub(super) fn chunk_disp(&self, k: u32) -> i32 {
+        k as i32 * self.isa.chunk_bytes()
     }
 
     /// The chunk's bits of the lane mask in SGPR pair `s`.
     fn mask_mem(&self, s: u8) -> AsmMemoryOperand {
         let off = W_S + 4 * i32::from(s);
-        match self.isa {
-            Isa::Avx512 => word_ptr(rbx + rsi * 2 + off),
-            Isa::Avx2 => byte_ptr(rbx + rsi + off),
+        match (self.isa, self.chunk_at) {
+            (Isa::Avx512, Some(k)) => word_ptr(rbx + (off + 2 * k as i32)),
+            (Isa::Avx2, Some(k)) => byte_ptr(rbx + (off + k as i32)),
+            (Isa::Avx512, None) => word_ptr(rbx + rsi * 2 + off),
+            (Isa::Avx2, None) => byte_ptr(rbx + rsi + off),
         }
     }
 
@@ -424,13 +447,13 @@ impl Emitter<'_> {
         let mut top = self.a.create_label();
         super::emit::unless_full_wave(&mut self.a, general)?;
         self.v_ones(V(exec.0))?;
-        self.a.xor(esi, esi)?;
-        self.a.mov(rdi, r13)?;
         if insts.len() <= UNROLL_MAX && insts.len() <= self.unroll_left {
             self.unroll_left -= insts.len();
             self.full_exec_unrolled(insts, flags, done, defer, collected)?;
             return bind(&mut self.a, &mut general);
         }
+        self.a.xor(esi, esi)?;
+        self.a.mov(rdi, r13)?;
         bind(&mut self.a, &mut top)?;
         let (dirty, redo, back) = self.full_chunk(insts, flags, defer, collected)?;
         let a = &mut self.a;
@@ -444,8 +467,9 @@ impl Emitter<'_> {
     }
 
     /// [`Self::full_exec_loop`]'s chunks one after another for a short segment: no loop
-    /// test per chunk (rdi and rsi still step, as the lowerings and call-outs read them).
-    /// Second runs of chunks with NaNs (`defer`) come after the last chunk, out of line.
+    /// test, counter or pointer step per chunk: each chunk addresses its VGPRs and lane masks
+    /// by displacement ([`Emitter::chunk_at`]). Second runs of chunks with NaNs (`defer`)
+    /// come after the last chunk, out of line.
     fn full_exec_unrolled(
         &mut self,
         insts: &[(u32, LaneInst)],
@@ -454,21 +478,24 @@ impl Emitter<'_> {
         defer: bool,
         collected: &[(u8, AsmRegister64)],
     ) -> R<()> {
-        let chunks = self.isa.chunks();
+        let chunks = self.isa.chunks() as u32;
         let mut redos = Vec::new();
-        for k in 0..chunks {
-            let (dirty, redo, back) = self.full_chunk(insts, flags, defer, collected)?;
-            if k + 1 < chunks {
-                self.a.add(rdi, self.isa.chunk_bytes())?;
-                self.a.inc(esi)?;
+        let emit = || -> R<()> {
+            for k in 0..chunks {
+                self.chunk_at = Some(k);
+                let (dirty, redo, back) = self.full_chunk(insts, flags, defer, collected)?;
+                redos.push((k, redo, back, dirty));
             }
-            redos.push((redo, back, dirty));
-        }
-        self.a.jmp(done)?;
-        for (redo, back, dirty) in redos {
-            self.full_redo(insts, flags, redo, back, &dirty, collected)?;
-        }
-        Ok(())
+            self.a.jmp(done)?;
+            for (k, redo, back, dirty) in redos {
+                self.chunk_at = Some(k);
+                self.full_redo(insts, flags, redo, back, &dirty, collected)?;
+            }
+            Ok(())
+        };
+        let r = emit();
+        self.chunk_at = None;
+        r
     }
 
     /// [`Self::chunk_redo`] for a full-wave chunk: its second run is full-wave too.
@@ -946,8 +973,18 @@ impl Emitter<'_> {
             // bottom.
             let bits = 64 / self.isa.chunks() as u32;
             self.m_to_gpr(eax, m)?;
-            self.a.shr(r, bits)?;
-            self.a.shl(rax, 64 - bits)?;
+            match self.chunk_at {
+                // Unrolled: the chunk's bits go straight to their place.
+                Some(k) => {
+                    if k > 0 {
+                        self.a.shl(rax, bits * k)?;
+                    }
+                }
+                None => {
+                    self.a.shr(r, bits)?;
+                    self.a.shl(rax, 64 - bits)?;
+                }
+            }
             self.a.or(r, rax)?;
         } else if !dead {
             self.m_to_gpr(eax, m)?;
