@@ -635,7 +635,7 @@ impl<'p> Emitter<'p> {
             seg: None,
             full_exec: false,
             chunk_at: None,
-            unroll_left: super::segment::UNROLL_BUDGET,
+            unroll_left: super::segment::unroll_budget(),
             inline_vmem: false,
             nan_redo: None,
             sites: 0,
