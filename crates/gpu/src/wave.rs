@@ -76,6 +76,11 @@ pub struct Wave {
     pub gws_epoch: u64,
     /// A GWS semaphore or barrier this wave waits in (`exec::gws`; 0: none).
     pub gws_pending: u16,
+    /// The work-item ids in VGPR 0 count up by one across the 64 lanes and stay below 1024,
+    /// and every lane of every VGPR write the JIT's lane-linear analysis relies on so far had
+    /// all lanes active (`jit/lane_linear.rs`). Set at the wave's start; cleared for good by a
+    /// partial-EXEC run of such a write.
+    pub lin_ids: bool,
 }
 
 /// 256 lane-contiguous 64-lane registers, aligned to a cache line: generated code moves a
@@ -154,6 +159,7 @@ impl Wave {
             time_slice: false,
             gws_epoch: 0,
             gws_pending: 0,
+            lin_ids: false,
         }
     }
 
@@ -481,6 +487,8 @@ fn init_wave_any(
         for l in 0..64 {
             w.v[0][l] |= w.v[1][l] << 10 | w.v[2][l] << 20;
         }
+        // (Y and z ids packed above x: the ids stay consecutive, but not below 1024.)
+        w.lin_ids &= w.v[0][63] < 1024;
     } else {
         fill_workitem_ids(w, shape, index, start.id_dims);
     }
@@ -492,11 +500,13 @@ fn init_wave_any(
 fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
     let [ex, ey, ez] = shape.extent;
     let flat0 = index * 64;
+    w.lin_ids = false;
     if ey == 1 && ez == 1 {
         // 1-D: x is the flat index (no division: a wave's start is cheap for short waves).
         for (l, v) in w.v[0].iter_mut().enumerate() {
             *v = flat0 + l as u32;
         }
+        w.lin_ids = flat0 + 63 < 1024;
         if dims > 1 {
             w.v[1] = [0; 64];
         }
@@ -512,6 +522,7 @@ fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usi
         for (l, v) in w.v[0].iter_mut().enumerate() {
             *v = x0 + l as u32;
         }
+        w.lin_ids = x0 + 63 < 1024;
         if dims > 1 {
             w.v[1] = [y; 64];
         }
@@ -595,11 +606,21 @@ mod tests {
             [12, 5, 3],
             [100, 3, 1],
             [1, 1, 64],
+            [64, 4, 1],
+            [128, 2, 2],
+            [1024, 1, 1],
         ] {
             let shape = WorkGroupShape::new(extent);
             let mut w = Wave::new();
             for index in 0..shape.waves {
                 fill(&mut w, &shape, index, 3);
+                // The JIT's lane-linear accesses rely on this flag (`jit/lane_linear.rs`).
+                let linear = (0..64).all(|l| w.v[0][l] == w.v[0][0].wrapping_add(l as u32))
+                    && w.v[0][63] < 1024;
+                assert_eq!(
+                    w.lin_ids, linear,
+                    "{what}: {extent:?} wave {index}: lin_ids"
+                );
                 for lane in 0..64u32 {
                     if index * 64 + lane >= shape.items {
                         continue;

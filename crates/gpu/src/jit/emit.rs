@@ -47,6 +47,7 @@ pub(super) const W_PC: i32 = offset_of!(Wave, pc) as i32;
 pub(super) const W_EXECUTED: i32 = offset_of!(Wave, executed) as i32;
 pub(super) const W_GPR_IDX: i32 = offset_of!(Wave, gpr_idx_en) as i32;
 pub(super) const W_UNFENCED: i32 = offset_of!(Wave, unfenced_stores) as i32;
+pub(super) const W_LIN: i32 = offset_of!(Wave, lin_ids) as i32;
 pub(super) const J_STOP: i32 = offset_of!(JitCtx, stop) as i32;
 pub(super) const J_CALLOUT: i32 = offset_of!(JitCtx, callout) as i32;
 pub(super) const J_PRE: i32 = offset_of!(JitCtx, check_pre) as i32;
@@ -136,6 +137,8 @@ pub(super) struct Emitter<'p> {
     pub(super) unroll_left: usize,
     /// The kernel's global dword accesses are inlined (`mem_inline.rs`).
     pub(super) inline_vmem: bool,
+    /// The kernel's lane-linear accesses and the segments they depend on (`lane_linear.rs`).
+    pub(super) linear: super::lane_linear::Linear,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -637,6 +640,7 @@ impl<'p> Emitter<'p> {
             chunk_at: None,
             unroll_left: super::segment::unroll_budget(),
             inline_vmem: false,
+            linear: Default::default(),
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),
@@ -719,6 +723,16 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     }
     let mut e = Emitter::new(prog, isa, check, (labels, first), a);
     e.inline_vmem = super::mem_inline::inlines(plan);
+    // (Check mode compares registers, not access paths: it runs without the analysis.)
+    if !check {
+        e.linear = super::lane_linear::analyse(prog, plan);
+        if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "plan") {
+            eprintln!(
+                "lane-linear accesses {:?}, segments {:?}",
+                e.linear.accesses, e.linear.segments
+            );
+        }
+    }
     // Prologue: callee-saved registers, 16-byte stack alignment for calls. MXCSR is the IEEE
     // default already (the caller's `fpenv::DefaultFpEnv`), so the code neither sets nor saves
     // it: `stmxcsr` + 2 `ldmxcsr` per entry were 5-8% of a short wave's time on Zen 4.

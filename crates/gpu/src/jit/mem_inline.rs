@@ -13,7 +13,8 @@
 //! (0.90x on the 2-core machine, 0.72-1.00x on the 16-core one, though 6% fewer host
 //! instructions): its per-wave code no longer fits the decoded-instruction cache.
 
-use super::emit::{sreg64, Emitter, EXEC, R};
+use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
+use super::lane_linear::covered;
 use super::mem_vector::{mark_unfenced, move_chunk, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA};
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
@@ -30,18 +31,64 @@ const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
 const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 
 impl Emitter<'_> {
-    /// For access `m` at range-cache `site`: the inline path if it applies (it falls through
-    /// to `stub` for the stub's call, and jumps to `done` after a move).
+    /// For access `m` (instruction `i`) at range-cache `site`: the inline paths that apply
+    /// (they fall through to `stub` for the stub's call, and jump to `done` after a move).
     pub(super) fn vmem_inline(
         &mut self,
+        i: u32,
         m: &VmemInst,
         site: u32,
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
-        if !self.inline_vmem || !inlinable(m) {
+        let lin = self.linear.access(i);
+        if !covered(m) || !(lin || self.inline_vmem) {
             return Ok(());
         }
+        let mut checked = self.a.create_label();
+        if lin {
+            let fallback = if self.inline_vmem { checked } else { stub };
+            self.lin_access(m, site, fallback, stub, done)?;
+        }
+        if self.inline_vmem {
+            bind(&mut self.a, &mut checked)?;
+            self.checked_access(m, site, stub, done)?;
+        }
+        Ok(())
+    }
+
+    /// A lane-linear access (`lane_linear.rs`): with `Wave::lin_ids` (else on to `fallback`),
+    /// lane l's address is lane 0's + 4l exactly when lane 63's is lane 0's + 252.
+    fn lin_access(
+        &mut self,
+        m: &VmemInst,
+        site: u32,
+        fallback: CodeLabel,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
+        let a = &mut self.a;
+        a.cmp(byte_ptr(rbx + W_LIN), 0)?;
+        a.je(fallback)?;
+        self.site_fast(site, stub)?;
+        let a = &mut self.a;
+        let (lo, hi) = (256 * i32::from(m.vaddr), 256 * i32::from(m.vaddr) + 256);
+        a.mov(eax, dword_ptr(r13 + lo))?;
+        a.mov(r8d, dword_ptr(r13 + hi))?;
+        a.shl(r8, 32)?;
+        a.or(r8, rax)?;
+        a.mov(ecx, dword_ptr(r13 + (lo + 252)))?;
+        a.mov(edx, dword_ptr(r13 + (hi + 252)))?;
+        a.shl(rdx, 32)?;
+        a.or(rdx, rcx)?;
+        a.lea(rcx, qword_ptr(r8 + 252))?;
+        a.cmp(rcx, rdx)?;
+        a.jne(stub)?;
+        self.inline_move(m, stub, done)
+    }
+
+    /// A full wave (else on to `stub`) and a site without a hint: r11 = the site.
+    fn site_fast(&mut self, site: u32, stub: CodeLabel) -> R<()> {
         let at = SITE_BYTES * site as i32;
         let a = &mut self.a;
         a.cmp(sreg64(EXEC), -1)?;
@@ -54,6 +101,19 @@ impl Emitter<'_> {
         // A hint (rows, or the countdown to the general path) is the stub's to follow.
         a.test(byte_ptr(r11 + SITE_HINT), 0xff)?;
         a.jnz(stub)?;
+        Ok(())
+    }
+
+    /// Any global dword access of a full wave: every lane's address checked.
+    fn checked_access(
+        &mut self,
+        m: &VmemInst,
+        site: u32,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
+        self.site_fast(site, stub)?;
+        let a = &mut self.a;
         a.lea(rdi, qword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
         a.lea(rsi, qword_ptr(rdi + 256))?;
         // Lane 0's low dword; lane 63's, 252 above it, must not carry out of the low dword.
@@ -105,13 +165,19 @@ impl Emitter<'_> {
                 }
             }
         }
-        // The span [r8, r8 + 256): the 64-bit address of lane 0 plus the offset.
         a.shl(r8, 32)?;
         a.add(r8, rax)?;
+        self.inline_move(m, stub, done)
+    }
+
+    /// The access of a wave whose lanes were found consecutive from r8 = lane 0's address,
+    /// r11 = the site: the span [r8 + offset, + 256) against the site's proven range (a miss
+    /// is the stub's: it asks the checker), then the move.
+    fn inline_move(&mut self, m: &VmemInst, stub: CodeLabel, done: CodeLabel) -> R<()> {
+        let a = &mut self.a;
         if m.offset != 0 {
             a.add(r8, m.offset)?;
         }
-        // The site's proven range (a miss is the stub's: it asks the checker).
         a.cmp(r8, qword_ptr(r11))?;
         a.jb(stub)?;
         a.lea(rcx, qword_ptr(r8 + 256))?;
@@ -146,16 +212,6 @@ impl Emitter<'_> {
     }
 }
 
-/// Whether access `m` takes the inline path, in a kernel that inlines.
-fn inlinable(m: &VmemInst) -> bool {
-    m.dwords == 1
-        && m.sub.is_none()
-        && m.buf.is_none()
-        && m.saddr.is_none()
-        && !m.flat
-        && m.vaddr < 255
-}
-
 /// Whether the kernel of `plan` inlines its global dword accesses (it has at most
 /// [`INLINE_MAX`]).
 pub(super) fn inlines(plan: &Plan) -> bool {
@@ -163,7 +219,7 @@ pub(super) fn inlines(plan: &Plan) -> bool {
         .blocks
         .iter()
         .flat_map(|b| &b.items)
-        .filter(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if inlinable(m)))
+        .filter(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if covered(m)))
         .count();
     n <= INLINE_MAX
 }

@@ -175,7 +175,7 @@ impl Emitter<'_> {
         let site = self.sites;
         self.sites += 1;
         let mut stub = self.a.create_label();
-        self.vmem_inline(m, site, stub, done)?;
+        self.vmem_inline(i, m, site, stub, done)?;
         bind(&mut self.a, &mut stub)?;
         if let Some(b) = m.buf {
             self.buffer_address(m, b, slow)?;

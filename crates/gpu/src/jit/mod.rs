@@ -30,6 +30,7 @@ mod lane_cross;
 mod lane_f64;
 mod lane_float;
 mod lane_int;
+mod lane_linear;
 mod lane_perm;
 mod lane_wide;
 mod lds_class;
@@ -60,6 +61,8 @@ mod tests_carry;
 mod tests_float;
 #[cfg(test)]
 mod tests_gather;
+#[cfg(test)]
+mod tests_linear;
 #[cfg(test)]
 mod tests_mem;
 #[cfg(test)]
@@ -426,7 +429,11 @@ impl<'p> WaveRunner<'p> {
             Some(code) if !cx.tracer.as_deref().is_some_and(|t| t.wants(w)) => {
                 run_code_in(&mut self.j, w, cx, code)
             }
-            _ => exec::run(w, cx),
+            _ => {
+                // (The interpreter does not keep `lin_ids` up to date.)
+                w.lin_ids = false;
+                exec::run(w, cx)
+            }
         }
     }
 }
@@ -502,6 +509,7 @@ fn run_code_in(
                 .unwrap_or(u32::MAX);
         if off == u32::MAX {
             // Not compiled here (a dynamic jump target): the interpreter runs it.
+            interpreted(w);
             // SAFETY: no generated code runs; `cxp` is our unique borrow.
             if let Some(r) = exec::step_at(w, unsafe { &mut *cxp }) {
                 return r;
@@ -529,6 +537,7 @@ fn run_code_in(
                 return Ok(());
             }
             EXIT_INTERP => {
+                interpreted(w);
                 // SAFETY: as above.
                 if let Some(r) = exec::step_at(w, unsafe { &mut *cxp }) {
                     return r;
@@ -565,6 +574,7 @@ extern "C" fn callout(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
     // SAFETY: `cx` is the `ExecCtx` that `run_code` borrowed mutably for the whole run.
     let cx = unsafe { &mut *(j.cx as *mut ExecCtx) };
     w.pc = idx;
+    interpreted(w);
     // A panic must not unwind through generated code (it has no unwind tables).
     let r = catch_unwind(AssertUnwindSafe(|| exec::step_at(w, cx)));
     match r {
@@ -578,6 +588,15 @@ extern "C" fn callout(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
             j.exit = Some(Err(internal(p)));
             2
         }
+    }
+}
+
+/// Before the interpreter runs one instruction of a wave under generated code: with lanes
+/// inactive, a VGPR it writes may leave them behind, which the lane-linear analysis
+/// (`lane_linear.rs`) must not trust from then on.
+fn interpreted(w: &mut Wave) {
+    if w.exec() != u64::MAX {
+        w.lin_ids = false;
     }
 }
 

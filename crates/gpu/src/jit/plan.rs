@@ -53,6 +53,8 @@ pub(super) struct Block {
 /// The compiled part of a program.
 pub(super) struct Plan {
     pub blocks: Vec<Block>,
+    /// The instruction the kernel starts at.
+    pub entry: u32,
     /// Instructions translated natively, of those reachable.
     pub native: usize,
     pub reachable: usize,
@@ -91,7 +93,7 @@ fn ends_block(op: Op) -> bool {
 }
 
 /// Whether control may continue at the next instruction.
-fn falls_through(op: Op) -> bool {
+pub(super) fn falls_through(op: Op) -> bool {
     use Op::*;
     !matches!(
         op,
@@ -289,6 +291,7 @@ impl Plan {
         }
         Plan {
             blocks,
+            entry,
             native,
             reachable,
         }
@@ -437,6 +440,13 @@ fn build_block(kind: &dyn Fn(usize) -> Option<Kind>, start: u32, end: u32, check
 }
 
 impl Plan {
+    /// The block the kernel starts in.
+    pub fn entry_block(&self) -> Option<usize> {
+        self.blocks
+            .binary_search_by_key(&self.entry, |b| b.start)
+            .ok()
+    }
+
     /// The plan as text (`SOFTHSA_JIT_DEBUG=plan`): blocks, segments, native and interpreted
     /// instructions.
     pub fn describe(&self, prog: &Program) -> String {

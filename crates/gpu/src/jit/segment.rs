@@ -357,8 +357,20 @@ impl Emitter<'_> {
             hand: &hand,
         };
         let mut done = self.a.create_label();
-        if isa == Isa::Avx2 && !self.check {
+        let full_path = isa == Isa::Avx2 && !self.check;
+        if full_path {
             self.full_exec_loop(insts, &flags, done, defer, &collected)?;
+        }
+        if self.linear.segment(insts[0].0) {
+            // A lane-linear value written with lanes inactive (`lane_linear.rs`). Past the
+            // full-wave loop, EXEC is partial.
+            let mut full = self.a.create_label();
+            if !full_path {
+                self.a.cmp(super::emit::sreg64(EXEC_LO as u8), -1)?;
+                self.a.je(full)?;
+            }
+            self.a.mov(byte_ptr(rbx + super::emit::W_LIN), 0)?;
+            bind(&mut self.a, &mut full)?;
         }
         let a = &mut self.a;
         a.xor(esi, esi)?;

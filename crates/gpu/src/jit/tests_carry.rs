@@ -77,7 +77,7 @@ impl Drop for Straddle {
 
 /// A private anonymous mapping at exactly `addr` (`LEN` bytes, or twice that above `LEN`
 /// below a 4 GiB boundary), or `None` where something is there.
-fn map_at(addr: u64) -> Option<*mut u8> {
+pub(super) fn map_at(addr: u64) -> Option<*mut u8> {
     let len = if addr & 0xffff_ffff == 0 {
         LEN
     } else {

@@ -1,0 +1,653 @@
+//! Which global accesses address 64 consecutive dwords by construction: a compile-time
+//! analysis of the lane-linear values a kernel computes from its work-item id.
+//!
+//! A 1-D kernel's `x[i]` starts from VGPR 0, the work-item id, which in most waves counts up
+//! by one from lane to lane. Adding uniform values (the group's first id), shifting by a
+//! constant, widening to 64 bits and adding a uniform base keep that shape: the address of
+//! lane l is lane 0's plus 4l. Where the analysis proves an address has that shape, the
+//! access only checks lane 63's address against lane 0's (`mem_inline.rs`), instead of
+//! comparing all 64 lanes (about 45 host instructions fewer, and the stub's call).
+//!
+//! The proof is static, over the kernel's control flow, with two conditions checked at run
+//! time:
+//! - The wave's work-item ids count up across its lanes and stay below 1024
+//!   (`Wave::lin_ids`, set when the wave starts: 1-D work-groups, or a wave inside one row).
+//! - Every instruction the analysis took a value from ran with all 64 lanes active: a lane
+//!   left out keeps its old value. Segments with such instructions clear `Wave::lin_ids` when
+//!   they run with a partial EXEC, and so does every instruction the interpreter runs with one
+//!   (`run_code_in`, `callout`). The flag never comes back within the wave.
+//!
+//! Values (per VGPR, at each point):
+//! - `Lin { t, zeros }`: lane l holds lane 0's value + t·l (mod 2^32), and the bits in
+//!   `zeros` are clear in every lane (for `or` acting as `add`);
+//! - `Const(c)`: every lane holds c;
+//! - `Sign(r)`: every lane holds the sign of VGPR r (`v_ashrrev_i32 d, 31, r`), the high
+//!   dword of r sign-extended.
+//!
+//! A pair (r, r+1) may hold `Z { c, t }`: lane l's 64-bit value is B + c·ext(u_l) for a
+//! uniform B and a 32-bit value u with u_l = u_0 + t·l (mod 2^32), ext a zero or sign
+//! extension. Within 64 lanes u wraps at most once (|t| is small), and a wrap changes lane
+//! 63's value against lane 0's by c·2^32, never 0 mod 2^64 for 0 < c < 2^32: so when the
+//! access finds lane 63's address exactly 63·c·t above lane 0's, no lane wrapped, and lane l's
+//! address is lane 0's + c·t·l.
+//!
+//! Anything the analysis does not model makes what it writes unknown: call-outs to the
+//! interpreter and wave-wide VGPR writes forget every value. Kernels with dynamic control
+//! flow or VGPR indexing are not analysed at all.
+
+use super::plan::{falls_through, Block, Item, Plan};
+use super::select::{Kind, LaneInst, LaneOp, Opd, VmemInst};
+use crate::exec::int32::Int32;
+use crate::program::{Program, Slot, NO_INDEX};
+
+/// A VGPR's value across the wave's lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    Unknown,
+    Lin { t: i32, zeros: u32 },
+    Const(u32),
+    Sign(u8),
+}
+
+/// A pair's 64-bit value B + c·ext(u), u linear with stride t (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Z {
+    c: u32,
+    t: i32,
+}
+
+/// A carry a segment's `v_add_co_u32` wrote into SGPR pair `mask`: the low half of pair
+/// value `z` (whose high dword is VGPR `hi`) plus a uniform, now in VGPR `lo`. The
+/// `v_addc_co_u32` that adds `hi`, a uniform and this carry into `lo + 1` completes the pair.
+#[derive(Clone, Copy, Debug)]
+struct Carry {
+    mask: u8,
+    lo: u8,
+    hi: u8,
+    z: Z,
+}
+
+/// What is known at a point of the kernel.
+#[derive(Clone, PartialEq, Eq)]
+struct State {
+    v: Vec<Val>,
+    pair: Vec<Option<Z>>,
+}
+
+/// The analysis' results for the emitter.
+#[derive(Default)]
+pub(super) struct Linear {
+    /// Global dword accesses (instruction indexes, ascending) whose 64-bit address is lane
+    /// 0's + 4l when `Wave::lin_ids` holds.
+    pub accesses: Vec<u32>,
+    /// Segments (their first instruction's index, ascending) whose values the accesses may
+    /// depend on: they clear `Wave::lin_ids` when they run with a partial EXEC.
+    pub segments: Vec<u32>,
+}
+
+impl Linear {
+    /// Whether access `i` is lane-linear.
+    pub fn access(&self, i: u32) -> bool {
+        self.accesses.binary_search(&i).is_ok()
+    }
+
+    /// Whether segment `first` must clear the flag on a partial EXEC.
+    pub fn segment(&self, first: u32) -> bool {
+        !self.accesses.is_empty() && self.segments.binary_search(&first).is_ok()
+    }
+}
+
+/// The access shape the proof covers: one dword per lane, a 64-bit address in a VGPR pair.
+pub(super) fn covered(m: &VmemInst) -> bool {
+    m.dwords == 1
+        && m.sub.is_none()
+        && m.buf.is_none()
+        && m.saddr.is_none()
+        && !m.flat
+        && m.vaddr < 255
+}
+
+/// Analyses `plan` (compiled from `prog`).
+pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
+    let blocks = &plan.blocks;
+    let Some(succs) = successors(prog, blocks) else {
+        return Linear::default();
+    };
+    let n = blocks.len();
+    let mut entry: Vec<Option<State>> = vec![None; n];
+    let Some(first) = plan.entry_block() else {
+        return Linear::default();
+    };
+    entry[first] = Some(State::at_start());
+    let mut work = vec![first];
+    let mut out = Linear::default();
+    let mut rounds = 0usize;
+    while let Some(k) = work.pop() {
+        // Bounded: each block's state only loses facts, but a huge kernel should not cost
+        // more here than its compile.
+        rounds += 1;
+        if rounds > 16 * n + 64 {
+            return Linear::default();
+        }
+        let mut s = entry[k].clone().expect("queued blocks have a state");
+        walk(&blocks[k], &mut s, &mut |_, _| {}, &mut |_| {});
+        for &t in &succs[k] {
+            let merged = match &entry[t] {
+                None => s.clone(),
+                Some(e) => e.meet(&s),
+            };
+            if entry[t].as_ref() != Some(&merged) {
+                entry[t] = Some(merged);
+                if !work.contains(&t) {
+                    work.push(t);
+                }
+            }
+        }
+    }
+    for (k, b) in blocks.iter().enumerate() {
+        let Some(mut s) = entry[k].clone() else {
+            continue;
+        };
+        walk(
+            b,
+            &mut s,
+            &mut |i, lin| {
+                if lin {
+                    out.accesses.push(i)
+                }
+            },
+            &mut |first| out.segments.push(first),
+        );
+    }
+    out.accesses.sort_unstable();
+    out.segments.sort_unstable();
+    out
+}
+
+/// Each block's successors; `None` when the kernel has control flow or VGPR addressing the
+/// analysis cannot follow.
+fn successors(prog: &Program, blocks: &[Block]) -> Option<Vec<Vec<usize>>> {
+    let at = |t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();
+    let mut out = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        for i in b.start..b.end {
+            let Slot::Ok(x) = &prog.slots[i as usize] else {
+                return None;
+            };
+            let name = x.inst.op.name();
+            let dynamic = [
+                "s_setpc",
+                "s_swappc",
+                "s_call",
+                "s_rfe",
+                "s_set_gpr_idx",
+                "s_setvskip",
+            ]
+            .iter()
+            .any(|p| name.starts_with(p))
+                || name.ends_with("_fork")
+                || name == "s_cbranch_join";
+            if dynamic {
+                return None;
+            }
+        }
+        let Slot::Ok(last) = &prog.slots[b.end as usize - 1] else {
+            return None;
+        };
+        let mut s = Vec::new();
+        if last.target != NO_INDEX {
+            s.push(at(last.target)?);
+        }
+        if falls_through(last.inst.op) {
+            let f = at(b.end)?;
+            if !s.contains(&f) {
+                s.push(f);
+            }
+        }
+        out.push(s);
+    }
+    Some(out)
+}
+
+/// Follows block `b` from state `s`: `access(i, lin)` for each covered global access,
+/// `producer(first)` for each segment that wrote a known value.
+fn walk(
+    b: &Block,
+    s: &mut State,
+    access: &mut dyn FnMut(u32, bool),
+    producer: &mut dyn FnMut(u32),
+) {
+    let mut carries: Vec<Carry> = Vec::new();
+    for item in &b.items {
+        match item {
+            Item::Seg(insts) => {
+                let mut produced = false;
+                let mut exec_written = false;
+                for (_, li) in insts {
+                    produced |= s.lane(li, &mut carries, exec_written);
+                    exec_written |= li.writes_exec;
+                }
+                if produced {
+                    producer(insts[0].0);
+                }
+            }
+            Item::Callout(_) => {
+                s.forget_all();
+                carries.clear();
+            }
+            Item::Op(i, k) => {
+                carries.clear();
+                match k {
+                    Kind::Vmem(m) => {
+                        if covered(m) {
+                            let z = s.pair_fact(m.vaddr);
+                            access(*i, z.is_some_and(|z| i64::from(z.c) * i64::from(z.t) == 4));
+                        }
+                        if m.load {
+                            for d in 0..m.dwords {
+                                s.write(m.data.wrapping_add(d), Val::Unknown);
+                            }
+                        }
+                    }
+                    Kind::Ds(d) => {
+                        if d.load {
+                            let n = d.dwords * if d.two { 2 } else { 1 };
+                            for k in 0..n {
+                                s.write(d.dst.wrapping_add(k), Val::Unknown);
+                            }
+                        }
+                    }
+                    Kind::Salu(_)
+                    | Kind::Smem(_)
+                    | Kind::Waitcnt(_)
+                    | Kind::Nop
+                    | Kind::Branch(_)
+                    | Kind::End
+                    | Kind::Barrier => {}
+                    _ => s.forget_all(),
+                }
+            }
+        }
+    }
+}
+
+impl State {
+    /// A wave's start: VGPR 0 the work-item id (below 1024, consecutive: `Wave::lin_ids`).
+    fn at_start() -> State {
+        let mut s = State {
+            v: vec![Val::Unknown; 256],
+            pair: vec![None; 256],
+        };
+        s.v[0] = Val::Lin {
+            t: 1,
+            zeros: !0x3ff,
+        };
+        s
+    }
+
+    /// What holds on both paths.
+    fn meet(&self, o: &State) -> State {
+        State {
+            v: self
+                .v
+                .iter()
+                .zip(&o.v)
+                .map(|(a, b)| if a == b { *a } else { Val::Unknown })
+                .collect(),
+            pair: self
+                .pair
+                .iter()
+                .zip(&o.pair)
+                .map(|(a, b)| if a == b { *a } else { None })
+                .collect(),
+        }
+    }
+
+    fn forget_all(&mut self) {
+        self.v.fill(Val::Unknown);
+        self.pair.fill(None);
+    }
+
+    /// VGPR `r` now holds `v`: what was known through its old value goes.
+    fn write(&mut self, r: u8, v: Val) {
+        for x in self.v.iter_mut() {
+            if *x == Val::Sign(r) {
+                *x = Val::Unknown;
+            }
+        }
+        self.v[usize::from(r)] = v;
+        self.pair[usize::from(r)] = None;
+        self.pair[usize::from(r.wrapping_sub(1))] = None;
+    }
+
+    /// An operand's value.
+    fn opd(&self, o: Opd) -> Val {
+        match o {
+            Opd::V(r) => self.v[usize::from(r)],
+            // (Every lane reads the same SGPR.)
+            Opd::S(_) => Val::Lin { t: 0, zeros: 0 },
+            Opd::K(c) => Val::Const(c),
+        }
+    }
+
+    /// The 64-bit value of pair (r, r+1): recorded, or a linear low dword zero- or
+    /// sign-extended.
+    fn pair_fact(&self, r: u8) -> Option<Z> {
+        if r == 255 {
+            return None;
+        }
+        if let Some(z) = self.pair[usize::from(r)] {
+            return Some(z);
+        }
+        let (t, _) = lin(self.v[usize::from(r)])?;
+        match self.v[usize::from(r) + 1] {
+            Val::Const(0) => Some(Z { c: 1, t }),
+            Val::Sign(x) if x == r => Some(Z { c: 1, t }),
+            _ => None,
+        }
+    }
+
+    /// Lane instruction `li` (after an EXEC write in its segment: `exec_written`); returns
+    /// whether it wrote a known value.
+    fn lane(&mut self, li: &LaneInst, carries: &mut Vec<Carry>, exec_written: bool) -> bool {
+        // Sources are read before anything is written (a carry-in read, then the carry-out
+        // written to the same pair; a shift in place).
+        let (val, pair, carry) = if exec_written || li.writes_exec {
+            (Val::Unknown, None, None)
+        } else {
+            self.eval(li, carries)
+        };
+        if let Some(m) = li.mask_out {
+            carries.retain(|c| c.mask.abs_diff(m) >= 2);
+        }
+        for r in li.vgpr_writes() {
+            carries.retain(|c| c.lo != r && c.hi != r);
+            self.write(r, Val::Unknown);
+        }
+        let Some(d) = li.dst else {
+            return false;
+        };
+        // (For a wide destination, `val` is its low dword's.)
+        if val != Val::Unknown {
+            self.write(d, val);
+        }
+        if let Some(z) = pair {
+            let lo = if li.dst_wide { d } else { d.wrapping_sub(1) };
+            self.pair[usize::from(lo)] = Some(z);
+        }
+        if let Some(c) = carry {
+            carries.push(c);
+        }
+        val != Val::Unknown || pair.is_some() || carry.is_some()
+    }
+
+    /// The value `li` writes to its destination (for a wide one: to its low dword), a pair
+    /// value it completes, and a carry it starts.
+    fn eval(&self, li: &LaneInst, carries: &[Carry]) -> (Val, Option<Z>, Option<Carry>) {
+        let src = |i: usize| self.opd(li.src[i][0]);
+        let none = (Val::Unknown, None, None);
+        match li.op {
+            LaneOp::Int(op) => {
+                let v = int(op, li, &src);
+                match op {
+                    Int32::AddCo if li.dst.is_some() => {
+                        let c = li.mask_out.and_then(|mask| {
+                            let d = li.dst?;
+                            // One source the low dword of a pair value, the other uniform.
+                            let p = match (li.src[0][0], li.src[1][0]) {
+                                (Opd::V(p), u) | (u, Opd::V(p)) if uniform(self.opd(u)) => p,
+                                _ => return None,
+                            };
+                            let z = self.pair_fact(p)?;
+                            Some(Carry {
+                                mask,
+                                lo: d,
+                                hi: p.checked_add(1)?,
+                                z,
+                            })
+                        });
+                        (v, None, c)
+                    }
+                    Int32::Addc => {
+                        let (Some(d), Some(m)) = (li.dst, li.mask_in) else {
+                            return none;
+                        };
+                        let Some(c) = carries.iter().find(|c| c.mask == m) else {
+                            return none;
+                        };
+                        let ok = d == c.lo.wrapping_add(1)
+                            && c.lo != 255
+                            && matches!(
+                                (li.src[0][0], li.src[1][0]),
+                                // (A guard is tried for each alternative that matches.)
+                                (Opd::V(h), u) | (u, Opd::V(h))
+                                    if h == c.hi && uniform(self.opd(u))
+                            );
+                        if ok {
+                            (Val::Unknown, Some(c.z), None)
+                        } else {
+                            none
+                        }
+                    }
+                    _ => (v, None, None),
+                }
+            }
+            // v_lshlrev_b64 d, k, (lo, hi).
+            LaneOp::Shift64(0) => {
+                let (Val::Const(k), [Opd::V(lo), Opd::V(hi)]) = (src(0), li.src[1]) else {
+                    return none;
+                };
+                let k = k & 63;
+                if hi != lo.wrapping_add(1) || k >= 32 {
+                    return none;
+                }
+                let Some(z) = self.pair_fact(lo) else {
+                    return none;
+                };
+                let c = u64::from(z.c) << k;
+                let low = match lin(self.v[usize::from(lo)]) {
+                    Some((t, zeros)) => Val::Lin {
+                        t: t.wrapping_shl(k),
+                        zeros: zeros << k | ((1u32 << k) - 1),
+                    },
+                    None => Val::Unknown,
+                };
+                match u32::try_from(c) {
+                    Ok(c) => (low, Some(Z { c, t: z.t }), None),
+                    Err(_) => none,
+                }
+            }
+            _ => none,
+        }
+    }
+}
+
+/// A `Lin` view of a value: (stride, bits clear in every lane).
+fn lin(v: Val) -> Option<(i32, u32)> {
+    match v {
+        Val::Lin { t, zeros } => Some((t, zeros)),
+        Val::Const(c) => Some((0, !c)),
+        _ => None,
+    }
+}
+
+/// Every lane holds the same value.
+fn uniform(v: Val) -> bool {
+    lin(v).is_some_and(|(t, _)| t == 0)
+}
+
+/// `a | b` when no bit may be set in both: then it is `a + b`, lane by lane.
+fn disjoint_or(a: Val, b: Val) -> Val {
+    match (a, b) {
+        (Val::Const(x), Val::Const(y)) => Val::Const(x | y),
+        _ => match (lin(a), lin(b)) {
+            (Some((ta, za)), Some((tb, zb))) if !za & !zb == 0 => Val::Lin {
+                t: ta.wrapping_add(tb),
+                zeros: za & zb,
+            },
+            _ => Val::Unknown,
+        },
+    }
+}
+
+/// `a << k` for a constant k.
+fn shl(a: Val, k: Val) -> Val {
+    let Val::Const(k) = k else {
+        return Val::Unknown;
+    };
+    let k = k & 31;
+    match a {
+        Val::Const(x) => Val::Const(x << k),
+        _ => match lin(a) {
+            Some((t, z)) => Val::Lin {
+                t: t.wrapping_shl(k),
+                zeros: z << k | ((1u32 << k) - 1),
+            },
+            None => Val::Unknown,
+        },
+    }
+}
+
+/// `a + b` (t adds; nothing is known of the bits).
+fn add(a: Val, b: Val) -> Val {
+    match (a, b) {
+        (Val::Const(x), Val::Const(y)) => Val::Const(x.wrapping_add(y)),
+        (Val::Const(0), v) | (v, Val::Const(0)) => v,
+        _ => match (lin(a), lin(b)) {
+            (Some((ta, _)), Some((tb, _))) => Val::Lin {
+                t: ta.wrapping_add(tb),
+                zeros: 0,
+            },
+            _ => Val::Unknown,
+        },
+    }
+}
+
+/// `a - b`.
+fn sub(a: Val, b: Val) -> Val {
+    match (a, b) {
+        (Val::Const(x), Val::Const(y)) => Val::Const(x.wrapping_sub(y)),
+        (v, Val::Const(0)) => v,
+        _ => match (lin(a), lin(b)) {
+            (Some((ta, _)), Some((tb, _))) => Val::Lin {
+                t: ta.wrapping_sub(tb),
+                zeros: 0,
+            },
+            _ => Val::Unknown,
+        },
+    }
+}
+
+/// `a * b` with b a constant (the low 32 bits).
+fn mul(a: Val, b: Val) -> Val {
+    match (a, b) {
+        (Val::Const(x), Val::Const(y)) => Val::Const(x.wrapping_mul(y)),
+        (v, Val::Const(c)) | (Val::Const(c), v) => match lin(v) {
+            Some((t, _)) => Val::Lin {
+                t: t.wrapping_mul(c as i32),
+                zeros: 0,
+            },
+            None => Val::Unknown,
+        },
+        _ => Val::Unknown,
+    }
+}
+
+/// Bits 24 and up clear in every lane (a 24-bit multiply's operand is the value itself).
+fn fits24(v: Val) -> bool {
+    lin(v).is_some_and(|(_, z)| z & 0xff00_0000 == 0xff00_0000)
+}
+
+/// The value a 32-bit integer op writes (`src(i)`: source i's value).
+fn int(op: Int32, li: &LaneInst, src: &dyn Fn(usize) -> Val) -> Val {
+    use Int32::*;
+    if li.n < op_arity(op) {
+        return Val::Unknown;
+    }
+    match op {
+        Mov => src(0),
+        Add | AddCo => add(src(0), src(1)),
+        Sub | SubCo => sub(src(0), src(1)),
+        SubRev | SubRevCo => sub(src(1), src(0)),
+        LshlRev => shl(src(1), src(0)),
+        AshrRev => match (src(0), li.src[1][0]) {
+            (Val::Const(k), Opd::V(r)) if k & 31 == 31 && lin(src(1)).is_some() => Val::Sign(r),
+            _ => Val::Unknown,
+        },
+        And => match (src(0), src(1)) {
+            (Val::Const(x), Val::Const(y)) => Val::Const(x & y),
+            // A mask that keeps every bit the value may have set.
+            (Val::Const(m), v) | (v, Val::Const(m)) => match lin(v) {
+                Some((_, z)) if !z & !m == 0 => v,
+                _ => Val::Unknown,
+            },
+            _ => Val::Unknown,
+        },
+        Or | Xor => disjoint_or(src(0), src(1)),
+        MulLo => mul(src(0), src(1)),
+        MulU24 if fits24(src(0)) && fits24(src(1)) => mul(src(0), src(1)),
+        MadU24 if fits24(src(0)) && fits24(src(1)) => add(mul(src(0), src(1)), src(2)),
+        LshlAdd => add(shl(src(0), src(1)), src(2)),
+        AddLshl => shl(add(src(0), src(1)), src(2)),
+        Add3 => add(add(src(0), src(1)), src(2)),
+        LshlOr => disjoint_or(shl(src(0), src(1)), src(2)),
+        Or3 => disjoint_or(disjoint_or(src(0), src(1)), src(2)),
+        _ => Val::Unknown,
+    }
+}
+
+/// Sources `int` reads for `op`.
+fn op_arity(op: Int32) -> usize {
+    use Int32::*;
+    match op {
+        Mov => 1,
+        LshlAdd | AddLshl | Add3 | LshlOr | Or3 | MadU24 => 3,
+        _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(t: i32) -> Val {
+        Val::Lin { t, zeros: 0 }
+    }
+
+    #[test]
+    fn or_is_add_only_for_disjoint_bits() {
+        // (s << 12) | id, id < 1024: linear; id | id is not.
+        let id = Val::Lin {
+            t: 1,
+            zeros: !0x3ff,
+        };
+        let hi = shl(Val::Lin { t: 0, zeros: 0 }, Val::Const(12));
+        assert_eq!(disjoint_or(hi, id), Val::Lin { t: 1, zeros: 0xc00 });
+        assert_eq!(disjoint_or(id, id), Val::Unknown);
+        assert_eq!(disjoint_or(v(1), Val::Const(0x400)), Val::Unknown);
+    }
+
+    #[test]
+    fn shifts_scale_the_stride_and_clear_low_bits() {
+        assert_eq!(shl(v(1), Val::Const(2)), Val::Lin { t: 4, zeros: 3 });
+        assert_eq!(shl(v(1), Val::Lin { t: 0, zeros: 0 }), Val::Unknown);
+        assert_eq!(mul(v(3), Val::Const(4)), v(12));
+        assert_eq!(sub(v(1), v(1)), v(0));
+    }
+
+    #[test]
+    fn a_pair_is_linear_only_when_zero_or_sign_extended() {
+        let mut s = State::at_start();
+        s.v[1] = Val::Const(0);
+        assert_eq!(s.pair_fact(0), Some(Z { c: 1, t: 1 }));
+        s.write(1, Val::Sign(0));
+        assert_eq!(s.pair_fact(0), Some(Z { c: 1, t: 1 }));
+        // Rewriting the low dword ends the sign's link to it.
+        s.write(0, v(1));
+        assert_eq!(s.v[1], Val::Unknown);
+        assert_eq!(s.pair_fact(0), None);
+        s.write(3, Val::Const(7));
+        s.write(2, v(1));
+        assert_eq!(s.pair_fact(2), None);
+    }
+}

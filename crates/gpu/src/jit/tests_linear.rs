@@ -1,0 +1,307 @@
+//! Lane-linear accesses (`lane_linear.rs`): addresses computed from the work-item id as a
+//! kernel computes `x[i]`, under the conditions the proof rests on and under each way it can
+//! fail (an index that wraps within the wave, zero- or sign-extended; ids that do not count up;
+//! a value written with lanes inactive). Each case runs after a warm-up wave on the same
+//! checker (the inline paths need a site's range cache), and must leave the interpreter's
+//! registers, memory and fault.
+
+use super::tests::{isas, random_wave, Rig, Rng};
+use super::tests_carry::map_at;
+use super::tests_mem::OneBuffer;
+use super::{first_difference, run_code, JitCode};
+use crate::exec::ExecFault;
+use crate::memory::Checker;
+use crate::program::Program;
+use crate::wave::Wave;
+
+/// Bytes of each mapping.
+const LEN: usize = 1 << 16;
+/// How far apart the two mappings start: an index that wraps within a wave moves its lanes'
+/// 4-byte elements by 2^34.
+const APART: u64 = 1 << 34;
+
+/// Two mappings `APART` bytes apart, claimed valid with everything between them, as one
+/// 16 GiB allocation would be.
+struct Wide {
+    start: u64,
+    low: *mut u8,
+    high: *mut u8,
+}
+
+impl Wide {
+    fn new() -> Option<Wide> {
+        for hi in (0x200u64..0x6000).step_by(0x1c0) {
+            let start = hi << 32;
+            let low = map_at(start)?;
+            // (`map_at` maps twice LEN below a boundary that is not 4 GiB-aligned.)
+            match map_at(start + APART - LEN as u64) {
+                Some(high) => return Some(Wide { start, low, high }),
+                // SAFETY: the mapping just made, referred to by nothing.
+                None => unsafe {
+                    libc::munmap(low.cast(), LEN);
+                },
+            }
+        }
+        None
+    }
+
+    fn map(&self) -> OneBuffer {
+        OneBuffer(self.start..self.start + APART + LEN as u64)
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(3 * LEN);
+        // SAFETY: the mappings are LEN and 2 * LEN bytes, readable while `self` lives.
+        unsafe {
+            v.extend_from_slice(std::slice::from_raw_parts(self.low, LEN));
+            v.extend_from_slice(std::slice::from_raw_parts(self.high, 2 * LEN));
+        }
+        v
+    }
+
+    fn set(&mut self, b: &[u8]) {
+        // SAFETY: as in `bytes`, writable; `&mut self` is the only reference.
+        unsafe {
+            std::ptr::copy_nonoverlapping(b.as_ptr(), self.low, LEN);
+            std::ptr::copy_nonoverlapping(b[LEN..].as_ptr(), self.high, 2 * LEN);
+        }
+    }
+}
+
+impl Drop for Wide {
+    fn drop(&mut self) {
+        // SAFETY: the mappings made by `new`, no longer referred to.
+        unsafe {
+            libc::munmap(self.low.cast(), LEN);
+            libc::munmap(self.high.cast(), 2 * LEN);
+        }
+    }
+}
+
+/// A program from (llvm-mc's text, encoding) lines; its disassembly must be that text.
+fn program(lines: &[(&str, &[u32])]) -> Program {
+    let code: Vec<u8> = lines
+        .iter()
+        .flat_map(|(_, d)| d.iter())
+        .flat_map(|d| d.to_le_bytes())
+        .collect();
+    let prog = Program::new(&code, 0x1000);
+    for (i, (text, _)) in lines.iter().enumerate() {
+        assert_eq!(prog.text(i as u32).to_string(), *text, "line {i}");
+    }
+    prog
+}
+
+/// The index: the id plus s8 (`v_add_u32`), or zero-extended (`exec`: with EXEC = s[20:21]
+/// while it is added), or sign-extended, or s6 << 12 | id | 0x400 (the reduction's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Index {
+    Zext,
+    PartialAdd,
+    Sext,
+    ShiftOr,
+}
+
+/// `x[index]` loaded, 7 added, stored to `x[index] + 256 bytes`, through a 64-bit address
+/// s[10:11] + 4 * index.
+fn kernel(index: Index) -> Program {
+    let add = ("v_add_u32_e32 v0, s8, v0", &[0x6800_0008u32][..]);
+    let mut lines: Vec<(&str, &[u32])> = Vec::new();
+    match index {
+        Index::Zext | Index::Sext => lines.push(add),
+        Index::PartialAdd => {
+            lines.push(("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]));
+            lines.push(add);
+            lines.push(("s_mov_b64 exec, -1", &[0xbefe_01c1]));
+        }
+        Index::ShiftOr => {
+            lines.push(("v_lshl_or_b32 v0, s6, 12, v0", &[0xd200_0000, 0x0401_1806]));
+            lines.push(("v_or_b32_e32 v0, 0x400, v0", &[0x2800_00ff, 0x400]));
+        }
+    }
+    if index == Index::Sext {
+        lines.push(("v_ashrrev_i32_e32 v1, 31, v0", &[0x2202_009f]));
+    } else {
+        lines.push(("v_mov_b32_e32 v1, 0", &[0x7e02_0280]));
+    }
+    lines.extend_from_slice(&[
+        (
+            "v_lshlrev_b64 v[0:1], 2, v[0:1]",
+            &[0xd28f_0000, 0x0002_0082][..],
+        ),
+        ("v_mov_b32_e32 v3, s11", &[0x7e06_020b]),
+        ("v_add_co_u32_e32 v2, vcc, s10, v0", &[0x3204_000a]),
+        ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
+        (
+            "global_load_dword v4, v[2:3], off",
+            &[0xdc50_8000, 0x047f_0002],
+        ),
+        ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+        ("v_add_u32_e32 v4, 7, v4", &[0x6808_0887]),
+        (
+            "global_store_dword v[2:3], v4, off offset:256",
+            &[0xdc70_8100, 0x007f_0402],
+        ),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    program(&lines)
+}
+
+/// A wave whose ids count up from `first` (`lin`: as `Wave::lin_ids` says), with s8 = `add`,
+/// s6 = `group`, the array at `base` and EXEC = s[20:21] = `exec` while the index is added.
+fn wave(first: u32, lin: bool, add: u32, group: u32, base: u64, exec: u64) -> Wave {
+    let mut w = random_wave(&mut Rng(9));
+    w.v[0] = std::array::from_fn(|l| first + l as u32);
+    w.lin_ids = lin;
+    w.s[8] = add;
+    w.s[6] = group;
+    w.s[10] = base as u32;
+    w.s[11] = (base >> 32) as u32;
+    w.s[20] = exec as u32;
+    w.s[21] = (exec >> 32) as u32;
+    w.set_exec(!0);
+    w
+}
+
+/// Runs `prog` on `w0` over the mappings (reset to `init`), after a run of `warm` on the same
+/// checker for the JIT; the result, the wave and the memory.
+fn run(
+    m: &mut Wide,
+    init: &[u8],
+    prog: &Program,
+    warm: &Wave,
+    w0: &Wave,
+    code: Option<&JitCode>,
+) -> (Result<(), ExecFault>, Wave, Vec<u8>) {
+    m.set(init);
+    let map = m.map();
+    let mut rig = Rig::new(0);
+    let mut cx = rig.cx(prog, Checker::new(&map, 0..0), 0);
+    if let Some(c) = code {
+        let mut first = warm.clone();
+        run_code(&mut first, &mut cx, c).expect("the warm-up runs");
+        m.set(init);
+    }
+    let mut w = w0.clone();
+    let r = match code {
+        Some(c) => run_code(&mut w, &mut cx, c),
+        None => crate::exec::run(&mut w, &mut cx),
+    };
+    (r, w, m.bytes())
+}
+
+#[test]
+fn lane_linear_accesses_are_exact_and_their_conditions_checked() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let Some(mut m) = Wide::new() else {
+        panic!("no free address range for the test's mappings");
+    };
+    let mut r = Rng(43);
+    let init: Vec<u8> = (0..3 * LEN).map(|_| r.next() as u8).collect();
+    let low = m.start + 0x40;
+    // (index, what, the wave)
+    let mut cases: Vec<(Index, &str, Wave)> = Vec::new();
+    for index in [Index::Zext, Index::Sext] {
+        cases.push((index, "linear", wave(64, true, 128, 0, low, !0)));
+        cases.push((index, "ids not counting up", {
+            let mut w = wave(64, false, 128, 0, low, !0);
+            w.v[0].swap(3, 40);
+            w
+        }));
+        cases.push((
+            index,
+            "linear ids, flag clear",
+            wave(64, false, 128, 0, low, !0),
+        ));
+    }
+    // Indexes that wrap within the wave: lanes 0-15 at the high mapping, 16-63 at the low
+    // one, 2^34 bytes below (zero extension: past 2^32; sign extension: past 2^31, from an
+    // array in the middle).
+    cases.push((
+        Index::Zext,
+        "wrapping past 2^32",
+        wave(0, true, 0xffff_fff0, 0, low, !0),
+    ));
+    cases.push((
+        Index::Sext,
+        "wrapping past 2^31",
+        wave(0, true, 0x7fff_fff0, 0, low + (APART >> 1), !0),
+    ));
+    // Negative indexes, sign-extended: linear.
+    cases.push((
+        Index::Sext,
+        "negative indexes",
+        wave(0, true, (-32i32) as u32, 0, low + 256, !0),
+    ));
+    // The id added with lanes inactive: those keep the bare id.
+    for exec in [!0u64 ^ 1 << 17, 0xffff_0000_ffff_ffff, !0] {
+        cases.push((Index::PartialAdd, "added with EXEC s[20:21]", {
+            wave(64, true, 128, 0, low, exec)
+        }));
+    }
+    cases.push((
+        Index::ShiftOr,
+        "group << 12 | id | 0x400",
+        wave(64, true, 0, 1, low, !0),
+    ));
+    for (index, what, w0) in &cases {
+        let prog = kernel(*index);
+        let (ra, wa, ma) = run(&mut m, &init, &prog, w0, w0, None);
+        let warm = wave(0, true, 0, 0, low, !0);
+        for &isa in &isas {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            assert_eq!(jit.native, jit.reachable, "{index:?}: translated");
+            let (rb, wb, mb) = run(&mut m, &init, &prog, &warm, w0, Some(&jit));
+            let ctx = format!("{isa:?}, {index:?}, {what}");
+            assert_eq!(ra, rb, "{ctx}");
+            assert_eq!(first_difference(&wb, &wa, 0..256), None, "{ctx}");
+            assert!(ma == mb, "{ctx}: memory differs");
+        }
+    }
+}
+
+/// The analysis proves the accesses of the kernels above linear (else the test above would
+/// not reach the path it is about), and nothing of a kernel that indexes by a loaded value.
+#[test]
+fn the_analysis_finds_the_linear_accesses() {
+    let Some(isa) = isas().first().copied() else {
+        return;
+    };
+    for index in [Index::Zext, Index::Sext, Index::PartialAdd, Index::ShiftOr] {
+        let prog = kernel(index);
+        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let lin = super::lane_linear::analyse(&prog, &plan);
+        let at = |t: &str| {
+            (0..prog.slots.len() as u32)
+                .find(|&i| prog.text(i).to_string().starts_with(t))
+                .expect("in the program")
+        };
+        let (load, store) = (at("global_load"), at("global_store"));
+        assert_eq!(lin.accesses, vec![load, store], "{index:?}");
+    }
+    // The id's value replaced by a loaded one: nothing is known of the address.
+    let prog = program(&[
+        (
+            "global_load_dword v0, v[2:3], off",
+            &[0xdc50_8000, 0x007f_0002],
+        ),
+        ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+        ("v_mov_b32_e32 v1, 0", &[0x7e02_0280]),
+        (
+            "v_lshlrev_b64 v[0:1], 2, v[0:1]",
+            &[0xd28f_0000, 0x0002_0082],
+        ),
+        (
+            "global_load_dword v4, v[0:1], off",
+            &[0xdc50_8000, 0x047f_0000],
+        ),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+    assert!(super::lane_linear::analyse(&prog, &plan)
+        .accesses
+        .is_empty());
+}
