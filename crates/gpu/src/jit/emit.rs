@@ -139,6 +139,8 @@ pub(super) struct Emitter<'p> {
     pub(super) inline_vmem: bool,
     /// The kernel's lane-linear accesses and the segments they depend on (`lane_linear.rs`).
     pub(super) linear: super::lane_linear::Linear,
+    /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
+    exact_end: bool,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -345,7 +347,7 @@ impl<'p> Emitter<'p> {
         let dead = if self.check {
             Vec::new()
         } else {
-            super::mask_live::dead_after_each(&b.items, b.live_out)
+            super::mask_live::dead_after_each(&b.items, b.live_out, self.exact_end)
         };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
@@ -641,6 +643,7 @@ impl<'p> Emitter<'p> {
             unroll_left: super::segment::unroll_budget(),
             inline_vmem: false,
             linear: Default::default(),
+            exact_end: true,
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),
@@ -723,6 +726,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     }
     let mut e = Emitter::new(prog, isa, check, (labels, first), a);
     e.inline_vmem = super::mem_inline::inlines(plan);
+    e.exact_end = plan.exact_end;
     // (Check mode compares registers, not access paths: it runs without the analysis.)
     if !check {
         e.linear = super::lane_linear::analyse(prog, plan);

@@ -30,8 +30,9 @@ fn pair(r: usize) -> Regs {
 }
 
 /// The scalar registers `item` reads and writes (a write is of the whole register, whatever
-/// the lanes); reads are taken before writes. `None`: it may read any of them.
-fn effects(item: &Item) -> Option<(Regs, Regs)> {
+/// the lanes); reads are taken before writes. `None`: it may read any of them. `s_endpgm`
+/// reads nothing unless `exact_end` (see [`live_out`]).
+fn effects(item: &Item, exact_end: bool) -> Option<(Regs, Regs)> {
     match item {
         Item::Seg(insts) => {
             // The items after a segment see its instructions in program order, chunk by
@@ -47,6 +48,7 @@ fn effects(item: &Item) -> Option<(Regs, Regs)> {
             Some((r, w))
         }
         Item::Callout(_) => None,
+        Item::Op(_, Kind::End) if !exact_end => Some((0, 0)),
         Item::Op(_, k) => op(k),
     }
 }
@@ -110,12 +112,18 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
 
 /// Per block, the registers live at its end: those a block it may go on to (`succs`; `None`:
 /// unknown, or code the interpreter runs) can read before writing them, by a backward
-/// fixpoint over the blocks. What ends a wave, waits at a barrier, jumps through a register
-/// or calls out reads everything, as in [`dead_after_each`], so the registers a wave ends with
-/// stay exact (the differential tests compare them); only a mask that every path overwrites
-/// before reading it (a loop's carries, a 64-bit address's VCC before the next block's
-/// compare) is left unwritten.
-pub(super) fn live_out(blocks: &[Block], succs: &[Option<Vec<usize>>]) -> Vec<Regs> {
+/// fixpoint over the blocks. What waits at a barrier, jumps through a register or calls out
+/// reads everything, as in [`dead_after_each`]; so does `s_endpgm` with `exact_end` (check
+/// mode, which compares a wave's registers with the interpreter's, and the differential
+/// tests). Otherwise nothing reads a wave's scalar registers after its end: the last 64-bit
+/// address's carry, a final compare's mask, go unwritten, like a mask that every path
+/// overwrites before reading it (a loop's carries, a 64-bit address's VCC before the next
+/// block's compare).
+pub(super) fn live_out(
+    blocks: &[Block],
+    succs: &[Option<Vec<usize>>],
+    exact_end: bool,
+) -> Vec<Regs> {
     // Each block as `live_in = used | (live_out & !defined)`, composed once from its items
     // (an item that reads everything uses and defines all), so the fixpoint's rounds cost one
     // step per block, not per item.
@@ -123,7 +131,7 @@ pub(super) fn live_out(blocks: &[Block], succs: &[Option<Vec<usize>>]) -> Vec<Re
         .iter()
         .map(|b| {
             b.items.iter().rev().fold((0, 0), |(used, defined), item| {
-                let (r, w) = effects(item).unwrap_or((ALL, ALL));
+                let (r, w) = effects(item, exact_end).unwrap_or((ALL, ALL));
                 (r | (used & !w), defined | w)
             })
         })
@@ -156,13 +164,13 @@ pub(super) fn live_out(blocks: &[Block], succs: &[Option<Vec<usize>>]) -> Vec<Re
 /// after the block (`live_out`). One backward pass (a block of a fully unrolled loop has
 /// thousands of items, and a forward scan per segment was quadratic: an eighth of such a
 /// kernel's compile).
-pub(super) fn dead_after_each(items: &[Item], live_out: Regs) -> Vec<Regs> {
+pub(super) fn dead_after_each(items: &[Item], live_out: Regs, exact_end: bool) -> Vec<Regs> {
     let mut dead = vec![0; items.len()];
     let mut live = live_out;
     for (p, item) in items.iter().enumerate().rev() {
         dead[p] = !live;
         // An item that may read anything makes everything live before it.
-        let (r, w) = effects(item).unwrap_or((ALL, ALL));
+        let (r, w) = effects(item, exact_end).unwrap_or((ALL, ALL));
         live = r | (live & !w);
     }
     dead
@@ -196,7 +204,7 @@ mod tests {
     /// What the first block's rest leaves dead after its first item.
     fn dead_after_first(words: &[u32]) -> Regs {
         let b = &blocks(words)[0];
-        dead_after_each(&b.items, b.live_out)[0]
+        dead_after_each(&b.items, b.live_out, true)[0]
     }
 
     /// The definition, item by item: the registers `rest` (the items after one) writes before
@@ -204,7 +212,7 @@ mod tests {
     fn dead_after_scan(rest: &[Item], live_out: Regs) -> Regs {
         let (mut seen, mut dead) = (0, 0);
         for item in rest {
-            let Some((r, w)) = effects(item) else {
+            let Some((r, w)) = effects(item, true) else {
                 return dead;
             };
             seen |= r;
@@ -231,7 +239,7 @@ mod tests {
             let (code, _) = random_code(&mut r, 48, gen);
             let prog = Program::new(&code, 0);
             for b in Plan::new(&prog, 0, false, false, Isa::Avx2).blocks {
-                let each = dead_after_each(&b.items, b.live_out);
+                let each = dead_after_each(&b.items, b.live_out, true);
                 assert_eq!(each.len(), b.items.len());
                 for (p, &d) in each.iter().enumerate() {
                     let want = dead_after_scan(&b.items[p + 1..], b.live_out);
@@ -343,7 +351,7 @@ mod tests {
         assert_eq!(b.len(), 3, "{b:?}");
         let head = &b[1];
         assert!(!mask_dead(
-            dead_after_each(&head.items, head.live_out)[0],
+            dead_after_each(&head.items, head.live_out, true)[0],
             VCC
         ));
         // The carry's only readers are the next iteration's add (which writes it first) and
@@ -354,7 +362,7 @@ mod tests {
         let b = blocks(&exit_writes);
         let head = &b[1];
         assert!(
-            mask_dead(dead_after_each(&head.items, head.live_out)[0], VCC),
+            mask_dead(dead_after_each(&head.items, head.live_out, true)[0], VCC),
             "{b:?}"
         );
         // The head reads VCC first (s_mov_b64 s[0:1], vcc; then the add): live.
@@ -370,7 +378,7 @@ mod tests {
             .position(|i| matches!(i, Item::Seg(_)))
             .unwrap();
         assert!(
-            !mask_dead(dead_after_each(&body.items, body.live_out)[k], VCC),
+            !mask_dead(dead_after_each(&body.items, body.live_out, true)[k], VCC),
             "{b:?}"
         );
     }

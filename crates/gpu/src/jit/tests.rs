@@ -360,15 +360,29 @@ pub(super) fn compiled_matches_interpreter(
     let ra = run_engine(prog, &mut a, None);
     let (mut native, mut reachable) = (0, 0);
     for isa in isas() {
-        // Odd cases without unrolled segments: both forms of a full wave's chunks run.
+        // Odd cases without unrolled segments: both forms of a full wave's chunks run. One
+        // case in three as compiled outside tests, the lane masks nothing reads after the
+        // wave's end unwritten: those are left out of the comparison.
+        let dead_end = case % 3 == 2;
         super::segment::NO_UNROLL.with(|c| c.set(case % 2 == 1));
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(dead_end));
         let jit = JitCode::compile(prog, 0, false, false, isa);
         super::segment::NO_UNROLL.with(|c| c.set(false));
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
         let jit = jit.unwrap_or_else(|e| panic!("case {case} {isa:?}: {e}\n{}", listing(prog)));
         native += jit.native;
         reachable += jit.reachable;
         let mut b = w0.clone();
         let rb = run_engine(prog, &mut b, Some(&jit));
+        if dead_end && b.state == crate::wave::WaveState::Done {
+            for m in super::tests_mem::mask_outputs(prog, isa) {
+                let m = usize::from(m);
+                if m < crate::wave::EXEC_LO {
+                    b.s[m] = a.s[m];
+                    b.s[m + 1] = a.s[m + 1];
+                }
+            }
+        }
         assert_same_end(&format!("case {case} {isa:?}"), prog, (&ra, &a), (&rb, &b));
     }
     (native, reachable)

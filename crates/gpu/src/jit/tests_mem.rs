@@ -27,7 +27,7 @@ impl MemoryMap for OneBuffer {
 }
 
 /// The SGPR pairs the program's lane instructions write as lane masks (for `isa`).
-fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
+pub(super) fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
     prog.slots
         .iter()
         .filter_map(|s| match s {
