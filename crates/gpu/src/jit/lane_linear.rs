@@ -72,6 +72,8 @@ struct Carry {
 struct State {
     v: Vec<Val>,
     pair: Vec<Option<Z>>,
+    /// Some value may be a `Sign` (writes then look for the values linked to their register).
+    signs: bool,
 }
 
 /// The analysis' results for the emitter.
@@ -110,6 +112,14 @@ pub(super) fn covered(m: &VmemInst) -> bool {
 /// Analyses `plan` (compiled from `prog`).
 pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let blocks = &plan.blocks;
+    // (Most of a compile's time goes nowhere without an access to prove.)
+    let any = blocks
+        .iter()
+        .flat_map(|b| &b.items)
+        .any(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if covered(m)));
+    if !any {
+        return Linear::default();
+    }
     let Some(succs) = successors(prog, blocks) else {
         return Linear::default();
     };
@@ -277,6 +287,7 @@ impl State {
         let mut s = State {
             v: vec![Val::Unknown; 256],
             pair: vec![None; 256],
+            signs: false,
         };
         s.v[0] = Val::Lin {
             t: 1,
@@ -300,21 +311,26 @@ impl State {
                 .zip(&o.pair)
                 .map(|(a, b)| if a == b { *a } else { None })
                 .collect(),
+            signs: self.signs || o.signs,
         }
     }
 
     fn forget_all(&mut self) {
         self.v.fill(Val::Unknown);
         self.pair.fill(None);
+        self.signs = false;
     }
 
     /// VGPR `r` now holds `v`: what was known through its old value goes.
     fn write(&mut self, r: u8, v: Val) {
-        for x in self.v.iter_mut() {
-            if *x == Val::Sign(r) {
-                *x = Val::Unknown;
+        if self.signs {
+            for x in self.v.iter_mut() {
+                if *x == Val::Sign(r) {
+                    *x = Val::Unknown;
+                }
             }
         }
+        self.signs |= matches!(v, Val::Sign(_));
         self.v[usize::from(r)] = v;
         self.pair[usize::from(r)] = None;
         self.pair[usize::from(r.wrapping_sub(1))] = None;
