@@ -31,6 +31,10 @@
 //! access finds lane 63's address exactly 63·c·t above lane 0's, no lane wrapped, and lane l's
 //! address is lane 0's + c·t·l.
 //!
+//! A `saddr` access adds a uniform 64-bit base to each lane's 32-bit offset: an offset linear
+//! with stride 4 is lane 0's + 4l in every lane unless it wraps within the wave, which the
+//! access rules out from lane 0's offset alone (at most 2^32 - 253).
+//!
 //! Anything the analysis does not model makes what it writes unknown: call-outs to the
 //! interpreter and wave-wide VGPR writes forget every value. Kernels with dynamic control
 //! flow or VGPR indexing are not analysed at all.
@@ -109,6 +113,12 @@ pub(super) fn covered(m: &VmemInst) -> bool {
         && m.vaddr < 255
 }
 
+/// The other shape it covers: one dword per lane at a uniform base (`saddr`) plus a 32-bit
+/// lane offset, linear with stride 4 (lane 0's + 4l, unless lane 0's is within 252 of 2^32).
+pub(super) fn covered_saddr(m: &VmemInst) -> bool {
+    m.dwords == 1 && m.sub.is_none() && m.buf.is_none() && m.saddr.is_some() && !m.flat
+}
+
 /// Analyses `plan` (compiled from `prog`).
 pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let blocks = &plan.blocks;
@@ -116,7 +126,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let any = blocks
         .iter()
         .flat_map(|b| &b.items)
-        .any(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if covered(m)));
+        .any(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if covered(m) || covered_saddr(m)));
     if !any {
         return Linear::default();
     }
@@ -252,6 +262,9 @@ fn walk(
                         if covered(m) {
                             let z = s.pair_fact(m.vaddr);
                             access(*i, z.is_some_and(|z| i64::from(z.c) * i64::from(z.t) == 4));
+                        } else if covered_saddr(m) {
+                            let v = s.v[usize::from(m.vaddr)];
+                            access(*i, matches!(v, Val::Lin { t: 4, .. }));
                         }
                         if m.load {
                             for d in 0..m.dwords {

@@ -42,6 +42,9 @@ impl Emitter<'_> {
         done: CodeLabel,
     ) -> R<()> {
         let lin = self.linear.access(i);
+        if lin && m.saddr.is_some() {
+            return self.lin_saddr_access(m, site, stub, done);
+        }
         if !covered(m) || !(lin || self.inline_vmem) {
             return Ok(());
         }
@@ -84,6 +87,29 @@ impl Emitter<'_> {
         a.lea(rcx, qword_ptr(r8 + 252))?;
         a.cmp(rcx, rdx)?;
         a.jne(stub)?;
+        self.inline_move(m, stub, done)
+    }
+
+    /// A lane-linear `saddr` access: with `Wave::lin_ids` (else on to `stub`), lane l's
+    /// offset is lane 0's + 4l unless lane 0's is within 252 of 2^32.
+    fn lin_saddr_access(
+        &mut self,
+        m: &VmemInst,
+        site: u32,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
+        let base = m.saddr.ok_or_else(|| super::emit::err("saddr"))?;
+        let a = &mut self.a;
+        a.cmp(byte_ptr(rbx + W_LIN), 0)?;
+        a.je(stub)?;
+        self.site_fast(site, stub)?;
+        let a = &mut self.a;
+        a.mov(eax, dword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
+        a.cmp(eax, (u32::MAX - 252) as i32)?;
+        a.ja(stub)?;
+        a.mov(r8, sreg64(base))?;
+        a.add(r8, rax)?;
         self.inline_move(m, stub, done)
     }
 

@@ -16,31 +16,38 @@ use crate::wave::Wave;
 
 /// Bytes of each mapping.
 const LEN: usize = 1 << 16;
-/// How far apart the two mappings start: an index that wraps within a wave moves its lanes'
-/// 4-byte elements by 2^34.
+/// How far apart the first and last mappings start: an index that wraps within a wave moves
+/// its lanes' 4-byte elements by 2^34. (A 32-bit byte offset that wraps moves them by 2^32:
+/// the middle mapping.)
 const APART: u64 = 1 << 34;
 
-/// Two mappings `APART` bytes apart, claimed valid with everything between them, as one
-/// 16 GiB allocation would be.
+/// Mappings at `start` (`LEN` bytes) and around `start` + 4 GiB and + 16 GiB (`LEN` on each
+/// side), claimed valid with everything between them, as one 16 GiB allocation would be.
 struct Wide {
     start: u64,
-    low: *mut u8,
-    high: *mut u8,
+    maps: Vec<(*mut u8, usize)>,
 }
 
 impl Wide {
     fn new() -> Option<Wide> {
-        for hi in (0x200u64..0x6000).step_by(0x1c0) {
+        'next: for hi in (0x200u64..0x6000).step_by(0x1c0) {
             let start = hi << 32;
-            let low = map_at(start)?;
+            let mut maps = Vec::new();
             // (`map_at` maps twice LEN below a boundary that is not 4 GiB-aligned.)
-            match map_at(start + APART - LEN as u64) {
-                Some(high) => return Some(Wide { start, low, high }),
-                // SAFETY: the mapping just made, referred to by nothing.
-                None => unsafe {
-                    libc::munmap(low.cast(), LEN);
-                },
+            for (at, len) in [
+                (start, LEN),
+                (start + (1 << 32) - LEN as u64, 2 * LEN),
+                (start + APART - LEN as u64, 2 * LEN),
+            ] {
+                match map_at(at) {
+                    Some(p) => maps.push((p, len)),
+                    None => {
+                        drop(Wide { start, maps });
+                        continue 'next;
+                    }
+                }
             }
+            return Some(Wide { start, maps });
         }
         None
     }
@@ -49,31 +56,31 @@ impl Wide {
         OneBuffer(self.start..self.start + APART + LEN as u64)
     }
 
+    /// Every mapping's bytes, in address order.
     fn bytes(&self) -> Vec<u8> {
-        let mut v = Vec::with_capacity(3 * LEN);
-        // SAFETY: the mappings are LEN and 2 * LEN bytes, readable while `self` lives.
-        unsafe {
-            v.extend_from_slice(std::slice::from_raw_parts(self.low, LEN));
-            v.extend_from_slice(std::slice::from_raw_parts(self.high, 2 * LEN));
+        let mut v = Vec::with_capacity(5 * LEN);
+        for &(p, len) in &self.maps {
+            // SAFETY: a mapping of `len` bytes, readable while `self` lives.
+            v.extend_from_slice(unsafe { std::slice::from_raw_parts(p, len) });
         }
         v
     }
 
-    fn set(&mut self, b: &[u8]) {
-        // SAFETY: as in `bytes`, writable; `&mut self` is the only reference.
-        unsafe {
-            std::ptr::copy_nonoverlapping(b.as_ptr(), self.low, LEN);
-            std::ptr::copy_nonoverlapping(b[LEN..].as_ptr(), self.high, 2 * LEN);
+    /// Writes `b` (as [`Self::bytes`] returned them) back.
+    fn set(&mut self, mut b: &[u8]) {
+        for &(p, len) in &self.maps {
+            // SAFETY: as in `bytes`, writable; `&mut self` is the only reference.
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), p, len) };
+            b = &b[len..];
         }
     }
 }
 
 impl Drop for Wide {
     fn drop(&mut self) {
-        // SAFETY: the mappings made by `new`, no longer referred to.
-        unsafe {
-            libc::munmap(self.low.cast(), LEN);
-            libc::munmap(self.high.cast(), 2 * LEN);
+        for &(p, len) in &self.maps {
+            // SAFETY: a mapping made by `new`, no longer referred to.
+            unsafe { libc::munmap(p.cast(), len) };
         }
     }
 }
@@ -93,13 +100,15 @@ fn program(lines: &[(&str, &[u32])]) -> Program {
 }
 
 /// The index: the id plus s8 (`v_add_u32`), or zero-extended (`exec`: with EXEC = s[20:21]
-/// while it is added), or sign-extended, or s6 << 12 | id | 0x400 (the reduction's).
+/// while it is added), or sign-extended, or s6 << 12 | id | 0x400 (the reduction's); or
+/// (`Saddr`) the id plus s8 as a 32-bit byte offset (times 4) from s[10:11].
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Index {
     Zext,
     PartialAdd,
     Sext,
     ShiftOr,
+    Saddr,
 }
 
 /// `x[index]` loaded, 7 added, stored to `x[index] + 256 bytes`, through a 64-bit address
@@ -107,8 +116,25 @@ enum Index {
 fn kernel(index: Index) -> Program {
     let add = ("v_add_u32_e32 v0, s8, v0", &[0x6800_0008u32][..]);
     let mut lines: Vec<(&str, &[u32])> = Vec::new();
+    if index == Index::Saddr {
+        return program(&[
+            add,
+            ("v_lshlrev_b32_e32 v0, 2, v0", &[0x2400_0082]),
+            (
+                "global_load_dword v4, v0, s[10:11]",
+                &[0xdc50_8000, 0x040a_0000],
+            ),
+            ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+            ("v_add_u32_e32 v4, 7, v4", &[0x6808_0887]),
+            (
+                "global_store_dword v0, v4, s[10:11] offset:256",
+                &[0xdc70_8100, 0x000a_0400],
+            ),
+            ("s_endpgm", &[0xbf81_0000]),
+        ]);
+    }
     match index {
-        Index::Zext | Index::Sext => lines.push(add),
+        Index::Zext | Index::Sext | Index::Saddr => lines.push(add),
         Index::PartialAdd => {
             lines.push(("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]));
             lines.push(add);
@@ -200,11 +226,11 @@ fn lane_linear_accesses_are_exact_and_their_conditions_checked() {
         panic!("no free address range for the test's mappings");
     };
     let mut r = Rng(43);
-    let init: Vec<u8> = (0..3 * LEN).map(|_| r.next() as u8).collect();
+    let init: Vec<u8> = (0..5 * LEN).map(|_| r.next() as u8).collect();
     let low = m.start + 0x40;
     // (index, what, the wave)
     let mut cases: Vec<(Index, &str, Wave)> = Vec::new();
-    for index in [Index::Zext, Index::Sext] {
+    for index in [Index::Zext, Index::Sext, Index::Saddr] {
         cases.push((index, "linear", wave(64, true, 128, 0, low, !0)));
         cases.push((index, "ids not counting up", {
             let mut w = wave(64, false, 128, 0, low, !0);
@@ -229,6 +255,12 @@ fn lane_linear_accesses_are_exact_and_their_conditions_checked() {
         Index::Sext,
         "wrapping past 2^31",
         wave(0, true, 0x7fff_fff0, 0, low + (APART >> 1), !0),
+    ));
+    // A byte offset that wraps past 2^32 at lane 16: lanes 0-15 at the middle mapping.
+    cases.push((
+        Index::Saddr,
+        "offset wrapping past 2^32",
+        wave(0, true, 0x3fff_fff0, 0, low, !0),
     ));
     // Negative indexes, sign-extended: linear.
     cases.push((
@@ -270,7 +302,13 @@ fn the_analysis_finds_the_linear_accesses() {
     let Some(isa) = isas().first().copied() else {
         return;
     };
-    for index in [Index::Zext, Index::Sext, Index::PartialAdd, Index::ShiftOr] {
+    for index in [
+        Index::Zext,
+        Index::Sext,
+        Index::PartialAdd,
+        Index::ShiftOr,
+        Index::Saddr,
+    ] {
         let prog = kernel(index);
         let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
         let lin = super::lane_linear::analyse(&prog, &plan);
