@@ -84,7 +84,7 @@ struct State {
 #[derive(Default)]
 pub(super) struct Linear {
     /// Global dword accesses (instruction indexes, ascending) whose 64-bit address is lane
-    /// 0's + 4l when `Wave::lin_ids` holds.
+    /// 0's + 4l when `Wave::lin_ids` holds, and LDS dword accesses whose address is.
     pub accesses: Vec<u32>,
     /// Segments (their first instruction's index, ascending) whose values the accesses may
     /// depend on: they clear `Wave::lin_ids` when they run with a partial EXEC.
@@ -123,10 +123,11 @@ pub(super) fn covered_saddr(m: &VmemInst) -> bool {
 pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let blocks = &plan.blocks;
     // (Most of a compile's time goes nowhere without an access to prove.)
-    let any = blocks
-        .iter()
-        .flat_map(|b| &b.items)
-        .any(|it| matches!(it, Item::Op(_, Kind::Vmem(m)) if covered(m) || covered_saddr(m)));
+    let any = blocks.iter().flat_map(|b| &b.items).any(|it| match it {
+        Item::Op(_, Kind::Vmem(m)) => covered(m) || covered_saddr(m),
+        Item::Op(_, Kind::Ds(d)) => super::mem_lds::lin_ds(d),
+        _ => false,
+    });
     if !any {
         return Linear::default();
     }
@@ -273,6 +274,10 @@ fn walk(
                         }
                     }
                     Kind::Ds(d) => {
+                        if super::mem_lds::lin_ds(d) {
+                            let v = s.v[usize::from(d.addr)];
+                            access(*i, matches!(v, Val::Lin { t: 4, .. }));
+                        }
                         if d.load {
                             let n = d.dwords * if d.two { 2 } else { 1 };
                             for k in 0..n {

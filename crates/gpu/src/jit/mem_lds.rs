@@ -37,6 +37,11 @@ static LANE_OFFSETS8: [u32; 16] = [
 const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
 const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
 
+/// An access the lane-linear path serves: `ds_read_b32`, `ds_read2_b32`, `ds_write_b32`.
+pub(super) fn lin_ds(d: &DsInst) -> bool {
+    d.sub.is_none() && d.dwords == 1 && (d.load || !d.two)
+}
+
 /// The shape of an LDS access a stub serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct DsShape {
@@ -97,6 +102,11 @@ impl Emitter<'_> {
         } else {
             Stub::Ds(shape)
         };
+        if self.linear.access(i) && lin_ds(d) {
+            let mut call = self.a.create_label();
+            self.lin_ds_access(d, call, done)?;
+            bind(&mut self.a, &mut call)?;
+        }
         let a = &mut self.a;
         a.lea(rdi, qword_ptr(r13 + 256 * i32::from(d.addr)))?;
         a.lea(rsi, qword_ptr(r13 + 256 * i32::from(first)))?;
@@ -108,6 +118,111 @@ impl Emitter<'_> {
         a.test(eax, eax)?;
         a.jnz(slow)?;
         bind(a, &mut done)
+    }
+
+    /// A lane-linear `ds_read_b32`, `ds_read2_b32` or `ds_write_b32` (`lane_linear.rs`):
+    /// with `Wave::lin_ids` (else on to `stub`), lane l's address is lane 0's + 4l, so one
+    /// check of lanes 0 and 63's span against the LDS size covers every lane, and the
+    /// active lanes move as vectors (masked by EXEC when some are inactive).
+    fn lin_ds_access(&mut self, d: &DsInst, stub: CodeLabel, done: CodeLabel) -> R<()> {
+        let isa = self.isa;
+        let a = &mut self.a;
+        a.cmp(byte_ptr(rbx + super::emit::W_LIN), 0)?;
+        a.je(stub)?;
+        // r9 = the host address of lane 0's first access; the span of both accesses'
+        // 64 lanes in the LDS (zero-extended sums: a wrap is out of range too).
+        let hi = if d.two {
+            d.offset0.max(d.offset1)
+        } else {
+            d.offset0
+        };
+        a.mov(eax, dword_ptr(r13 + 256 * i32::from(d.addr)))?;
+        a.lea(rcx, qword_ptr(rax + (i64::from(hi) + 256) as i32))?;
+        a.cmp(rcx, qword_ptr(r12 + J_LDS_SIZE))?;
+        a.ja(stub)?;
+        a.mov(r9, qword_ptr(r12 + J_LDS))?;
+        a.add(r9, rax)?;
+        // (Each access: its host offset from r9, its VGPR.)
+        let accesses: Vec<(i32, u8)> = if d.load && d.two {
+            vec![
+                (d.offset0 as i32, d.dst),
+                (d.offset1 as i32, d.dst.wrapping_add(1)),
+            ]
+        } else if d.load {
+            vec![(d.offset0 as i32, d.dst)]
+        } else {
+            vec![(d.offset0 as i32, d.data0)]
+        };
+        let mut partial = a.create_label();
+        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), -1)?;
+        a.jne(partial)?;
+        for &(off, reg) in &accesses {
+            let reg = 256 * i32::from(reg);
+            match isa {
+                Isa::Avx2 => {
+                    for c in 0..8 {
+                        let (h, v) = (
+                            ymmword_ptr(r9 + (off + 32 * c)),
+                            ymmword_ptr(r13 + (reg + 32 * c)),
+                        );
+                        let (from, to) = if d.load { (h, v) } else { (v, h) };
+                        a.vmovdqu(ymm0, from)?;
+                        a.vmovdqu(to, ymm0)?;
+                    }
+                }
+                Isa::Avx512 => {
+                    for c in 0..4 {
+                        let (h, v) = (
+                            zmmword_ptr(r9 + (off + 64 * c)),
+                            zmmword_ptr(r13 + (reg + 64 * c)),
+                        );
+                        let (from, to) = if d.load { (h, v) } else { (v, h) };
+                        a.vmovdqu32(zmm0, from)?;
+                        a.vmovdqu32(to, zmm0)?;
+                    }
+                }
+            }
+        }
+        a.jmp(done)?;
+        bind(a, &mut partial)?;
+        // Inactive lanes neither read nor write the LDS, and keep their VGPR lanes.
+        for &(off, reg) in &accesses {
+            let reg = 256 * i32::from(reg);
+            match isa {
+                Isa::Avx2 => {
+                    for c in 0..8 {
+                        let (h, v) = (
+                            ymmword_ptr(r9 + (off + 32 * c)),
+                            ymmword_ptr(r13 + (reg + 32 * c)),
+                        );
+                        a.movzx(eax, exec_byte(c))?;
+                        a.shl(eax, 5)?;
+                        a.vmovdqu(ymm1, ymmword_ptr(r15 + rax))?;
+                        if d.load {
+                            a.vpmaskmovd(ymm0, ymm1, h)?;
+                            a.vpmaskmovd(v, ymm1, ymm0)?;
+                        } else {
+                            a.vmovdqu(ymm0, v)?;
+                            a.vpmaskmovd(h, ymm1, ymm0)?;
+                        }
+                    }
+                }
+                Isa::Avx512 => {
+                    for c in 0..4 {
+                        let (h, v) = (
+                            zmmword_ptr(r9 + (off + 64 * c)),
+                            zmmword_ptr(r13 + (reg + 64 * c)),
+                        );
+                        a.kmovw(k1, exec_word(c))?;
+                        let (from, to) = if d.load { (h, v) } else { (v, h) };
+                        a.vmovdqu32(zmm0.k1().z(), from)?;
+                        a.vmovdqu32(to.k1(), zmm0)?;
+                    }
+                }
+            }
+        }
+        a.jmp(done)?;
+        Ok(())
     }
 
     /// Emits the stub for LDS accesses of `shape` (see the module documentation).

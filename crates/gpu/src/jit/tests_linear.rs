@@ -343,3 +343,61 @@ fn the_analysis_finds_the_linear_accesses() {
         .accesses
         .is_empty());
 }
+
+/// LDS dword reads and writes at lane-linear addresses (`4 * id + s8`), with all lanes and
+/// with some inactive, in range, unaligned, partly out of range and wrapping: registers and
+/// LDS as the interpreter leaves them.
+#[test]
+fn lane_linear_lds_accesses_are_exact() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let prog = program(&[
+        ("v_lshlrev_b32_e32 v1, 2, v0", &[0x2402_0082]),
+        ("v_add_u32_e32 v1, s8, v1", &[0x6802_0208]),
+        ("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]),
+        ("ds_write_b32 v1, v2 offset:16", &[0xd81a_0010, 0x0000_0201]),
+        ("ds_read_b32 v3, v1 offset:32", &[0xd86c_0020, 0x0300_0001]),
+        (
+            "ds_read2_b32 v[4:5], v1 offset0:1 offset1:70",
+            &[0xd86e_4601, 0x0400_0001],
+        ),
+        (
+            "ds_read2_b32 v[1:2], v1 offset1:3",
+            &[0xd86e_0300, 0x0100_0001],
+        ),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    let plan = super::plan::Plan::new(&prog, 0, false, false, isas[0]);
+    assert_eq!(
+        super::lane_linear::analyse(&prog, &plan).accesses,
+        vec![3, 4, 5, 6],
+        "the LDS accesses are proven linear"
+    );
+    const LDS: usize = 2048;
+    let mut r = Rng(47);
+    let lds_init: Vec<u8> = (0..LDS).map(|_| r.next() as u8).collect();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    for add in [0u32, 1024, 2, 1800, 0xffff_ff00] {
+        for (exec, lin) in [(!0u64, true), (0xffff_0000_f0f0_fff1, true), (!0, false)] {
+            let mut w0 = wave(0, lin, add, 0, 0, exec);
+            w0.v[0] = std::array::from_fn(|l| l as u32);
+            if !lin {
+                // Ids that do not count up (their flag says so).
+                w0.v[0].swap(3, 40);
+            }
+            let what = format!("s8 {add:#x}, EXEC {exec:#x}, lin_ids {lin}");
+            let a = super::tests_mem::run(&prog, &w0, &mut buf, &init, LDS, &lds_init, None);
+            for &isa in &isas {
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                let b =
+                    super::tests_mem::run(&prog, &w0, &mut buf, &init, LDS, &lds_init, Some(&jit));
+                assert_eq!(a.r, b.r, "{isa:?} {what}");
+                assert_eq!(first_difference(&b.w, &a.w, 0..256), None, "{isa:?} {what}");
+                assert!(a.lds == b.lds, "{isa:?} {what}: LDS differs");
+            }
+        }
+    }
+}
