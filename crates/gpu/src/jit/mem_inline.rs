@@ -15,7 +15,7 @@
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
 use super::lane_linear::covered;
-use super::mem_vector::{mark_unfenced, move_chunk, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA};
+use super::mem_vector::{mark_unfenced, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA};
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
 use super::vx::Isa;
@@ -70,10 +70,7 @@ impl Emitter<'_> {
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
-        let a = &mut self.a;
-        a.cmp(byte_ptr(rbx + W_LIN), 0)?;
-        a.je(fallback)?;
-        self.site_fast(site, stub)?;
+        self.lin_gate(site, fallback, stub)?;
         let a = &mut self.a;
         let (lo, hi) = (256 * i32::from(m.vaddr), 256 * i32::from(m.vaddr) + 256);
         a.mov(eax, dword_ptr(r13 + lo))?;
@@ -100,10 +97,7 @@ impl Emitter<'_> {
         done: CodeLabel,
     ) -> R<()> {
         let base = m.saddr.ok_or_else(|| super::emit::err("saddr"))?;
-        let a = &mut self.a;
-        a.cmp(byte_ptr(rbx + W_LIN), 0)?;
-        a.je(stub)?;
-        self.site_fast(site, stub)?;
+        self.lin_gate(site, stub, stub)?;
         let a = &mut self.a;
         a.mov(eax, dword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
         a.cmp(eax, (u32::MAX - 252) as i32)?;
@@ -111,6 +105,13 @@ impl Emitter<'_> {
         a.mov(r8, sreg64(base))?;
         a.add(r8, rax)?;
         self.inline_move(m, stub, done)
+    }
+
+    /// `Wave::lin_ids` (else on to `fallback`), then [`Self::site_fast`].
+    fn lin_gate(&mut self, site: u32, fallback: CodeLabel, stub: CodeLabel) -> R<()> {
+        self.a.cmp(byte_ptr(rbx + W_LIN), 0)?;
+        self.a.je(fallback)?;
+        self.site_fast(site, stub)
     }
 
     /// A full wave (else on to `stub`) and a site without a hint: r11 = the site.
@@ -216,23 +217,14 @@ impl Emitter<'_> {
         }
         a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         prefetch_ahead(a, m.load, 256)?;
-        a.lea(rdx, qword_ptr(r13 + 256 * i32::from(m.data)))?;
-        match self.isa {
-            Isa::Avx2 => {
-                for c in 0..8 {
-                    let (reg, host) = (ymmword_ptr(rdx + 32 * c), ymmword_ptr(r8 + 32 * c));
-                    move_chunk(a, m.load, reg, host)?;
-                }
-            }
-            Isa::Avx512 => {
-                for c in 0..4 {
-                    let (reg, host) = (zmmword_ptr(rdx + 64 * c), zmmword_ptr(r8 + 64 * c));
-                    let (from, to) = if m.load { (host, reg) } else { (reg, host) };
-                    a.vmovdqu32(zmm0, from)?;
-                    a.vmovdqu32(to, zmm0)?;
-                }
-            }
-        }
+        move_wave(
+            a,
+            self.isa,
+            m.load,
+            (r13, 256 * i32::from(m.data)),
+            (r8, 0),
+            false,
+        )?;
         a.jmp(done)?;
         Ok(())
     }

@@ -19,7 +19,7 @@
 //! Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
-use super::mem_vector::{exec_byte, exec_word, merge_chunk};
+use super::mem_vector::{exec_byte, exec_word, merge_chunk, move_wave};
 use super::select::{DsInst, SubDword};
 use super::stubs::Stub;
 use super::vx::{zr, Isa, V};
@@ -157,69 +157,20 @@ impl Emitter<'_> {
         a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), -1)?;
         a.jne(partial)?;
         for &(off, reg) in &accesses {
-            let reg = 256 * i32::from(reg);
-            match isa {
-                Isa::Avx2 => {
-                    for c in 0..8 {
-                        let (h, v) = (
-                            ymmword_ptr(r9 + (off + 32 * c)),
-                            ymmword_ptr(r13 + (reg + 32 * c)),
-                        );
-                        let (from, to) = if d.load { (h, v) } else { (v, h) };
-                        a.vmovdqu(ymm0, from)?;
-                        a.vmovdqu(to, ymm0)?;
-                    }
-                }
-                Isa::Avx512 => {
-                    for c in 0..4 {
-                        let (h, v) = (
-                            zmmword_ptr(r9 + (off + 64 * c)),
-                            zmmword_ptr(r13 + (reg + 64 * c)),
-                        );
-                        let (from, to) = if d.load { (h, v) } else { (v, h) };
-                        a.vmovdqu32(zmm0, from)?;
-                        a.vmovdqu32(to, zmm0)?;
-                    }
-                }
-            }
+            move_wave(
+                a,
+                isa,
+                d.load,
+                (r13, 256 * i32::from(reg)),
+                (r9, off),
+                false,
+            )?;
         }
         a.jmp(done)?;
         bind(a, &mut partial)?;
         // Inactive lanes neither read nor write the LDS, and keep their VGPR lanes.
         for &(off, reg) in &accesses {
-            let reg = 256 * i32::from(reg);
-            match isa {
-                Isa::Avx2 => {
-                    for c in 0..8 {
-                        let (h, v) = (
-                            ymmword_ptr(r9 + (off + 32 * c)),
-                            ymmword_ptr(r13 + (reg + 32 * c)),
-                        );
-                        a.movzx(eax, exec_byte(c))?;
-                        a.shl(eax, 5)?;
-                        a.vmovdqu(ymm1, ymmword_ptr(r15 + rax))?;
-                        if d.load {
-                            a.vpmaskmovd(ymm0, ymm1, h)?;
-                            a.vpmaskmovd(v, ymm1, ymm0)?;
-                        } else {
-                            a.vmovdqu(ymm0, v)?;
-                            a.vpmaskmovd(h, ymm1, ymm0)?;
-                        }
-                    }
-                }
-                Isa::Avx512 => {
-                    for c in 0..4 {
-                        let (h, v) = (
-                            zmmword_ptr(r9 + (off + 64 * c)),
-                            zmmword_ptr(r13 + (reg + 64 * c)),
-                        );
-                        a.kmovw(k1, exec_word(c))?;
-                        let (from, to) = if d.load { (h, v) } else { (v, h) };
-                        a.vmovdqu32(zmm0.k1().z(), from)?;
-                        a.vmovdqu32(to.k1(), zmm0)?;
-                    }
-                }
-            }
+            move_wave(a, isa, d.load, (r13, 256 * i32::from(reg)), (r9, off), true)?;
         }
         a.jmp(done)?;
         Ok(())

@@ -974,6 +974,55 @@ pub(super) fn move_chunk(
     Ok(())
 }
 
+/// Moves one VGPR's 64 dwords (at `reg`: base register, displacement) to or from 256 bytes of
+/// host memory (at `host`; `load`: host to register), chunk by chunk; with `masked`, only the
+/// lanes active in EXEC, the others untouched on both sides (AVX2: chunk masks from the table
+/// at r15; AVX-512: k1, per chunk).
+pub(super) fn move_wave(
+    a: &mut CodeAssembler,
+    isa: Isa,
+    load: bool,
+    reg: (AsmRegister64, i32),
+    host: (AsmRegister64, i32),
+    masked: bool,
+) -> R<()> {
+    let (bytes, chunks) = (isa.chunk_bytes(), isa.chunks() as i32);
+    for c in 0..chunks {
+        let (v, h) = (reg.0 + (reg.1 + bytes * c), host.0 + (host.1 + bytes * c));
+        match (isa, masked) {
+            (Isa::Avx2, false) => move_chunk(a, load, ymmword_ptr(v), ymmword_ptr(h))?,
+            (Isa::Avx2, true) => {
+                a.movzx(eax, exec_byte(c))?;
+                a.shl(eax, 5)?;
+                a.vmovdqu(ymm1, ymmword_ptr(r15 + rax))?;
+                if load {
+                    a.vpmaskmovd(ymm0, ymm1, ymmword_ptr(h))?;
+                    a.vpmaskmovd(ymmword_ptr(v), ymm1, ymm0)?;
+                } else {
+                    a.vmovdqu(ymm0, ymmword_ptr(v))?;
+                    a.vpmaskmovd(ymmword_ptr(h), ymm1, ymm0)?;
+                }
+            }
+            (Isa::Avx512, _) => {
+                let (from, to) = if load {
+                    (zmmword_ptr(h), zmmword_ptr(v))
+                } else {
+                    (zmmword_ptr(v), zmmword_ptr(h))
+                };
+                if masked {
+                    a.kmovw(k1, exec_word(c))?;
+                    a.vmovdqu32(zmm0.k1().z(), from)?;
+                    a.vmovdqu32(to.k1(), zmm0)?;
+                } else {
+                    a.vmovdqu32(zmm0, from)?;
+                    a.vmovdqu32(to, zmm0)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A vector-memory stub's two exits (it entered with `sub rsp, 8`): `slow` returns eax = 1
 /// (the interpreter runs the instruction), `ok` eax = 0.
 pub(super) fn stub_returns(
