@@ -432,6 +432,11 @@ impl State {
                                 (Opd::V(p), u) | (u, Opd::V(p)) if uniform(self.opd(u)) => p,
                                 _ => return None,
                             };
+                            // (A sum into the pair's own high dword leaves nothing to
+                            // complete it with.)
+                            if d == p.wrapping_add(1) {
+                                return None;
+                            }
                             let z = self.pair_fact(p)?;
                             Some(Carry {
                                 mask,
@@ -605,7 +610,12 @@ fn int(op: Int32, li: &LaneInst, src: &dyn Fn(usize) -> Val) -> Val {
         SubRev | SubRevCo => sub(src(1), src(0)),
         LshlRev => shl(src(1), src(0)),
         AshrRev => match (src(0), li.src[1][0]) {
-            (Val::Const(k), Opd::V(r)) if k & 31 == 31 && lin(src(1)).is_some() => Val::Sign(r),
+            // (Not into its own source: the sign of a value it no longer holds.)
+            (Val::Const(k), Opd::V(r))
+                if k & 31 == 31 && lin(src(1)).is_some() && li.dst != Some(r) =>
+            {
+                Val::Sign(r)
+            }
             _ => Val::Unknown,
         },
         And => match (src(0), src(1)) {
@@ -667,6 +677,60 @@ mod tests {
         assert_eq!(shl(v(1), Val::Lin { t: 0, zeros: 0 }), Val::Unknown);
         assert_eq!(mul(v(3), Val::Const(4)), v(12));
         assert_eq!(sub(v(1), v(1)), v(0));
+    }
+
+    /// A lane instruction from its parts (the fields the analysis reads).
+    fn li(op: Int32, src: [Opd; 3], n: usize, dst: u8) -> LaneInst {
+        LaneInst {
+            op: LaneOp::Int(op),
+            src: src.map(|o| [o, Opd::K(0)]),
+            wide: [false; 3],
+            n,
+            dst: Some(dst),
+            dst_wide: false,
+            mask_in: matches!(op, Int32::Addc).then_some(106),
+            mask_out: matches!(op, Int32::AddCo | Int32::Addc).then_some(106),
+            writes_exec: false,
+            abs: 0,
+            neg: 0,
+            sdwa: None,
+        }
+    }
+
+    #[test]
+    fn a_carry_chain_completes_a_pair_only_from_its_own_high_dword() {
+        use Opd::{K, S, V};
+        // (v0, v1) = zext(id); v[2:3] = s[10:11] + (v0, v1): linear.
+        let run = |chain: &[LaneInst]| {
+            let mut s = State::at_start();
+            s.write(1, Val::Const(0));
+            let mut carries = Vec::new();
+            for l in chain {
+                s.lane(l, &mut carries, false);
+            }
+            s
+        };
+        let s = run(&[
+            li(Int32::AddCo, [S(10), V(0), K(0)], 2, 2),
+            li(Int32::Addc, [S(11), V(1), K(0)], 2, 3),
+        ]);
+        assert_eq!(s.pair_fact(2), Some(Z { c: 1, t: 1 }));
+        // The low sum written over the pair's high dword, then "completed" with it: no pair.
+        let s = run(&[
+            li(Int32::AddCo, [S(10), V(0), K(0)], 2, 1),
+            li(Int32::Addc, [S(11), V(1), K(0)], 2, 2),
+        ]);
+        assert_eq!(s.pair_fact(1), None);
+        // The high source rewritten between the two: no pair.
+        let s = run(&[
+            li(Int32::AddCo, [S(10), V(0), K(0)], 2, 2),
+            li(Int32::Mov, [S(4), K(0), K(0)], 1, 1),
+            li(Int32::Addc, [S(11), V(1), K(0)], 2, 3),
+        ]);
+        assert_eq!(s.pair_fact(2), None);
+        // A sign taken in place is no sign of anything.
+        let s = run(&[li(Int32::AshrRev, [K(31), V(0), K(0)], 2, 0)]);
+        assert_eq!(s.v[0], Val::Unknown);
     }
 
     #[test]
