@@ -76,11 +76,13 @@ pub struct Wave {
     pub gws_epoch: u64,
     /// A GWS semaphore or barrier this wave waits in (`exec::gws`; 0: none).
     pub gws_pending: u16,
-    /// The work-item ids in VGPR 0 count up by one across the 64 lanes and stay below 1024,
-    /// and every lane of every VGPR write the JIT's lane-linear analysis relies on so far had
-    /// all lanes active (`jit/lane_linear.rs`). Set at the wave's start; cleared for good by a
-    /// partial-EXEC run of such a write.
-    pub lin_ids: bool,
+    /// The wave's lanes come in rows of this many (64, 32, 16 or 8; 0: none): in each aligned
+    /// group of `lin_rows` lanes the work-item ids in VGPR 0 count up by one, and those in
+    /// VGPRs 1 and 2 (where the wave starts with them) stay the same; every id in VGPR 0 is
+    /// below 1024; and every lane of every VGPR write the JIT's lane-linear analysis relies on
+    /// so far had all lanes active (`jit/lane_linear.rs`). Set at the wave's start; cleared
+    /// for good (0) by a partial-EXEC run of such a write.
+    pub lin_rows: u8,
 }
 
 /// 256 lane-contiguous 64-lane registers, aligned to a cache line: generated code moves a
@@ -159,7 +161,7 @@ impl Wave {
             time_slice: false,
             gws_epoch: 0,
             gws_pending: 0,
-            lin_ids: false,
+            lin_rows: 0,
         }
     }
 
@@ -488,7 +490,9 @@ fn init_wave_any(
             w.v[0][l] |= w.v[1][l] << 10 | w.v[2][l] << 20;
         }
         // (Y and z ids packed above x: the ids stay consecutive, but not below 1024.)
-        w.lin_ids &= w.v[0][63] < 1024;
+        if w.v[0][63] >= 1024 {
+            w.lin_rows = 0;
+        }
     } else {
         fill_workitem_ids(w, shape, index, start.id_dims);
     }
@@ -500,13 +504,13 @@ fn init_wave_any(
 fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
     let [ex, ey, ez] = shape.extent;
     let flat0 = index * 64;
-    w.lin_ids = false;
+    w.lin_rows = 0;
     if ey == 1 && ez == 1 {
         // 1-D: x is the flat index (no division: a wave's start is cheap for short waves).
         for (l, v) in w.v[0].iter_mut().enumerate() {
             *v = flat0 + l as u32;
         }
-        w.lin_ids = flat0 + 63 < 1024;
+        w.lin_rows = if flat0 + 63 < 1024 { 64 } else { 0 };
         if dims > 1 {
             w.v[1] = [0; 64];
         }
@@ -522,7 +526,7 @@ fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usi
         for (l, v) in w.v[0].iter_mut().enumerate() {
             *v = x0 + l as u32;
         }
-        w.lin_ids = x0 + 63 < 1024;
+        w.lin_rows = if x0 + 63 < 1024 { 64 } else { 0 };
         if dims > 1 {
             w.v[1] = [y; 64];
         }
@@ -530,6 +534,11 @@ fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usi
             w.v[2] = [z; 64];
         }
         return;
+    }
+    // Rows of a work-group narrower than a wave: a wave starts at a multiple of 64, so at a
+    // row's start, and every row of the wave is whole.
+    if ex.is_power_of_two() && ex >= 8 {
+        w.lin_rows = ex as u8;
     }
     if ex.is_power_of_two() && ey.is_power_of_two() {
         let (sx, sy) = (ex.trailing_zeros(), ey.trailing_zeros());
@@ -602,6 +611,8 @@ mod tests {
             [100, 1, 1],
             [1, 1, 1],
             [16, 16, 1],
+            [32, 8, 1],
+            [4, 16, 1],
             [8, 4, 2],
             [12, 5, 3],
             [100, 3, 1],
@@ -614,13 +625,29 @@ mod tests {
             let mut w = Wave::new();
             for index in 0..shape.waves {
                 fill(&mut w, &shape, index, 3);
-                // The JIT's lane-linear accesses rely on this flag (`jit/lane_linear.rs`).
-                let linear = (0..64).all(|l| w.v[0][l] == w.v[0][0].wrapping_add(l as u32))
-                    && w.v[0][63] < 1024;
-                assert_eq!(
-                    w.lin_ids, linear,
-                    "{what}: {extent:?} wave {index}: lin_ids"
+                // The JIT's lane-linear accesses rely on this flag (`jit/lane_linear.rs`): what
+                // it claims holds, and it claims the widest rows there are where the work-group
+                // is one row per wave or its rows are a power of two wide.
+                let rows = |r: usize| {
+                    r > 0
+                        && (0..64).all(|l| {
+                            let first = l - l % r;
+                            w.v[0][l] == w.v[0][first].wrapping_add((l - first) as u32)
+                                && w.v[1][l] == w.v[1][first]
+                                && w.v[2][l] == w.v[2][first]
+                        })
+                        && w.v[0].iter().all(|&x| x < 1024)
+                };
+                let ctx = format!("{what}: {extent:?} wave {index}: lin_rows {}", w.lin_rows);
+                assert!(
+                    w.lin_rows == 0 || [8, 16, 32, 64].contains(&w.lin_rows),
+                    "{ctx}"
                 );
+                assert!(w.lin_rows == 0 || rows(usize::from(w.lin_rows)), "{ctx}");
+                if extent[0].is_power_of_two() || extent[1] * extent[2] == 1 {
+                    let widest = [64, 32, 16, 8].into_iter().find(|&r| rows(r)).unwrap_or(0);
+                    assert_eq!(usize::from(w.lin_rows), widest, "{ctx}");
+                }
                 for lane in 0..64u32 {
                     if index * 64 + lane >= shape.items {
                         continue;

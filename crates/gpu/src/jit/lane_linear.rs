@@ -1,5 +1,5 @@
-//! Which global accesses address 64 consecutive dwords by construction: a compile-time
-//! analysis of the lane-linear values a kernel computes from its work-item id.
+//! Which global accesses address 64 consecutive dwords by construction, or rows of them: a
+//! compile-time analysis of the lane-linear values a kernel computes from its work-item ids.
 //!
 //! A 1-D kernel's `x[i]` starts from VGPR 0, the work-item id, which in most waves counts up
 //! by one from lane to lane. Adding uniform values (the group's first id), shifting by a
@@ -8,28 +8,37 @@
 //! access only checks lane 63's address against lane 0's (`mem_inline.rs`), instead of
 //! comparing all 64 lanes (about 45 host instructions fewer, and the stub's call).
 //!
-//! The proof is static, over the kernel's control flow, with two conditions checked at run
-//! time:
-//! - The wave's work-item ids count up across its lanes and stay below 1024
-//!   (`Wave::lin_ids`, set when the wave starts: 1-D work-groups, or a wave inside one row).
-//! - Every instruction the analysis took a value from ran with all 64 lanes active: a lane
-//!   left out keeps its old value. Segments with such instructions clear `Wave::lin_ids` when
-//!   they run with a partial EXEC, and so does every instruction the interpreter runs with one
-//!   (`run_code_in`, `callout`). The flag never comes back within the wave.
+//! A 2-D work-group narrower than a wave (16 x 16: the stencil's, a tiled matrix product's)
+//! puts rows of its x ids in a wave: lanes 16r..16r+15 hold x ids 0..15 and one y id. The
+//! analysis is the same along each row: a value is "linear with stride t" when, in each
+//! row, lane l holds the row's first lane's value + t·(l - first), and "stride 0" when it is
+//! the same across each row (the y id, products of such values, kernel arguments). In a wave
+//! of one row that is the 1-D shape above; in rows of 16 or 32 the access checks each row
+//! of 16 lanes (`mem_inline.rs`).
 //!
-//! Values (per VGPR, at each point):
+//! The proof is static, over the kernel's control flow, with two conditions checked at run
+//! time (`Wave::lin_rows`, set when the wave starts, the row length):
+//! - The wave's lanes come in rows: in each aligned group of `lin_rows` lanes the x ids count
+//!   up and the y and z ids stay (1-D work-groups and waves inside one row: one row of 64;
+//!   work-groups 8, 16 or 32 wide: rows that wide). Every x id is below 1024.
+//! - Every instruction the analysis took a value from ran with all 64 lanes active: a lane
+//!   left out keeps its old value. Segments with such instructions clear `Wave::lin_rows`
+//!   when they run with a partial EXEC, and so does every instruction the interpreter runs
+//!   with one (`run_code_in`, `callout`). The flag never comes back within the wave.
+//!
+//! Values (per VGPR, at each point; "lane 0" is the first lane of the lane's row):
 //! - `Lin { t, zeros }`: lane l holds lane 0's value + t·l (mod 2^32), and the bits in
 //!   `zeros` are clear in every lane (for `or` acting as `add`);
 //! - `Const(c)`: every lane holds c;
 //! - `Sign(r)`: every lane holds the sign of VGPR r (`v_ashrrev_i32 d, 31, r`), the high
 //!   dword of r sign-extended.
 //!
-//! A pair (r, r+1) may hold `Z { c, t }`: lane l's 64-bit value is B + c·ext(u_l) for a
-//! uniform B and a 32-bit value u with u_l = u_0 + t·l (mod 2^32), ext a zero or sign
-//! extension. Within 64 lanes u wraps at most once (|t| is small), and a wrap changes lane
-//! 63's value against lane 0's by c·2^32, never 0 mod 2^64 for 0 < c < 2^32: so when the
-//! access finds lane 63's address exactly 63·c·t above lane 0's, no lane wrapped, and lane l's
-//! address is lane 0's + c·t·l.
+//! A pair (r, r+1) may hold `Z { c, t }`: lane l's 64-bit value is B + c·ext(u_l) for a B
+//! the same across the row and a 32-bit value u with u_l = u_0 + t·l (mod 2^32), ext a zero
+//! or sign extension. Within 64 lanes u wraps at most once (|t| is small), and a wrap changes
+//! the last lane's value against lane 0's by c·2^32, never 0 mod 2^64 for 0 < c < 2^32: so
+//! when the access finds a row's last address exactly c·t·(its lanes - 1) above its first,
+//! no lane of it wrapped, and lane l's address is lane 0's + c·t·l.
 //!
 //! A `saddr` access adds a uniform 64-bit base to each lane's 32-bit offset: an offset linear
 //! with stride 4 is lane 0's + 4l in every lane unless it wraps within the wave, which the
@@ -84,11 +93,15 @@ struct State {
 #[derive(Default)]
 pub(super) struct Linear {
     /// Global dword accesses (instruction indexes, ascending) whose 64-bit address is lane
-    /// 0's + 4l when `Wave::lin_ids` holds, and LDS dword accesses whose address is.
+    /// 0's + 4l along each row of the wave (`Wave::lin_rows`), and LDS dword accesses whose
+    /// address is.
     pub accesses: Vec<u32>,
     /// Segments (their first instruction's index, ascending) whose values the accesses may
-    /// depend on: they clear `Wave::lin_ids` when they run with a partial EXEC.
+    /// depend on: they clear `Wave::lin_rows` when they run with a partial EXEC.
     pub segments: Vec<u32>,
+    /// The kernel's waves start with y ids: its work-groups may be narrower than a wave, so
+    /// its global accesses also take the rows path (`mem_inline.rs`).
+    pub rows: bool,
 }
 
 impl Linear {
@@ -139,7 +152,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let Some(first) = plan.entry_block() else {
         return Linear::default();
     };
-    entry[first] = Some(State::at_start());
+    entry[first] = Some(State::at_start(plan.ids));
     let mut work = vec![first];
     let mut out = Linear::default();
     let mut rounds = 0usize;
@@ -182,6 +195,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     }
     out.accesses.sort_unstable();
     out.segments.sort_unstable();
+    out.rows = plan.ids > 0;
     out
 }
 
@@ -300,8 +314,10 @@ fn walk(
 }
 
 impl State {
-    /// A wave's start: VGPR 0 the work-item id (below 1024, consecutive: `Wave::lin_ids`).
-    fn at_start() -> State {
+    /// A wave's start: VGPR 0 the x id (below 1024, counting up along each row:
+    /// `Wave::lin_rows`), and the y and z ids in the next `ids` VGPRs (the same along each
+    /// row, below 1024).
+    fn at_start(ids: u8) -> State {
         let mut s = State {
             v: vec![Val::Unknown; 256],
             pair: vec![None; 256],
@@ -311,6 +327,12 @@ impl State {
             t: 1,
             zeros: !0x3ff,
         };
+        for r in 1..=usize::from(ids.min(2)) {
+            s.v[r] = Val::Lin {
+                t: 0,
+                zeros: !0x3ff,
+            };
+        }
         s
     }
 
@@ -471,6 +493,8 @@ impl State {
                     _ => (v, None, None),
                 }
             }
+            // The low dword of src0 * src1 + src2 (signed or not: the same low bits).
+            LaneOp::Mad64 { .. } if li.n >= 3 => (add(mul(src(0), src(1)), src(2)), None, None),
             // v_lshlrev_b64 d, k, (lo, hi).
             LaneOp::Shift64(0) => {
                 let (Val::Const(k), [Opd::V(lo), Opd::V(hi)]) = (src(0), li.src[1]) else {
@@ -577,10 +601,11 @@ fn sub(a: Val, b: Val) -> Val {
     }
 }
 
-/// `a * b` with b a constant (the low 32 bits).
+/// `a * b` with b a constant, or both the same across each row (the low 32 bits).
 fn mul(a: Val, b: Val) -> Val {
     match (a, b) {
         (Val::Const(x), Val::Const(y)) => Val::Const(x.wrapping_mul(y)),
+        (Val::Lin { t: 0, .. }, Val::Lin { t: 0, .. }) => Val::Lin { t: 0, zeros: 0 },
         (v, Val::Const(c)) | (Val::Const(c), v) => match lin(v) {
             Some((t, _)) => Val::Lin {
                 t: t.wrapping_mul(c as i32),
@@ -702,7 +727,7 @@ mod tests {
         use Opd::{K, S, V};
         // (v0, v1) = zext(id); v[2:3] = s[10:11] + (v0, v1): linear.
         let run = |chain: &[LaneInst]| {
-            let mut s = State::at_start();
+            let mut s = State::at_start(0);
             s.write(1, Val::Const(0));
             let mut carries = Vec::new();
             for l in chain {
@@ -735,7 +760,7 @@ mod tests {
 
     #[test]
     fn a_pair_is_linear_only_when_zero_or_sign_extended() {
-        let mut s = State::at_start();
+        let mut s = State::at_start(0);
         s.v[1] = Val::Const(0);
         assert_eq!(s.pair_fact(0), Some(Z { c: 1, t: 1 }));
         s.write(1, Val::Sign(0));

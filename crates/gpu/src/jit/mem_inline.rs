@@ -15,7 +15,9 @@
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
 use super::lane_linear::covered;
-use super::mem_vector::{mark_unfenced, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA};
+use super::mem_vector::{
+    mark_unfenced, move_chunk, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA,
+};
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
 use super::vx::Isa;
@@ -51,7 +53,14 @@ impl Emitter<'_> {
         let mut checked = self.a.create_label();
         if lin {
             let fallback = if self.inline_vmem { checked } else { stub };
-            self.lin_access(m, site, fallback, stub, done)?;
+            if self.linear.rows {
+                let mut rows = self.a.create_label();
+                self.lin_access(m, site, rows, stub, done)?;
+                bind(&mut self.a, &mut rows)?;
+                self.lin_rows_access(m, site, fallback, stub, done)?;
+            } else {
+                self.lin_access(m, site, fallback, stub, done)?;
+            }
         }
         if self.inline_vmem {
             bind(&mut self.a, &mut checked)?;
@@ -60,8 +69,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// A lane-linear access (`lane_linear.rs`): with `Wave::lin_ids` (else on to `fallback`),
-    /// lane l's address is lane 0's + 4l exactly when lane 63's is lane 0's + 252.
+    /// A lane-linear access (`lane_linear.rs`): in a wave of one row (`Wave::lin_rows` 64,
+    /// else on to `fallback`), lane l's address is lane 0's + 4l exactly when lane 63's is
+    /// lane 0's + 252.
     fn lin_access(
         &mut self,
         m: &VmemInst,
@@ -87,7 +97,7 @@ impl Emitter<'_> {
         self.inline_move(m, stub, done)
     }
 
-    /// A lane-linear `saddr` access: with `Wave::lin_ids` (else on to `stub`), lane l's
+    /// A lane-linear `saddr` access: in a wave of one row (else on to `stub`), lane l's
     /// offset is lane 0's + 4l unless lane 0's is within 252 of 2^32.
     fn lin_saddr_access(
         &mut self,
@@ -107,11 +117,94 @@ impl Emitter<'_> {
         self.inline_move(m, stub, done)
     }
 
-    /// `Wave::lin_ids` (else on to `fallback`), then [`Self::site_fast`].
+    /// A wave of one row (`Wave::lin_rows` 64, else on to `fallback`), then
+    /// [`Self::site_fast`].
     fn lin_gate(&mut self, site: u32, fallback: CodeLabel, stub: CodeLabel) -> R<()> {
-        self.a.cmp(byte_ptr(rbx + W_LIN), 0)?;
-        self.a.je(fallback)?;
+        self.a.cmp(byte_ptr(rbx + W_LIN), 64)?;
+        self.a.jne(fallback)?;
         self.site_fast(site, stub)
+    }
+
+    /// A lane-linear access in a wave of rows of 16 or 32 lanes (`Wave::lin_rows`, else on
+    /// to `fallback`): along each group of 16 lanes (inside one row) lane l's address is
+    /// the group's first + 4l exactly when the first's low dword does not carry within the
+    /// group and the last lane's high dword is the first's (`lane_linear.rs`: a wrap of the
+    /// index would move the last lane by c·2^32). Each group's 64 bytes are checked against
+    /// the site's range, then all four move (in lane order: where a store's groups overlap,
+    /// the highest lane's value stays, as in the interpreter).
+    fn lin_rows_access(
+        &mut self,
+        m: &VmemInst,
+        site: u32,
+        fallback: CodeLabel,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
+        let at = SITE_BYTES * site as i32;
+        let a = &mut self.a;
+        a.cmp(byte_ptr(rbx + W_LIN), 16)?;
+        a.jb(fallback)?;
+        a.cmp(sreg64(EXEC), -1)?;
+        a.jne(stub)?;
+        a.mov(r11, qword_ptr(r12 + J_SITES))?;
+        a.add(r11, at)?;
+        // A countdown to the general path is the stub's to follow (the rows hint is not).
+        a.test(byte_ptr(r11 + SITE_HINT), 0xfe)?;
+        a.jnz(stub)?;
+        // rdx = the highest offset into the site's range a group may start at.
+        a.mov(rdx, qword_ptr(r11 + 8))?;
+        a.sub(rdx, qword_ptr(r11))?;
+        a.jbe(stub)?;
+        a.sub(rdx, 64)?;
+        a.jb(stub)?;
+        let (lo, hi) = (256 * i32::from(m.vaddr), 256 * i32::from(m.vaddr) + 256);
+        let groups = [(r8, r8d), (r9, r9d), (r10, r10d), (rdi, edi)];
+        for (g, &(r, r32)) in groups.iter().enumerate() {
+            let g = 64 * g as i32;
+            a.mov(eax, dword_ptr(r13 + (lo + g)))?;
+            a.cmp(eax, (u32::MAX - 60) as i32)?;
+            a.ja(stub)?;
+            a.mov(r32, dword_ptr(r13 + (hi + g)))?;
+            a.cmp(r32, dword_ptr(r13 + (hi + g + 60)))?;
+            a.jne(stub)?;
+            a.shl(r, 32)?;
+            a.or(r, rax)?;
+            if m.offset != 0 {
+                a.add(r, m.offset)?;
+            }
+            a.mov(rcx, r)?;
+            a.sub(rcx, qword_ptr(r11))?;
+            a.cmp(rcx, rdx)?;
+            a.ja(stub)?;
+        }
+        if !m.load {
+            mark_unfenced(a)?;
+        }
+        a.mov(rcx, qword_ptr(r11 + SITE_DELTA))?;
+        let data = 256 * i32::from(m.data);
+        for (g, &(r, _)) in groups.iter().enumerate() {
+            let g = 64 * g as i32;
+            match self.isa {
+                Isa::Avx2 => {
+                    for k in [0, 32] {
+                        let (v, h) = (r13 + (data + g + k), r + rcx + k);
+                        move_chunk(a, m.load, ymmword_ptr(v), ymmword_ptr(h))?;
+                    }
+                }
+                Isa::Avx512 => {
+                    let (v, h) = (zmmword_ptr(r13 + (data + g)), zmmword_ptr(r + rcx));
+                    if m.load {
+                        a.vmovdqu32(zmm0, h)?;
+                        a.vmovdqu32(v, zmm0)?;
+                    } else {
+                        a.vmovdqu32(zmm0, v)?;
+                        a.vmovdqu32(h, zmm0)?;
+                    }
+                }
+            }
+        }
+        a.jmp(done)?;
+        Ok(())
     }
 
     /// A full wave (else on to `stub`) and a site without a hint: r11 = the site.

@@ -121,14 +121,15 @@ impl Emitter<'_> {
     }
 
     /// A lane-linear `ds_read_b32`, `ds_read2_b32` or `ds_write_b32` (`lane_linear.rs`):
-    /// with `Wave::lin_ids` (else on to `stub`), lane l's address is lane 0's + 4l, so one
-    /// check of lanes 0 and 63's span against the LDS size covers every lane, and the
-    /// active lanes move as vectors (masked by EXEC when some are inactive).
+    /// in a wave of one row (`Wave::lin_rows` 64; else on to `stub`), lane l's address is
+    /// lane 0's + 4l, so one check of lanes 0 and 63's span against the LDS size covers
+    /// every lane, and the active lanes move as vectors (masked by EXEC when some are
+    /// inactive).
     fn lin_ds_access(&mut self, d: &DsInst, stub: CodeLabel, done: CodeLabel) -> R<()> {
         let isa = self.isa;
         let a = &mut self.a;
-        a.cmp(byte_ptr(rbx + super::emit::W_LIN), 0)?;
-        a.je(stub)?;
+        a.cmp(byte_ptr(rbx + super::emit::W_LIN), 64)?;
+        a.jne(stub)?;
         // r9 = the host address of lane 0's first access; the span of both accesses'
         // 64 lanes in the LDS (zero-extended sums: a wrap is out of range too).
         let hi = if d.two {

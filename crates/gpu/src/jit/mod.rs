@@ -182,8 +182,23 @@ impl JitCode {
         gfx900: bool,
         isa: Isa,
     ) -> Result<JitCode, String> {
+        JitCode::compile_kernel(prog, entry, check, gfx900, isa, 0)
+    }
+
+    /// [`JitCode::compile`] for a kernel whose waves start with `ids` work-item id VGPRs
+    /// after VGPR 0's (its descriptor's `enable_vgpr_workitem_id`): with y ids, its accesses
+    /// may be proven linear along rows of a 2-D work-group (`lane_linear.rs`).
+    pub fn compile_kernel(
+        prog: &Program,
+        entry: u32,
+        check: bool,
+        gfx900: bool,
+        isa: Isa,
+        ids: u8,
+    ) -> Result<JitCode, String> {
         let start = Instant::now();
-        let plan = plan::Plan::new(prog, entry, gfx900, check, isa);
+        let mut plan = plan::Plan::new(prog, entry, gfx900, check, isa);
+        plan.ids = ids.min(2);
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
             eprintln!("softhsa: JIT plan {} us", start.elapsed().as_micros());
         }
@@ -266,14 +281,18 @@ fn perf_map_append(base: u64, len: u64, mut starts: Vec<(u64, String)>) {
 /// A kernel's generated code, compiled at first use: [JIT, check mode] x [gfx906, gfx900].
 pub struct JitCache {
     entry: u32,
+    /// Work-item id VGPRs after VGPR 0's ([`JitCode::compile_kernel`]).
+    ids: u8,
     slots: [OnceLock<Option<JitCode>>; 4],
 }
 
 impl JitCache {
-    /// An empty cache for the kernel entering at instruction `entry`.
-    pub fn new(entry: u32) -> JitCache {
+    /// An empty cache for the kernel entering at instruction `entry`, whose waves start with
+    /// `ids` work-item id VGPRs after VGPR 0's (0-2).
+    pub fn new(entry: u32, ids: u8) -> JitCache {
         JitCache {
             entry,
+            ids,
             slots: Default::default(),
         }
     }
@@ -285,7 +304,7 @@ impl JitCache {
         slot.get_or_init(|| {
             // A compiler bug must not take the dispatch down: the interpreter runs instead.
             let r = catch_unwind(AssertUnwindSafe(|| {
-                JitCode::compile(prog, self.entry, check, gfx900, isa)
+                JitCode::compile_kernel(prog, self.entry, check, gfx900, isa, self.ids)
             }));
             match r {
                 Ok(Ok(c)) => Some(c),
@@ -430,8 +449,8 @@ impl<'p> WaveRunner<'p> {
                 run_code_in(&mut self.j, w, cx, code)
             }
             _ => {
-                // (The interpreter does not keep `lin_ids` up to date.)
-                w.lin_ids = false;
+                // (The interpreter does not keep `lin_rows` up to date.)
+                w.lin_rows = 0;
                 exec::run(w, cx)
             }
         }
@@ -596,7 +615,7 @@ extern "C" fn callout(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
 /// (`lane_linear.rs`) must not trust from then on.
 fn interpreted(w: &mut Wave) {
     if w.exec() != u64::MAX {
-        w.lin_ids = false;
+        w.lin_rows = 0;
     }
 }
 

@@ -57,6 +57,9 @@ pub(super) struct Plan {
     pub entry: u32,
     /// `s_endpgm` reads every scalar register ([`super::mask_live::live_out`]).
     pub exact_end: bool,
+    /// Work-item id VGPRs the waves start with after VGPR 0's x ids (0-2: y, then z), for
+    /// the lane-linear analysis; 0 unless the compile says (`JitCode::compile_kernel`).
+    pub ids: u8,
     /// Instructions translated natively, of those reachable.
     pub native: usize,
     pub reachable: usize,
@@ -314,6 +317,7 @@ impl Plan {
             blocks,
             entry,
             exact_end: exact_end(check),
+            ids: 0,
             native,
             reachable,
         }

@@ -109,6 +109,13 @@ enum Index {
     Sext,
     ShiftOr,
     Saddr,
+    /// A 2-D kernel's `(s9 + y) * s12 + s8 + x` (`v_mad_u64_u32`, its low dword
+    /// zero-extended).
+    Rows,
+    /// The same, accessed with EXEC = s[20:21].
+    RowsExec,
+    /// The same times 4 in 32 bits, a byte offset zero-extended and added to s[10:11].
+    RowsBytes,
 }
 
 /// `x[index]` loaded, 7 added, stored to `x[index] + 256 bytes`, through a 64-bit address
@@ -135,6 +142,15 @@ fn kernel(index: Index) -> Program {
     }
     match index {
         Index::Zext | Index::Sext | Index::Saddr => lines.push(add),
+        Index::Rows | Index::RowsExec | Index::RowsBytes => lines.extend_from_slice(&[
+            ("v_add_u32_e32 v4, s9, v1", &[0x6808_0209][..]),
+            ("v_add_u32_e32 v2, s8, v0", &[0x6804_0008]),
+            ("v_mov_b32_e32 v3, 0", &[0x7e06_0280]),
+            (
+                "v_mad_u64_u32 v[0:1], s[4:5], v4, s12, v[2:3]",
+                &[0xd1e8_0400, 0x0408_1904],
+            ),
+        ]),
         Index::PartialAdd => {
             lines.push(("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]));
             lines.push(add);
@@ -145,25 +161,44 @@ fn kernel(index: Index) -> Program {
             lines.push(("v_or_b32_e32 v0, 0x400, v0", &[0x2800_00ff, 0x400]));
         }
     }
+    if index == Index::RowsBytes {
+        lines.push(("v_lshlrev_b32_e32 v0, 2, v0", &[0x2400_0082]));
+    }
     if index == Index::Sext {
         lines.push(("v_ashrrev_i32_e32 v1, 31, v0", &[0x2202_009f]));
     } else {
         lines.push(("v_mov_b32_e32 v1, 0", &[0x7e02_0280]));
     }
-    lines.extend_from_slice(&[
-        (
+    if index != Index::RowsBytes {
+        lines.push((
             "v_lshlrev_b64 v[0:1], 2, v[0:1]",
-            &[0xd28f_0000, 0x0002_0082][..],
-        ),
-        ("v_mov_b32_e32 v3, s11", &[0x7e06_020b]),
+            &[0xd28f_0000, 0x0002_0082],
+        ));
+    }
+    lines.extend_from_slice(&[
+        ("v_mov_b32_e32 v3, s11", &[0x7e06_020b][..]),
         ("v_add_co_u32_e32 v2, vcc, s10, v0", &[0x3204_000a]),
         ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
+    ]);
+    if index == Index::RowsExec {
+        lines.push(("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]));
+    }
+    lines.extend_from_slice(&[
         (
             "global_load_dword v4, v[2:3], off",
-            &[0xdc50_8000, 0x047f_0002],
+            &[0xdc50_8000, 0x047f_0002][..],
         ),
         ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
-        ("v_add_u32_e32 v4, 7, v4", &[0x6808_0887]),
+    ]);
+    // (Rows: each lane stores a value of its own, so where rows overlap the order shows.)
+    lines.push(
+        if matches!(index, Index::Rows | Index::RowsExec | Index::RowsBytes) {
+            ("v_add_u32_e32 v4, v5, v4", &[0x6808_0905])
+        } else {
+            ("v_add_u32_e32 v4, 7, v4", &[0x6808_0887])
+        },
+    );
+    lines.extend_from_slice(&[
         (
             "global_store_dword v[2:3], v4, off offset:256",
             &[0xdc70_8100, 0x007f_0402],
@@ -173,12 +208,13 @@ fn kernel(index: Index) -> Program {
     program(&lines)
 }
 
-/// A wave whose ids count up from `first` (`lin`: as `Wave::lin_ids` says), with s8 = `add`,
-/// s6 = `group`, the array at `base` and EXEC = s[20:21] = `exec` while the index is added.
+/// A wave whose ids count up from `first` (`lin`: one row, as `Wave::lin_rows` says), with
+/// s8 = `add`, s6 = `group`, the array at `base` and EXEC = s[20:21] = `exec` while the index
+/// is added.
 fn wave(first: u32, lin: bool, add: u32, group: u32, base: u64, exec: u64) -> Wave {
     let mut w = random_wave(&mut Rng(9));
     w.v[0] = std::array::from_fn(|l| first + l as u32);
-    w.lin_ids = lin;
+    w.lin_rows = if lin { 64 } else { 0 };
     w.s[8] = add;
     w.s[6] = group;
     w.s[10] = base as u32;
@@ -295,6 +331,112 @@ fn lane_linear_accesses_are_exact_and_their_conditions_checked() {
     }
 }
 
+/// A wave of a 2-D work-group `r` lanes wide: x = l % r, y = 3 + l / r (its flag `rows`),
+/// s9 = 5 added to y, s12 = `stride` elements per row, s8 = `add` to x, the array at `base`.
+fn rows_wave(r: usize, rows: u8, add: u32, stride: u32, base: u64) -> Wave {
+    let mut w = wave(0, false, add, 0, base, !0);
+    w.v[0] = std::array::from_fn(|l| (l % r) as u32);
+    w.v[1] = std::array::from_fn(|l| 3 + (l / r) as u32);
+    w.s[9] = 5;
+    w.s[12] = stride;
+    w.lin_rows = rows;
+    w
+}
+
+/// Accesses linear along the rows of a 2-D work-group (`(y + s9) * s12 + x + s8`): rows
+/// apart, overlapping, identical and descending; rows of 16, 32 and 8; a flag that is clear;
+/// an index that wraps within a row; a row across a 4 GiB boundary, with and without a
+/// wrap of a zero-extended byte offset there; rows past the buffer's end; lanes inactive
+/// from the start and at the access only. Compiled for a kernel with y ids (the rows path)
+/// and without (the stub): both as the interpreter.
+#[test]
+fn lane_linear_rows_accesses_are_exact() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let Some(mut m) = Wide::new() else {
+        panic!("no free address range for the test's mappings");
+    };
+    let mut r = Rng(44);
+    let init: Vec<u8> = (0..5 * LEN).map(|_| r.next() as u8).collect();
+    let (start, low) = (m.start, m.start + 0x40);
+    let across = start + (1 << 32) - 32;
+    // Row 0 of the rows 256 bytes apart 128 bytes before the end, the others past it.
+    let past = start + APART + LEN as u64 - 640;
+    let inactive = |mut w: Wave| {
+        w.set_exec(!0 ^ 1 << 20);
+        w
+    };
+    let at_access = |mut w: Wave| {
+        w.s[20] = !(1u32 << 20);
+        w.s[21] = !0;
+        w
+    };
+    use Index::{Rows, RowsBytes, RowsExec};
+    let cases: Vec<(Index, &str, Wave)> = vec![
+        (Rows, "rows of 16 apart", rows_wave(16, 16, 0, 64, low)),
+        (Rows, "rows of 32 apart", rows_wave(32, 32, 7, 100, low)),
+        (Rows, "rows of 16, the same", rows_wave(16, 16, 3, 0, low)),
+        (Rows, "rows of 16 overlapping", rows_wave(16, 16, 0, 8, low)),
+        (
+            Rows,
+            "rows of 16 descending",
+            rows_wave(16, 16, 400, (-20i32) as u32, low),
+        ),
+        (Rows, "rows of 8", rows_wave(8, 8, 0, 64, low)),
+        (Rows, "rows of 16, flag clear", rows_wave(16, 0, 0, 64, low)),
+        (
+            Rows,
+            "index wrapping past 2^32 in each row",
+            rows_wave(16, 16, 0xffff_fff8, 0, low),
+        ),
+        (Rows, "a row across 4 GiB", rows_wave(16, 16, 0, 0, across)),
+        (Rows, "rows past the end", rows_wave(16, 16, 0, 16, past)),
+        (
+            Rows,
+            "a lane inactive",
+            inactive(rows_wave(16, 16, 0, 64, low)),
+        ),
+        (
+            RowsExec,
+            "a lane inactive at the access",
+            at_access(rows_wave(16, 16, 0, 64, low)),
+        ),
+        (
+            RowsExec,
+            "all lanes active at the access",
+            rows_wave(16, 16, 0, 64, low),
+        ),
+        (RowsBytes, "byte offsets", rows_wave(16, 16, 0, 64, low)),
+        // (A byte offset wrapping past 2^32 from a 4 GiB-aligned base: the row's last
+        // address has the first's high dword, 60 bytes below it.)
+        (
+            RowsBytes,
+            "byte offsets wrapping past 2^32 at a 4 GiB boundary",
+            rows_wave(16, 16, 0x3fff_fff8, 0, start),
+        ),
+    ];
+    // (Its y ids within the mappings: the range between them is claimed but not mapped.)
+    let warm = rows_wave(16, 16, 0, 0, low);
+    for (index, what, w0) in &cases {
+        let prog = kernel(*index);
+        let (ra, wa, ma) = run(&mut m, &init, &prog, w0, w0, None);
+        for &isa in &isas {
+            for ids in [0, 1] {
+                let jit =
+                    JitCode::compile_kernel(&prog, 0, false, false, isa, ids).expect("compiles");
+                assert_eq!(jit.native, jit.reachable, "translated");
+                let (rb, wb, mb) = run(&mut m, &init, &prog, &warm, w0, Some(&jit));
+                let ctx = format!("{isa:?}, y ids {ids}, {what}");
+                assert_eq!(ra, rb, "{ctx}");
+                assert_eq!(first_difference(&wb, &wa, 0..256), None, "{ctx}");
+                assert!(ma == mb, "{ctx}: memory differs");
+            }
+        }
+    }
+}
+
 /// The analysis proves the accesses of the kernels above linear (else the test above would
 /// not reach the path it is about), and nothing of a kernel that indexes by a loaded value.
 #[test]
@@ -319,6 +461,22 @@ fn the_analysis_finds_the_linear_accesses() {
         };
         let (load, store) = (at("global_load"), at("global_store"));
         assert_eq!(lin.accesses, vec![load, store], "{index:?}");
+    }
+    // Rows: linear only where the waves start with y ids (the same along each row).
+    for (index, ids) in [Index::Rows, Index::RowsExec, Index::RowsBytes]
+        .into_iter()
+        .flat_map(|x| [(x, 0), (x, 1)])
+    {
+        let prog = kernel(index);
+        let mut plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        plan.ids = ids;
+        let lin = super::lane_linear::analyse(&prog, &plan);
+        assert_eq!(
+            lin.accesses.len(),
+            2 * usize::from(ids),
+            "{index:?}, y ids {ids}"
+        );
+        assert_eq!(lin.rows, ids > 0);
     }
     // The id's value replaced by a loaded one: nothing is known of the address.
     let prog = program(&[
@@ -388,7 +546,7 @@ fn lane_linear_lds_accesses_are_exact() {
                 // Ids that do not count up (their flag says so).
                 w0.v[0].swap(3, 40);
             }
-            let what = format!("s8 {add:#x}, EXEC {exec:#x}, lin_ids {lin}");
+            let what = format!("s8 {add:#x}, EXEC {exec:#x}, one row {lin}");
             let a = super::tests_mem::run(&prog, &w0, &mut buf, &init, LDS, &lds_init, None);
             for &isa in &isas {
                 let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
