@@ -732,8 +732,13 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         e.linear = super::lane_linear::analyse(prog, plan);
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "plan") {
             eprintln!(
-                "lane-linear accesses {:?}, segments {:?}",
-                e.linear.accesses, e.linear.segments
+                "lane-linear accesses {:?}, LDS reads of one address per row {:?}, in rows of \
+                 16-32 only {:?} and {:?}, segments {:?}",
+                e.linear.accesses,
+                e.linear.same,
+                e.linear.narrow,
+                e.linear.narrow_same,
+                e.linear.segments
             );
         }
     }

@@ -99,9 +99,26 @@ pub(super) struct Linear {
     /// Segments (their first instruction's index, ascending) whose values the accesses may
     /// depend on: they clear `Wave::lin_rows` when they run with a partial EXEC.
     pub segments: Vec<u32>,
+    /// LDS reads (instruction indexes, ascending) whose address is the same along each row:
+    /// one dword per row and offset, broadcast (`mem_lds.rs`).
+    pub same: Vec<u32>,
+    /// Accesses proven linear, and LDS reads proven the same along each row, only in rows
+    /// of 16 or 32 lanes (`Wave::lin_rows`), where the ids are smaller.
+    pub narrow: Vec<u32>,
+    pub narrow_same: Vec<u32>,
     /// The kernel's waves start with y ids: its work-groups may be narrower than a wave, so
-    /// its global accesses also take the rows path (`mem_inline.rs`).
+    /// its linear accesses also take the rows paths (`mem_inline.rs`, `mem_lds.rs`).
     pub rows: bool,
+}
+
+/// What an access's addresses are along each row of the wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Found {
+    Other,
+    /// Lane l's is lane 0's + 4l.
+    Linear,
+    /// Every lane's is lane 0's (LDS reads).
+    Same,
 }
 
 impl Linear {
@@ -110,9 +127,37 @@ impl Linear {
         self.accesses.binary_search(&i).is_ok()
     }
 
+    /// Whether LDS read `i` reads one address per row.
+    pub fn same(&self, i: u32) -> bool {
+        self.same.binary_search(&i).is_ok()
+    }
+
+    /// Whether access `i` is proven linear (`Some(narrow)`), and only in narrow rows.
+    pub fn linear(&self, i: u32) -> Option<bool> {
+        if self.access(i) {
+            Some(false)
+        } else {
+            self.narrow.binary_search(&i).is_ok().then_some(true)
+        }
+    }
+
+    /// Whether LDS read `i` is proven to read one address per row (`Some(narrow)`), and
+    /// only in narrow rows.
+    pub fn same_in_rows(&self, i: u32) -> Option<bool> {
+        if self.same(i) {
+            Some(false)
+        } else {
+            self.narrow_same.binary_search(&i).is_ok().then_some(true)
+        }
+    }
+
     /// Whether segment `first` must clear the flag on a partial EXEC.
     pub fn segment(&self, first: u32) -> bool {
-        !self.accesses.is_empty() && self.segments.binary_search(&first).is_ok()
+        !(self.accesses.is_empty()
+            && self.same.is_empty()
+            && self.narrow.is_empty()
+            && self.narrow_same.is_empty())
+            && self.segments.binary_search(&first).is_ok()
     }
 }
 
@@ -147,12 +192,37 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let Some(succs) = successors(prog, blocks) else {
         return Linear::default();
     };
-    let n = blocks.len();
-    let mut entry: Vec<Option<State>> = vec![None; n];
-    let Some(first) = plan.entry_block() else {
+    let Some(mut out) = solve(plan, &succs, State::at_start(plan.ids, false)) else {
         return Linear::default();
     };
-    entry[first] = Some(State::at_start(plan.ids));
+    out.rows = plan.ids > 0;
+    if out.rows {
+        // Rows of 16 or 32 lanes bound the ids more tightly (a work-group at most 32 wide
+        // and 1024 items: x below 32, y and z below 64), which proves more: the `or` of a
+        // tile's base and a shifted x (`0x400 | 4 * x`).
+        if let Some(n) = solve(plan, &succs, State::at_start(plan.ids, true)) {
+            out.narrow = n
+                .accesses
+                .iter()
+                .copied()
+                .filter(|i| !out.access(*i))
+                .collect();
+            out.narrow_same = n.same.iter().copied().filter(|i| !out.same(*i)).collect();
+            out.segments.extend(n.segments);
+            out.segments.sort_unstable();
+            out.segments.dedup();
+        }
+    }
+    out
+}
+
+/// The analysis from `start` at the plan's entry (`None`: it did not settle in time).
+fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
+    let blocks = &plan.blocks;
+    let n = blocks.len();
+    let mut entry: Vec<Option<State>> = vec![None; n];
+    let first = plan.entry_block()?;
+    entry[first] = Some(start);
     let mut work = vec![first];
     let mut out = Linear::default();
     let mut rounds = 0usize;
@@ -161,7 +231,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
         // more here than its compile.
         rounds += 1;
         if rounds > 16 * n + 64 {
-            return Linear::default();
+            return None;
         }
         let mut s = entry[k].clone().expect("queued blocks have a state");
         walk(&blocks[k], &mut s, &mut |_, _| {}, &mut |_| {});
@@ -185,18 +255,18 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
         walk(
             b,
             &mut s,
-            &mut |i, lin| {
-                if lin {
-                    out.accesses.push(i)
-                }
+            &mut |i, found| match found {
+                Found::Linear => out.accesses.push(i),
+                Found::Same => out.same.push(i),
+                Found::Other => {}
             },
             &mut |first| out.segments.push(first),
         );
     }
     out.accesses.sort_unstable();
+    out.same.sort_unstable();
     out.segments.sort_unstable();
-    out.rows = plan.ids > 0;
-    out
+    Some(out)
 }
 
 /// Each block's successors; `None` when the kernel has control flow or VGPR addressing the
@@ -244,12 +314,12 @@ fn successors(prog: &Program, blocks: &[Block]) -> Option<Vec<Vec<usize>>> {
     Some(out)
 }
 
-/// Follows block `b` from state `s`: `access(i, lin)` for each covered global access,
+/// Follows block `b` from state `s`: `access(i, found)` for each covered access,
 /// `producer(first)` for each segment that wrote a known value.
 fn walk(
     b: &Block,
     s: &mut State,
-    access: &mut dyn FnMut(u32, bool),
+    access: &mut dyn FnMut(u32, Found),
     producer: &mut dyn FnMut(u32),
 ) {
     let mut carries: Vec<Carry> = Vec::new();
@@ -274,12 +344,15 @@ fn walk(
                 carries.clear();
                 match k {
                     Kind::Vmem(m) => {
-                        if covered(m) {
+                        let linear = if covered(m) {
                             let z = s.pair_fact(m.vaddr);
-                            access(*i, z.is_some_and(|z| i64::from(z.c) * i64::from(z.t) == 4));
-                        } else if covered_saddr(m) {
+                            z.is_some_and(|z| i64::from(z.c) * i64::from(z.t) == 4)
+                        } else {
                             let v = s.v[usize::from(m.vaddr)];
-                            access(*i, matches!(v, Val::Lin { t: 4, .. }));
+                            covered_saddr(m) && matches!(v, Val::Lin { t: 4, .. })
+                        };
+                        if linear {
+                            access(*i, Found::Linear);
                         }
                         if m.load {
                             for d in 0..m.dwords {
@@ -290,7 +363,14 @@ fn walk(
                     Kind::Ds(d) => {
                         if super::mem_lds::lin_ds(d) {
                             let v = s.v[usize::from(d.addr)];
-                            access(*i, matches!(v, Val::Lin { t: 4, .. }));
+                            access(
+                                *i,
+                                match v {
+                                    Val::Lin { t: 4, .. } => Found::Linear,
+                                    _ if d.load && uniform(v) => Found::Same,
+                                    _ => Found::Other,
+                                },
+                            );
                         }
                         if d.load {
                             let n = d.dwords * if d.two { 2 } else { 1 };
@@ -316,22 +396,17 @@ fn walk(
 impl State {
     /// A wave's start: VGPR 0 the x id (below 1024, counting up along each row:
     /// `Wave::lin_rows`), and the y and z ids in the next `ids` VGPRs (the same along each
-    /// row, below 1024).
-    fn at_start(ids: u8) -> State {
+    /// row, below 1024). `narrow`: in rows of 16 or 32 (x below 32, y and z below 64).
+    fn at_start(ids: u8, narrow: bool) -> State {
         let mut s = State {
             v: vec![Val::Unknown; 256],
             pair: vec![None; 256],
             signs: false,
         };
-        s.v[0] = Val::Lin {
-            t: 1,
-            zeros: !0x3ff,
-        };
+        let (x, yz) = if narrow { (0x1f, 0x3f) } else { (0x3ff, 0x3ff) };
+        s.v[0] = Val::Lin { t: 1, zeros: !x };
         for r in 1..=usize::from(ids.min(2)) {
-            s.v[r] = Val::Lin {
-                t: 0,
-                zeros: !0x3ff,
-            };
+            s.v[r] = Val::Lin { t: 0, zeros: !yz };
         }
         s
     }
@@ -339,12 +414,7 @@ impl State {
     /// What holds on both paths.
     fn meet(&self, o: &State) -> State {
         State {
-            v: self
-                .v
-                .iter()
-                .zip(&o.v)
-                .map(|(a, b)| if a == b { *a } else { Val::Unknown })
-                .collect(),
+            v: self.v.iter().zip(&o.v).map(|(&a, &b)| meet(a, b)).collect(),
             pair: self
                 .pair
                 .iter()
@@ -525,6 +595,21 @@ impl State {
     }
 }
 
+/// What holds of a VGPR whichever of two paths came: one stride, the bits clear on both
+/// (a uniform value on one path and a constant on the other: uniform).
+fn meet(a: Val, b: Val) -> Val {
+    if a == b {
+        return a;
+    }
+    match (lin(a), lin(b)) {
+        (Some((ta, za)), Some((tb, zb))) if ta == tb => Val::Lin {
+            t: ta,
+            zeros: za & zb,
+        },
+        _ => Val::Unknown,
+    }
+}
+
 /// A `Lin` view of a value: (stride, bits clear in every lane).
 fn lin(v: Val) -> Option<(i32, u32)> {
     match v {
@@ -697,6 +782,17 @@ mod tests {
     }
 
     #[test]
+    fn paths_meet_on_a_common_stride_only() {
+        let u = |zeros| Val::Lin { t: 0, zeros };
+        assert_eq!(meet(Val::Const(0), u(0xff00)), u(0xff00));
+        assert_eq!(meet(Val::Const(1), Val::Const(2)), u(!3));
+        assert_eq!(meet(v(4), Val::Lin { t: 4, zeros: 3 }), v(4));
+        assert_eq!(meet(v(4), v(0)), Val::Unknown);
+        assert_eq!(meet(v(4), Val::Const(0)), Val::Unknown);
+        assert_eq!(meet(Val::Sign(0), v(0)), Val::Unknown);
+    }
+
+    #[test]
     fn shifts_scale_the_stride_and_clear_low_bits() {
         assert_eq!(shl(v(1), Val::Const(2)), Val::Lin { t: 4, zeros: 3 });
         assert_eq!(shl(v(1), Val::Lin { t: 0, zeros: 0 }), Val::Unknown);
@@ -727,7 +823,7 @@ mod tests {
         use Opd::{K, S, V};
         // (v0, v1) = zext(id); v[2:3] = s[10:11] + (v0, v1): linear.
         let run = |chain: &[LaneInst]| {
-            let mut s = State::at_start(0);
+            let mut s = State::at_start(0, false);
             s.write(1, Val::Const(0));
             let mut carries = Vec::new();
             for l in chain {
@@ -760,7 +856,7 @@ mod tests {
 
     #[test]
     fn a_pair_is_linear_only_when_zero_or_sign_extended() {
-        let mut s = State::at_start(0);
+        let mut s = State::at_start(0, false);
         s.v[1] = Val::Const(0);
         assert_eq!(s.pair_fact(0), Some(Z { c: 1, t: 1 }));
         s.write(1, Val::Sign(0));

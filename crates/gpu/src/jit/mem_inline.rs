@@ -43,21 +43,24 @@ impl Emitter<'_> {
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
-        let lin = self.linear.access(i);
-        if lin && m.saddr.is_some() {
+        // (`Some(narrow)`: proven, in rows of 16-32 lanes only.)
+        let lin = self.linear.linear(i);
+        if lin == Some(false) && m.saddr.is_some() {
             return self.lin_saddr_access(m, site, stub, done);
         }
-        if !covered(m) || !(lin || self.inline_vmem) {
+        if !covered(m) || !(lin.is_some() || self.inline_vmem) {
             return Ok(());
         }
         let mut checked = self.a.create_label();
-        if lin {
+        if let Some(narrow) = lin {
             let fallback = if self.inline_vmem { checked } else { stub };
-            if self.linear.rows {
+            if narrow {
+                self.lin_rows_access(m, site, true, fallback, stub, done)?;
+            } else if self.linear.rows {
                 let mut rows = self.a.create_label();
                 self.lin_access(m, site, rows, stub, done)?;
                 bind(&mut self.a, &mut rows)?;
-                self.lin_rows_access(m, site, fallback, stub, done)?;
+                self.lin_rows_access(m, site, false, fallback, stub, done)?;
             } else {
                 self.lin_access(m, site, fallback, stub, done)?;
             }
@@ -125,8 +128,9 @@ impl Emitter<'_> {
         self.site_fast(site, stub)
     }
 
-    /// A lane-linear access in a wave of rows of 16 or 32 lanes (`Wave::lin_rows`, else on
-    /// to `fallback`): along each group of 16 lanes (inside one row) lane l's address is
+    /// A lane-linear access in a wave of rows of 16 or more lanes (`Wave::lin_rows`; only 16
+    /// or 32 when proven for `narrow` rows; else on to `fallback`): along each group of 16
+    /// lanes (inside one row) lane l's address is
     /// the group's first + 4l exactly when the first's low dword does not carry within the
     /// group and the last lane's high dword is the first's (`lane_linear.rs`: a wrap of the
     /// index would move the last lane by c·2^32). Each group's 64 bytes are checked against
@@ -136,14 +140,14 @@ impl Emitter<'_> {
         &mut self,
         m: &VmemInst,
         site: u32,
+        narrow: bool,
         fallback: CodeLabel,
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
         let at = SITE_BYTES * site as i32;
         let a = &mut self.a;
-        a.cmp(byte_ptr(rbx + W_LIN), 16)?;
-        a.jb(fallback)?;
+        rows_gate(a, narrow, fallback)?;
         a.cmp(sreg64(EXEC), -1)?;
         a.jne(stub)?;
         a.mov(r11, qword_ptr(r12 + J_SITES))?;
@@ -321,6 +325,18 @@ impl Emitter<'_> {
         a.jmp(done)?;
         Ok(())
     }
+}
+
+/// A wave of rows of 16 lanes or more (`Wave::lin_rows`), below 64 if `narrow`; else on to
+/// `fallback`.
+pub(super) fn rows_gate(a: &mut CodeAssembler, narrow: bool, fallback: CodeLabel) -> R<()> {
+    a.cmp(byte_ptr(rbx + W_LIN), 16)?;
+    a.jb(fallback)?;
+    if narrow {
+        a.cmp(byte_ptr(rbx + W_LIN), 64)?;
+        a.jae(fallback)?;
+    }
+    Ok(())
 }
 
 /// Whether the kernel of `plan` inlines its global dword accesses (it has at most

@@ -19,7 +19,7 @@
 //! Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
-use super::mem_vector::{exec_byte, exec_word, merge_chunk, move_wave};
+use super::mem_vector::{exec_byte, exec_word, merge_chunk, move_chunk, move_wave};
 use super::select::{DsInst, SubDword};
 use super::stubs::Stub;
 use super::vx::{zr, Isa, V};
@@ -40,6 +40,20 @@ const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
 /// An access the lane-linear path serves: `ds_read_b32`, `ds_read2_b32`, `ds_write_b32`.
 pub(super) fn lin_ds(d: &DsInst) -> bool {
     d.sub.is_none() && d.dwords == 1 && (d.load || !d.two)
+}
+
+/// Each access of a lane-linear LDS instruction ([`lin_ds`]): its byte offset, its VGPR.
+fn ds_dword_accesses(d: &DsInst) -> Vec<(i32, u8)> {
+    if d.load && d.two {
+        vec![
+            (d.offset0 as i32, d.dst),
+            (d.offset1 as i32, d.dst.wrapping_add(1)),
+        ]
+    } else if d.load {
+        vec![(d.offset0 as i32, d.dst)]
+    } else {
+        vec![(d.offset0 as i32, d.data0)]
+    }
 }
 
 /// The shape of an LDS access a stub serves.
@@ -96,15 +110,36 @@ impl Emitter<'_> {
         } else {
             (d.data0, d.data0.wrapping_add(1))
         };
-        let stub = if !lanes && self.ds_classified(d.load, d.dwords) {
+        // Proven one address per row, or linear along rows of 2-D work-groups: the rows
+        // path (its fallback the plain stub: a classification it skipped must not be
+        // trusted by the block's later reads).
+        // (`Some(narrow)`: proven, in rows of 16-32 lanes only.)
+        let (linear, same) = match lin_ds(d) {
+            true => (
+                self.linear.linear(i),
+                d.load.then(|| self.linear.same_in_rows(i)).flatten(),
+            ),
+            false => (None, None),
+        };
+        let rows = same.is_some() || (linear.is_some() && self.linear.rows);
+        let narrow = linear == Some(true) || same == Some(true);
+        let stub = if !lanes && !rows && self.ds_classified(d.load, d.dwords) {
             self.ds_class_slot(d.addr)?;
             Stub::DsClassified(shape)
         } else {
             Stub::Ds(shape)
         };
-        if self.linear.access(i) && lin_ds(d) {
+        if linear.is_some() || same.is_some() {
             let mut call = self.a.create_label();
-            self.lin_ds_access(d, call, done)?;
+            let mut by_rows = self.a.create_label();
+            if linear == Some(false) {
+                let fallback = if rows { by_rows } else { call };
+                self.lin_ds_access(d, fallback, call, done)?;
+            }
+            if rows {
+                bind(&mut self.a, &mut by_rows)?;
+                self.rows_ds_access(d, same.is_some(), narrow, call, done)?;
+            }
             bind(&mut self.a, &mut call)?;
         }
         let a = &mut self.a;
@@ -121,15 +156,21 @@ impl Emitter<'_> {
     }
 
     /// A lane-linear `ds_read_b32`, `ds_read2_b32` or `ds_write_b32` (`lane_linear.rs`):
-    /// in a wave of one row (`Wave::lin_rows` 64; else on to `stub`), lane l's address is
+    /// in a wave of one row (`Wave::lin_rows` 64; else on to `fallback`), lane l's address is
     /// lane 0's + 4l, so one check of lanes 0 and 63's span against the LDS size covers
     /// every lane, and the active lanes move as vectors (masked by EXEC when some are
     /// inactive).
-    fn lin_ds_access(&mut self, d: &DsInst, stub: CodeLabel, done: CodeLabel) -> R<()> {
+    fn lin_ds_access(
+        &mut self,
+        d: &DsInst,
+        fallback: CodeLabel,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
         let isa = self.isa;
         let a = &mut self.a;
         a.cmp(byte_ptr(rbx + super::emit::W_LIN), 64)?;
-        a.jne(stub)?;
+        a.jne(fallback)?;
         // r9 = the host address of lane 0's first access; the span of both accesses'
         // 64 lanes in the LDS (zero-extended sums: a wrap is out of range too).
         let hi = if d.two {
@@ -143,17 +184,7 @@ impl Emitter<'_> {
         a.ja(stub)?;
         a.mov(r9, qword_ptr(r12 + J_LDS))?;
         a.add(r9, rax)?;
-        // (Each access: its host offset from r9, its VGPR.)
-        let accesses: Vec<(i32, u8)> = if d.load && d.two {
-            vec![
-                (d.offset0 as i32, d.dst),
-                (d.offset1 as i32, d.dst.wrapping_add(1)),
-            ]
-        } else if d.load {
-            vec![(d.offset0 as i32, d.dst)]
-        } else {
-            vec![(d.offset0 as i32, d.data0)]
-        };
+        let accesses = ds_dword_accesses(d);
         let mut partial = a.create_label();
         a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), -1)?;
         a.jne(partial)?;
@@ -172,6 +203,84 @@ impl Emitter<'_> {
         // Inactive lanes neither read nor write the LDS, and keep their VGPR lanes.
         for &(off, reg) in &accesses {
             move_wave(a, isa, d.load, (r13, 256 * i32::from(reg)), (r9, off), true)?;
+        }
+        a.jmp(done)?;
+        Ok(())
+    }
+
+    /// An LDS dword access (`ds_read_b32`, `ds_read2_b32`, `ds_write_b32`) in a wave of rows
+    /// of at least 16 lanes (`Wave::lin_rows`; only 16 or 32 when proven for `narrow` rows;
+    /// else, or with lanes inactive, on to `stub`)
+    /// whose address is proven the same along each row (`same`: reads only) or lane 0's +
+    /// 4l (`lane_linear.rs`): each group of 16 lanes (inside one row) reads one dword per
+    /// access, broadcast, or moves 64 bytes; every group's span is checked against the LDS
+    /// size before anything moves (zero-extended sums: a wrap is out of range too), and
+    /// groups move in lane order (where a write's groups overlap, the highest lane's value
+    /// stays, as in the interpreter).
+    fn rows_ds_access(
+        &mut self,
+        d: &DsInst,
+        same: bool,
+        narrow: bool,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
+        let isa = self.isa;
+        let a = &mut self.a;
+        super::mem_inline::rows_gate(a, narrow, stub)?;
+        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), -1)?;
+        a.jne(stub)?;
+        let hi = if d.two {
+            d.offset0.max(d.offset1)
+        } else {
+            d.offset0
+        };
+        let span = if same { 4 } else { 64 };
+        // (r10 is left alone: the classified stub's slot.)
+        let groups = [r8, r11, rdi, rsi];
+        for (g, &r) in groups.iter().enumerate() {
+            a.mov(
+                eax,
+                dword_ptr(r13 + (256 * i32::from(d.addr) + 64 * g as i32)),
+            )?;
+            a.lea(rcx, qword_ptr(rax + (i64::from(hi) + span) as i32))?;
+            a.cmp(rcx, qword_ptr(r12 + J_LDS_SIZE))?;
+            a.ja(stub)?;
+            a.mov(r, rax)?;
+        }
+        a.mov(r9, qword_ptr(r12 + J_LDS))?;
+        let accesses = ds_dword_accesses(d);
+        for (g, &r) in groups.iter().enumerate() {
+            let g = 64 * g as i32;
+            for &(off, reg) in &accesses {
+                let v = r13 + (256 * i32::from(reg) + g);
+                let h = r9 + r + off;
+                match (isa, same) {
+                    (Isa::Avx2, true) => {
+                        a.vpbroadcastd(ymm0, dword_ptr(h))?;
+                        a.vmovdqu(ymmword_ptr(v), ymm0)?;
+                        a.vmovdqu(ymmword_ptr(v + 32), ymm0)?;
+                    }
+                    (Isa::Avx2, false) => {
+                        for k in [0, 32] {
+                            move_chunk(a, d.load, ymmword_ptr(v + k), ymmword_ptr(h + k))?;
+                        }
+                    }
+                    (Isa::Avx512, true) => {
+                        a.vpbroadcastd(zmm0, dword_ptr(h))?;
+                        a.vmovdqu32(zmmword_ptr(v), zmm0)?;
+                    }
+                    (Isa::Avx512, false) => {
+                        let (from, to) = if d.load {
+                            (zmmword_ptr(h), zmmword_ptr(v))
+                        } else {
+                            (zmmword_ptr(v), zmmword_ptr(h))
+                        };
+                        a.vmovdqu32(zmm0, from)?;
+                        a.vmovdqu32(to, zmm0)?;
+                    }
+                }
+            }
         }
         a.jmp(done)?;
         Ok(())

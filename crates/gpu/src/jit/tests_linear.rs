@@ -559,3 +559,99 @@ fn lane_linear_lds_accesses_are_exact() {
         }
     }
 }
+
+/// LDS reads and writes of a 2-D kernel: through `64 * y + s8` (the same along each row),
+/// `64 * y + s8 + 4 * x` (linear) and `(0x400 | 4 * x) + s9` (linear only where x < 256:
+/// proven for rows of 16-32 lanes), in rows of 16, 32 and 8, a clear flag and a wave of one
+/// row whose x ids cross 256 inside a group of 16 lanes (`0x400 | 4 * x` is not linear
+/// there); in range, unaligned, partly out of range; all lanes and some inactive. Registers
+/// and LDS as the interpreter leaves them, with the kernel compiled with y ids (the rows
+/// paths) and without.
+#[test]
+fn lane_linear_lds_rows_accesses_are_exact() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let prog = program(&[
+        ("v_lshlrev_b32_e32 v3, 6, v1", &[0x2406_0286]),
+        ("v_add_u32_e32 v3, s8, v3", &[0x6806_0608]),
+        ("v_lshlrev_b32_e32 v4, 2, v0", &[0x2408_0082]),
+        ("v_or_b32_e32 v4, 0x400, v4", &[0x2808_08ff, 0x0000_0400]),
+        ("v_add_u32_e32 v4, s9, v4", &[0x6808_0809]),
+        ("v_lshlrev_b32_e32 v9, 2, v0", &[0x2412_0082]),
+        ("v_add_u32_e32 v9, v3, v9", &[0x6812_1303]),
+        ("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]),
+        ("ds_write_b32 v4, v2 offset:16", &[0xd81a_0010, 0x0000_0204]),
+        (
+            "ds_write_b32 v9, v11 offset:512",
+            &[0xd81a_0200, 0x0000_0b09],
+        ),
+        (
+            "ds_read2_b32 v[5:6], v3 offset0:1 offset1:9",
+            &[0xd86e_0901, 0x0500_0003],
+        ),
+        ("ds_read_b32 v7, v4 offset:32", &[0xd86c_0020, 0x0700_0004]),
+        ("ds_read_b32 v8, v3", &[0xd86c_0000, 0x0800_0003]),
+        ("ds_read_b32 v10, v9 offset:4", &[0xd86c_0004, 0x0a00_0009]),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    // What the analysis proves, with y ids and without.
+    for ids in [0, 1] {
+        let mut plan = super::plan::Plan::new(&prog, 0, false, false, isas[0]);
+        plan.ids = ids;
+        let lin = super::lane_linear::analyse(&prog, &plan);
+        let got = [&lin.accesses, &lin.same, &lin.narrow, &lin.narrow_same];
+        let want: [&[u32]; 4] = match ids {
+            0 => [&[], &[], &[], &[]],
+            _ => [&[9, 13], &[10, 12], &[8, 11], &[]],
+        };
+        assert_eq!(got, want.map(|w| w.to_vec()).each_ref(), "y ids {ids}");
+    }
+    const LDS: usize = 4096;
+    let mut r = Rng(48);
+    let lds_init: Vec<u8> = (0..LDS).map(|_| r.next() as u8).collect();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    // (row length, flag, first x id)
+    let shapes = [
+        (16, 16, 0),
+        (32, 32, 0),
+        (8, 8, 0),
+        (16, 0, 0),
+        (64, 64, 232),
+    ];
+    for (width, flag, x0) in shapes {
+        for (s8, s9) in [(0u32, 0u32), (100, 8), (2, 6), (3900, 0), (0, 2800)] {
+            for exec in [!0u64, 0xffff_0000_f0f0_fff1] {
+                let mut w0 = wave(0, false, s8, 0, 0, exec);
+                w0.v[0] = std::array::from_fn(|l| x0 + (l % width) as u32);
+                w0.v[1] = std::array::from_fn(|l| 1 + (l / width) as u32);
+                w0.s[9] = s9;
+                w0.lin_rows = flag;
+                let what =
+                    format!("rows of {width}, flag {flag}, s8 {s8}, s9 {s9}, EXEC {exec:#x}");
+                let a = super::tests_mem::run(&prog, &w0, &mut buf, &init, LDS, &lds_init, None);
+                for &isa in &isas {
+                    for ids in [0, 1] {
+                        let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, ids)
+                            .expect("compiles");
+                        let b = super::tests_mem::run(
+                            &prog,
+                            &w0,
+                            &mut buf,
+                            &init,
+                            LDS,
+                            &lds_init,
+                            Some(&jit),
+                        );
+                        let ctx = format!("{isa:?}, y ids {ids}, {what}");
+                        assert_eq!(a.r, b.r, "{ctx}");
+                        assert_eq!(first_difference(&b.w, &a.w, 0..256), None, "{ctx}");
+                        assert!(a.lds == b.lds, "{ctx}: LDS differs");
+                    }
+                }
+            }
+        }
+    }
+}
