@@ -48,10 +48,10 @@
 //! interpreter and wave-wide VGPR writes forget every value. Kernels with dynamic control
 //! flow or VGPR indexing are not analysed at all.
 
-use super::plan::{falls_through, Block, Item, Plan};
+use super::plan::{Block, Item, Plan};
 use super::select::{Kind, LaneInst, LaneOp, Opd, VmemInst};
 use crate::exec::int32::Int32;
-use crate::program::{Program, Slot, NO_INDEX};
+use crate::program::{Program, Slot};
 
 /// A VGPR's value across the wave's lanes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,7 +189,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     if !any {
         return Linear::default();
     }
-    let Some(succs) = successors(prog, blocks) else {
+    let Some(succs) = successors(prog, plan) else {
         return Linear::default();
     };
     let Some(mut out) = solve(plan, &succs, State::at_start(plan.ids, false)) else {
@@ -269,17 +269,17 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
     Some(out)
 }
 
-/// Each block's successors; `None` when the kernel has control flow or VGPR addressing the
-/// analysis cannot follow.
-fn successors(prog: &Program, blocks: &[Block]) -> Option<Vec<Vec<usize>>> {
-    let at = |t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();
-    let mut out = Vec::with_capacity(blocks.len());
-    for b in blocks {
+/// Each block's successors (the plan's); `None` when the kernel has control flow or VGPR
+/// addressing the analysis cannot follow.
+fn successors(prog: &Program, plan: &Plan) -> Option<Vec<Vec<usize>>> {
+    for b in &plan.blocks {
         for i in b.start..b.end {
             let Slot::Ok(x) = &prog.slots[i as usize] else {
                 return None;
             };
             let name = x.inst.op.name();
+            // (Computed jumps and calls; VGPR indexing and VSKIP change what instructions
+            // read and write.)
             let dynamic = [
                 "s_setpc",
                 "s_swappc",
@@ -296,22 +296,8 @@ fn successors(prog: &Program, blocks: &[Block]) -> Option<Vec<Vec<usize>>> {
                 return None;
             }
         }
-        let Slot::Ok(last) = &prog.slots[b.end as usize - 1] else {
-            return None;
-        };
-        let mut s = Vec::new();
-        if last.target != NO_INDEX {
-            s.push(at(last.target)?);
-        }
-        if falls_through(last.inst.op) {
-            let f = at(b.end)?;
-            if !s.contains(&f) {
-                s.push(f);
-            }
-        }
-        out.push(s);
     }
-    Some(out)
+    plan.succs.iter().cloned().collect()
 }
 
 /// Follows block `b` from state `s`: `access(i, found)` for each covered access,

@@ -11,7 +11,7 @@
 //! before the segment (they would run there on hardware just as well: scalar and vector units
 //! only meet through registers), so LLVM's interleaving of SALU and VALU keeps segments long.
 
-use super::select::{select, Cond2, Kind, LaneInst};
+use super::select::{select, Kind, LaneInst};
 use crate::program::{Program, Slot, NO_INDEX};
 use crate::wave::EXEC_LO;
 use softhsa_isa::Op;
@@ -53,6 +53,10 @@ pub(super) struct Block {
 /// The compiled part of a program.
 pub(super) struct Plan {
     pub blocks: Vec<Block>,
+    /// Where each block may go on, from its last instruction: its branch target and the
+    /// next block where it falls through; none after `s_endpgm`. `None`: unknown (a
+    /// computed jump, a call, a target without a block).
+    pub succs: Vec<Option<Vec<usize>>>,
     /// The instruction the kernel starts at.
     pub entry: u32,
     /// `s_endpgm` reads every scalar register ([`super::mask_live::live_out`]).
@@ -127,6 +131,35 @@ pub(super) fn falls_through(op: Op) -> bool {
             | S_SENDMSGHALT
             | S_CALL_B64
     )
+}
+
+/// Block `k`'s successors (see [`Plan::succs`]).
+fn successors(prog: &Program, blocks: &[Block], k: usize) -> Option<Vec<usize>> {
+    let at = |t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();
+    let b = &blocks[k];
+    let Slot::Ok(last) = &prog.slots[b.end as usize - 1] else {
+        return None;
+    };
+    let name = last.inst.op.name();
+    let computed = ["s_setpc", "s_swappc", "s_call", "s_rfe"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        || name.ends_with("_fork")
+        || name == "s_cbranch_join";
+    if computed {
+        return None;
+    }
+    let mut out = Vec::with_capacity(2);
+    if last.target != NO_INDEX {
+        out.push(at(last.target)?);
+    }
+    if falls_through(last.inst.op) {
+        let f = at(b.end)?;
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    Some(out)
 }
 
 /// A set of the 128 scalar registers.
@@ -288,33 +321,16 @@ impl Plan {
             blocks.push(b);
             i = end;
         }
-        // Where each block goes on (`None`: code without generated code, or unknown).
-        let block_at = |blocks: &[Block], t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();
-        let succ = |blocks: &[Block], k: usize| -> Option<Vec<usize>> {
-            let b = &blocks[k];
-            match b.items.last() {
-                // The wave ends: nothing after it.
-                Some(Item::Op(_, Kind::End)) => Some(Vec::new()),
-                Some(Item::Op(i, Kind::Branch(c))) => {
-                    let Slot::Ok(x) = &prog.slots[*i as usize] else {
-                        return None;
-                    };
-                    let taken = block_at(blocks, x.target)?;
-                    match c {
-                        Cond2::Always => Some(vec![taken]),
-                        _ => Some(vec![taken, block_at(blocks, b.end)?]),
-                    }
-                }
-                _ => block_at(blocks, b.end).map(|f| vec![f]),
-            }
-        };
-        let succs: Vec<_> = (0..blocks.len()).map(|k| succ(&blocks, k)).collect();
+        let succs: Vec<_> = (0..blocks.len())
+            .map(|k| successors(prog, &blocks, k))
+            .collect();
         let live = super::mask_live::live_out(&blocks, &succs, exact_end(check));
         for (b, l) in blocks.iter_mut().zip(live) {
             b.live_out = l;
         }
         Plan {
             blocks,
+            succs,
             entry,
             exact_end: exact_end(check),
             ids: 0,
