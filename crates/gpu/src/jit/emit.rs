@@ -380,7 +380,20 @@ impl<'p> Emitter<'p> {
                         b.items.get(p + 1),
                         Some(Item::Op(_, Kind::Vmem(_) | Kind::Ds(_)))
                     );
-                    self.segment(insts, dead_after, mem_next)?;
+                    // A bounds check ending the segment: a prefix of the lanes where the
+                    // index is lane-linear (`lane_prefix.rs`).
+                    let last = insts.len() - 1;
+                    match self.linear.prefix(insts[last].0).filter(|_| !hooked) {
+                        Some(second) => {
+                            if last > 0 {
+                                self.segment(&insts[..last], 0, false)?;
+                            }
+                            let li = insts[last].1;
+                            let seg = &insts[last..];
+                            self.prefix_compare(&li, seg, second, dead_after, mem_next)?;
+                        }
+                        None => self.segment(insts, dead_after, mem_next)?,
+                    }
                     if hooked {
                         self.check_hook(insts[0].0, false)?;
                     }

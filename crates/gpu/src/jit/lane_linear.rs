@@ -106,6 +106,11 @@ pub(super) struct Linear {
     /// of 16 or 32 lanes (`Wave::lin_rows`), where the ids are smaller.
     pub narrow: Vec<u32>,
     pub narrow_same: Vec<u32>,
+    /// 32-bit integer compares (instruction indexes, ascending) of a value linear with
+    /// stride 1 against a uniform one (the linear one source 1 when `true`): in a wave of one
+    /// row whose value does not wrap, the lanes that pass are a prefix or a suffix
+    /// (`lane_prefix.rs`).
+    pub prefix: Vec<(u32, bool)>,
     /// The kernel's waves start with y ids: its work-groups may be narrower than a wave, so
     /// its linear accesses also take the rows paths (`mem_inline.rs`, `mem_lds.rs`).
     pub rows: bool,
@@ -119,6 +124,9 @@ enum Found {
     Linear,
     /// Every lane's is lane 0's (LDS reads).
     Same,
+    /// A compare of a value linear with stride 1 (source 1 when `true`) against a uniform
+    /// one.
+    Prefix(bool),
 }
 
 impl Linear {
@@ -151,12 +159,21 @@ impl Linear {
         }
     }
 
+    /// Whether compare `i` is a prefix compare, and whether its linear value is source 1.
+    pub fn prefix(&self, i: u32) -> Option<bool> {
+        self.prefix
+            .binary_search_by_key(&i, |p| p.0)
+            .ok()
+            .map(|k| self.prefix[k].1)
+    }
+
     /// Whether segment `first` must clear the flag on a partial EXEC.
     pub fn segment(&self, first: u32) -> bool {
         !(self.accesses.is_empty()
             && self.same.is_empty()
             && self.narrow.is_empty()
-            && self.narrow_same.is_empty())
+            && self.narrow_same.is_empty()
+            && self.prefix.is_empty())
             && self.segments.binary_search(&first).is_ok()
     }
 }
@@ -184,6 +201,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let any = blocks.iter().flat_map(|b| &b.items).any(|it| match it {
         Item::Op(_, Kind::Vmem(m)) => covered(m) || covered_saddr(m),
         Item::Op(_, Kind::Ds(d)) => super::mem_lds::lin_ds(d),
+        Item::Seg(insts) => insts.iter().any(|(_, li)| matches!(li.op, LaneOp::Cmp(..))),
         _ => false,
     });
     if !any {
@@ -258,6 +276,7 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
             &mut |i, found| match found {
                 Found::Linear => out.accesses.push(i),
                 Found::Same => out.same.push(i),
+                Found::Prefix(second) => out.prefix.push((i, second)),
                 Found::Other => {}
             },
             &mut |first| out.segments.push(first),
@@ -265,6 +284,7 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
     }
     out.accesses.sort_unstable();
     out.same.sort_unstable();
+    out.prefix.sort_unstable();
     out.segments.sort_unstable();
     Some(out)
 }
@@ -314,7 +334,10 @@ fn walk(
             Item::Seg(insts) => {
                 let mut produced = false;
                 let mut exec_written = false;
-                for (_, li) in insts {
+                for (i, li) in insts {
+                    if let Some(second) = s.prefix_compare(li).filter(|_| !exec_written) {
+                        access(*i, Found::Prefix(second));
+                    }
                     produced |= s.lane(li, &mut carries, exec_written);
                     exec_written |= li.writes_exec;
                 }
@@ -439,6 +462,37 @@ impl State {
             // (Every lane reads the same SGPR.)
             Opd::S(_) => Val::Lin { t: 0, zeros: 0 },
             Opd::K(c) => Val::Const(c),
+        }
+    }
+
+    /// Whether `li` compares a value linear with stride 1 against a uniform one (32-bit
+    /// integers, less or greater, plain operands): `Some(true)` when the linear one is
+    /// source 1.
+    fn prefix_compare(&self, li: &LaneInst) -> Option<bool> {
+        use crate::valu::{CmpTy, Cond};
+        let LaneOp::Cmp(ty, cond) = li.op else {
+            return None;
+        };
+        let plain = matches!(ty, CmpTy::U32 | CmpTy::I32)
+            && matches!(cond, Cond::Lt | Cond::Le | Cond::Gt | Cond::Ge)
+            && li.n == 2
+            && li.wide == [false; 3]
+            && li.sdwa.is_none()
+            && li.abs == 0
+            && li.neg == 0
+            && !li.writes_exec
+            && li.mask_out.is_some();
+        if !plain {
+            return None;
+        }
+        let step = |o: Opd| matches!(o, Opd::V(_)) && matches!(self.opd(o), Val::Lin { t: 1, .. });
+        let (a, b) = (li.src[0][0], li.src[1][0]);
+        if step(a) && uniform(self.opd(b)) {
+            Some(false)
+        } else if step(b) && uniform(self.opd(a)) {
+            Some(true)
+        } else {
+            None
         }
     }
 

@@ -32,6 +32,7 @@ mod lane_float;
 mod lane_int;
 mod lane_linear;
 mod lane_perm;
+mod lane_prefix;
 mod lane_wide;
 mod lds_class;
 mod mask_live;

@@ -655,3 +655,106 @@ fn lane_linear_lds_rows_accesses_are_exact() {
         }
     }
 }
+
+/// Compares of the index `id + s8` against a uniform bound (`lane_prefix.rs`): unsigned and
+/// signed, each condition, the index on either side, bounds in SGPRs, constants and a
+/// uniform VGPR; bounds below, at, inside and past the wave's span; indexes at the largest
+/// value that does not wrap within the wave and past it, negative ones; ids that do not
+/// count up (a clear flag); lanes inactive at the compares (EXEC = s[20:21] after the index
+/// is computed). Each compare in a block of its own (`s_branch 0`), so it ends its segment.
+/// Every mask (and register) as the interpreter leaves it.
+#[test]
+fn prefix_compares_are_exact() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let prog = program(&[
+        ("v_add_u32_e32 v1, s8, v0", &[0x6802_0008]),
+        ("s_mov_b64 exec, s[20:21]", &[0xbefe_0114]),
+        ("v_cmp_gt_u32_e32 vcc, s9, v1", &[0x7d98_0209]),
+        ("s_branch 0", &[0xbf82_0000]),
+        (
+            "v_cmp_lt_u32_e64 s[0:1], v1, s9",
+            &[0xd0c9_0000, 0x0000_1301],
+        ),
+        ("s_branch 0", &[0xbf82_0000]),
+        (
+            "v_cmp_le_i32_e64 s[2:3], v1, s9",
+            &[0xd0c3_0002, 0x0000_1301],
+        ),
+        ("s_branch 0", &[0xbf82_0000]),
+        (
+            "v_cmp_ge_i32_e64 s[4:5], s9, v1",
+            &[0xd0c6_0004, 0x0002_0209],
+        ),
+        ("s_branch 0", &[0xbf82_0000]),
+        (
+            "v_cmp_gt_i32_e64 s[6:7], v1, 17",
+            &[0xd0c4_0006, 0x0001_2301],
+        ),
+        ("s_branch 0", &[0xbf82_0000]),
+        (
+            "v_cmp_ge_u32_e64 s[10:11], v1, s9",
+            &[0xd0ce_000a, 0x0000_1301],
+        ),
+        ("s_branch 0", &[0xbf82_0000]),
+        ("v_mov_b32_e32 v3, s9", &[0x7e06_0209]),
+        (
+            "v_cmp_lt_u32_e64 s[12:13], v1, v3",
+            &[0xd0c9_000c, 0x0002_0701],
+        ),
+        ("s_branch 0", &[0xbf82_0000]),
+        (
+            "v_cmp_le_u32_e64 s[14:15], s9, v1",
+            &[0xd0cb_000e, 0x0002_0209],
+        ),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    let plan = super::plan::Plan::new(&prog, 0, false, false, isas[0]);
+    let lin = super::lane_linear::analyse(&prog, &plan);
+    let want: Vec<(u32, bool)> = vec![
+        (2, true),
+        (4, false),
+        (6, false),
+        (8, true),
+        (10, false),
+        (12, false),
+        (15, false),
+        (17, true),
+    ];
+    assert_eq!(lin.prefix, want, "the compares are found");
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let mut cases: Vec<(u32, u32)> = Vec::new();
+    // (s8: lane 0's index minus 64, s9: the bound)
+    for first in [0u32, 1000, u32::MAX - 63, u32::MAX - 62, u32::MAX - 5] {
+        for d in [-100i64, -1, 0, 1, 17, 63, 64, 65, 5000] {
+            cases.push((first.wrapping_sub(64), (i64::from(first) + d) as u32));
+        }
+    }
+    for first in [i32::MAX - 63, i32::MAX - 62, -30, i32::MIN, -64] {
+        for d in [-70i64, -1, 0, 1, 31, 64, 65] {
+            let bound = (i64::from(first) + d) as i32;
+            cases.push(((first as u32).wrapping_sub(64), bound as u32));
+        }
+    }
+    for (s8, s9) in cases {
+        for (exec, lin) in [(!0u64, true), (0xffff_0000_f0f0_fff1, true), (!0, false)] {
+            let mut w0 = wave(64, lin, s8, 0, 0, exec);
+            if !lin {
+                // Ids that do not count up (their flag says so).
+                w0.v[0].swap(3, 40);
+            }
+            w0.s[9] = s9;
+            let what = format!("s8 {s8:#x}, s9 {s9:#x}, EXEC {exec:#x}, one row {lin}");
+            let a = super::tests_mem::run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            for &isa in &isas {
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                let b = super::tests_mem::run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                assert_eq!(a.r, b.r, "{isa:?} {what}");
+                assert_eq!(first_difference(&b.w, &a.w, 0..256), None, "{isa:?} {what}");
+            }
+        }
+    }
+}
