@@ -298,20 +298,10 @@ fn successors(prog: &Program, plan: &Plan) -> Option<Vec<Vec<usize>>> {
                 return None;
             };
             let name = x.inst.op.name();
-            // (Computed jumps and calls; VGPR indexing and VSKIP change what instructions
-            // read and write.)
-            let dynamic = [
-                "s_setpc",
-                "s_swappc",
-                "s_call",
-                "s_rfe",
-                "s_set_gpr_idx",
-                "s_setvskip",
-            ]
-            .iter()
-            .any(|p| name.starts_with(p))
-                || name.ends_with("_fork")
-                || name == "s_cbranch_join";
+            // (VGPR indexing and VSKIP change what instructions read and write.)
+            let dynamic = super::plan::computed_jump(x.inst.op)
+                || name.starts_with("s_set_gpr_idx")
+                || name.starts_with("s_setvskip");
             if dynamic {
                 return None;
             }

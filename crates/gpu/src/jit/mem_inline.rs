@@ -145,16 +145,10 @@ impl Emitter<'_> {
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
-        let at = SITE_BYTES * site as i32;
-        let a = &mut self.a;
-        rows_gate(a, narrow, fallback)?;
-        a.cmp(sreg64(EXEC), -1)?;
-        a.jne(stub)?;
-        a.mov(r11, qword_ptr(r12 + J_SITES))?;
-        a.add(r11, at)?;
+        rows_gate(&mut self.a, narrow, fallback)?;
         // A countdown to the general path is the stub's to follow (the rows hint is not).
-        a.test(byte_ptr(r11 + SITE_HINT), 0xfe)?;
-        a.jnz(stub)?;
+        self.site_hinted(site, stub, 0xfe)?;
+        let a = &mut self.a;
         // rdx = the highest offset into the site's range a group may start at.
         a.mov(rdx, qword_ptr(r11 + 8))?;
         a.sub(rdx, qword_ptr(r11))?;
@@ -213,6 +207,13 @@ impl Emitter<'_> {
 
     /// A full wave (else on to `stub`) and a site without a hint: r11 = the site.
     fn site_fast(&mut self, site: u32, stub: CodeLabel) -> R<()> {
+        // A hint (rows, or the countdown to the general path) is the stub's to follow.
+        self.site_hinted(site, stub, 0xff)
+    }
+
+    /// A full wave (else on to `stub`) and a site without any of the `hints` bits: r11 =
+    /// the site.
+    fn site_hinted(&mut self, site: u32, stub: CodeLabel, hints: i32) -> R<()> {
         let at = SITE_BYTES * site as i32;
         let a = &mut self.a;
         a.cmp(sreg64(EXEC), -1)?;
@@ -222,8 +223,7 @@ impl Emitter<'_> {
         // decoders rather than the op cache).
         a.mov(r11, qword_ptr(r12 + J_SITES))?;
         a.add(r11, at)?;
-        // A hint (rows, or the countdown to the general path) is the stub's to follow.
-        a.test(byte_ptr(r11 + SITE_HINT), 0xff)?;
+        a.test(byte_ptr(r11 + SITE_HINT), hints)?;
         a.jnz(stub)?;
         Ok(())
     }

@@ -133,6 +133,16 @@ pub(super) fn falls_through(op: Op) -> bool {
     )
 }
 
+/// A jump or call whose target is computed at run time (or a return from one).
+pub(super) fn computed_jump(op: Op) -> bool {
+    let name = op.name();
+    ["s_setpc", "s_swappc", "s_call", "s_rfe"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        || name.ends_with("_fork")
+        || name == "s_cbranch_join"
+}
+
 /// Block `k`'s successors (see [`Plan::succs`]).
 fn successors(prog: &Program, blocks: &[Block], k: usize) -> Option<Vec<usize>> {
     let at = |t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();
@@ -140,13 +150,7 @@ fn successors(prog: &Program, blocks: &[Block], k: usize) -> Option<Vec<usize>> 
     let Slot::Ok(last) = &prog.slots[b.end as usize - 1] else {
         return None;
     };
-    let name = last.inst.op.name();
-    let computed = ["s_setpc", "s_swappc", "s_call", "s_rfe"]
-        .iter()
-        .any(|p| name.starts_with(p))
-        || name.ends_with("_fork")
-        || name == "s_cbranch_join";
-    if computed {
+    if computed_jump(last.inst.op) {
         return None;
     }
     let mut out = Vec::with_capacity(2);
