@@ -388,9 +388,8 @@ impl<'p> Emitter<'p> {
                             if last > 0 {
                                 self.segment(&insts[..last], 0, false)?;
                             }
-                            let li = insts[last].1;
                             let seg = &insts[last..];
-                            self.prefix_compare(&li, seg, second, dead_after, mem_next)?;
+                            self.prefix_compare(seg, second, dead_after, mem_next)?;
                         }
                         None => self.segment(insts, dead_after, mem_next)?,
                     }

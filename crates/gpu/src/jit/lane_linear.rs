@@ -131,12 +131,12 @@ enum Found {
 
 impl Linear {
     /// Whether access `i` is lane-linear.
-    pub fn access(&self, i: u32) -> bool {
+    fn access(&self, i: u32) -> bool {
         self.accesses.binary_search(&i).is_ok()
     }
 
     /// Whether LDS read `i` reads one address per row.
-    pub fn same(&self, i: u32) -> bool {
+    fn same(&self, i: u32) -> bool {
         self.same.binary_search(&i).is_ok()
     }
 

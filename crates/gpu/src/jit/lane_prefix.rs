@@ -16,16 +16,17 @@ use crate::valu::{CmpTy, Cond};
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
-    /// Compare `li` (instruction `i`, its linear value source 1 when `second`), the last of
-    /// `seg` (the rest already emitted); `dead_after` and `mem_next` as for the segment.
+    /// The compare of `seg` (a segment of that one instruction: the rest of its segment
+    /// already emitted; its linear value source 1 when `second`); `dead_after` and
+    /// `mem_next` as for the segment.
     pub(super) fn prefix_compare(
         &mut self,
-        li: &LaneInst,
         seg: &[(u32, LaneInst)],
         second: bool,
         dead_after: u128,
         mem_next: bool,
     ) -> R<()> {
+        let li = &seg[0].1;
         let (LaneOp::Cmp(ty, cond), Some(out)) = (li.op, li.mask_out) else {
             return self.segment(seg, dead_after, mem_next);
         };

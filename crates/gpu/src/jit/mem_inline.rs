@@ -16,7 +16,7 @@
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
 use super::lane_linear::covered;
 use super::mem_vector::{
-    mark_unfenced, move_chunk, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA,
+    mark_unfenced, move_group, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA,
 };
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
@@ -181,25 +181,8 @@ impl Emitter<'_> {
         a.mov(rcx, qword_ptr(r11 + SITE_DELTA))?;
         let data = 256 * i32::from(m.data);
         for (g, &(r, _)) in groups.iter().enumerate() {
-            let g = 64 * g as i32;
-            match self.isa {
-                Isa::Avx2 => {
-                    for k in [0, 32] {
-                        let (v, h) = (r13 + (data + g + k), r + rcx + k);
-                        move_chunk(a, m.load, ymmword_ptr(v), ymmword_ptr(h))?;
-                    }
-                }
-                Isa::Avx512 => {
-                    let (v, h) = (zmmword_ptr(r13 + (data + g)), zmmword_ptr(r + rcx));
-                    if m.load {
-                        a.vmovdqu32(zmm0, h)?;
-                        a.vmovdqu32(v, zmm0)?;
-                    } else {
-                        a.vmovdqu32(zmm0, v)?;
-                        a.vmovdqu32(h, zmm0)?;
-                    }
-                }
-            }
+            let v = r13 + (data + 64 * g as i32);
+            move_group(a, self.isa, m.load, v, r + rcx)?;
         }
         a.jmp(done)?;
         Ok(())

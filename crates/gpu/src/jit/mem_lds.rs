@@ -19,7 +19,7 @@
 //! Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
-use super::mem_vector::{exec_byte, exec_word, merge_chunk, move_chunk, move_wave};
+use super::mem_vector::{exec_byte, exec_word, merge_chunk, move_group, move_wave};
 use super::select::{DsInst, SubDword};
 use super::stubs::Stub;
 use super::vx::{zr, Isa, V};
@@ -54,6 +54,11 @@ fn ds_dword_accesses(d: &DsInst) -> Vec<(i32, u8)> {
     } else {
         vec![(d.offset0 as i32, d.data0)]
     }
+}
+
+/// The largest byte offset of `accesses`.
+fn last_offset(accesses: &[(i32, u8)]) -> i32 {
+    accesses.iter().map(|&(off, _)| off).max().unwrap_or(0)
 }
 
 /// The shape of an LDS access a stub serves.
@@ -173,18 +178,14 @@ impl Emitter<'_> {
         a.jne(fallback)?;
         // r9 = the host address of lane 0's first access; the span of both accesses'
         // 64 lanes in the LDS (zero-extended sums: a wrap is out of range too).
-        let hi = if d.two {
-            d.offset0.max(d.offset1)
-        } else {
-            d.offset0
-        };
+        let accesses = ds_dword_accesses(d);
+        let hi = last_offset(&accesses);
         a.mov(eax, dword_ptr(r13 + 256 * i32::from(d.addr)))?;
-        a.lea(rcx, qword_ptr(rax + (i64::from(hi) + 256) as i32))?;
+        a.lea(rcx, qword_ptr(rax + (hi + 256)))?;
         a.cmp(rcx, qword_ptr(r12 + J_LDS_SIZE))?;
         a.ja(stub)?;
         a.mov(r9, qword_ptr(r12 + J_LDS))?;
         a.add(r9, rax)?;
-        let accesses = ds_dword_accesses(d);
         let mut partial = a.create_label();
         a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), -1)?;
         a.jne(partial)?;
@@ -230,11 +231,8 @@ impl Emitter<'_> {
         super::mem_inline::rows_gate(a, narrow, stub)?;
         a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), -1)?;
         a.jne(stub)?;
-        let hi = if d.two {
-            d.offset0.max(d.offset1)
-        } else {
-            d.offset0
-        };
+        let accesses = ds_dword_accesses(d);
+        let hi = last_offset(&accesses);
         let span = if same { 4 } else { 64 };
         // (r10 is left alone: the classified stub's slot.)
         let groups = [r8, r11, rdi, rsi];
@@ -243,13 +241,12 @@ impl Emitter<'_> {
                 eax,
                 dword_ptr(r13 + (256 * i32::from(d.addr) + 64 * g as i32)),
             )?;
-            a.lea(rcx, qword_ptr(rax + (i64::from(hi) + span) as i32))?;
+            a.lea(rcx, qword_ptr(rax + (hi + span)))?;
             a.cmp(rcx, qword_ptr(r12 + J_LDS_SIZE))?;
             a.ja(stub)?;
             a.mov(r, rax)?;
         }
         a.mov(r9, qword_ptr(r12 + J_LDS))?;
-        let accesses = ds_dword_accesses(d);
         for (g, &r) in groups.iter().enumerate() {
             let g = 64 * g as i32;
             for &(off, reg) in &accesses {
@@ -261,24 +258,11 @@ impl Emitter<'_> {
                         a.vmovdqu(ymmword_ptr(v), ymm0)?;
                         a.vmovdqu(ymmword_ptr(v + 32), ymm0)?;
                     }
-                    (Isa::Avx2, false) => {
-                        for k in [0, 32] {
-                            move_chunk(a, d.load, ymmword_ptr(v + k), ymmword_ptr(h + k))?;
-                        }
-                    }
                     (Isa::Avx512, true) => {
                         a.vpbroadcastd(zmm0, dword_ptr(h))?;
                         a.vmovdqu32(zmmword_ptr(v), zmm0)?;
                     }
-                    (Isa::Avx512, false) => {
-                        let (from, to) = if d.load {
-                            (zmmword_ptr(h), zmmword_ptr(v))
-                        } else {
-                            (zmmword_ptr(v), zmmword_ptr(h))
-                        };
-                        a.vmovdqu32(zmm0, from)?;
-                        a.vmovdqu32(to, zmm0)?;
-                    }
+                    (_, false) => move_group(a, isa, d.load, v, h)?,
                 }
             }
         }

@@ -975,9 +975,9 @@ pub(super) fn move_chunk(
 }
 
 /// Moves one VGPR's 64 dwords (at `reg`: base register, displacement) to or from 256 bytes of
-/// host memory (at `host`; `load`: host to register), chunk by chunk; with `masked`, only the
-/// lanes active in EXEC, the others untouched on both sides (AVX2: chunk masks from the table
-/// at r15; AVX-512: k1, per chunk).
+/// host memory (at `host`; `load`: host to register); with `masked`, only the lanes active in
+/// EXEC, the others untouched on both sides (AVX2: chunk masks from the table at r15;
+/// AVX-512: k1, per chunk).
 pub(super) fn move_wave(
     a: &mut CodeAssembler,
     isa: Isa,
@@ -986,12 +986,18 @@ pub(super) fn move_wave(
     host: (AsmRegister64, i32),
     masked: bool,
 ) -> R<()> {
+    if !masked {
+        for g in 0..4 {
+            let (v, h) = (reg.0 + (reg.1 + 64 * g), host.0 + (host.1 + 64 * g));
+            move_group(a, isa, load, v, h)?;
+        }
+        return Ok(());
+    }
     let (bytes, chunks) = (isa.chunk_bytes(), isa.chunks() as i32);
     for c in 0..chunks {
         let (v, h) = (reg.0 + (reg.1 + bytes * c), host.0 + (host.1 + bytes * c));
-        match (isa, masked) {
-            (Isa::Avx2, false) => move_chunk(a, load, ymmword_ptr(v), ymmword_ptr(h))?,
-            (Isa::Avx2, true) => {
+        match isa {
+            Isa::Avx2 => {
                 a.movzx(eax, exec_byte(c))?;
                 a.shl(eax, 5)?;
                 a.vmovdqu(ymm1, ymmword_ptr(r15 + rax))?;
@@ -1003,24 +1009,46 @@ pub(super) fn move_wave(
                     a.vpmaskmovd(ymmword_ptr(h), ymm1, ymm0)?;
                 }
             }
-            (Isa::Avx512, _) => {
-                let (from, to) = if load {
-                    (zmmword_ptr(h), zmmword_ptr(v))
+            Isa::Avx512 => {
+                a.kmovw(k1, exec_word(c))?;
+                if load {
+                    a.vmovdqu32(zmm0.k1().z(), zmmword_ptr(h))?;
+                    a.vmovdqu32(zmmword_ptr(v).k1(), zmm0)?;
                 } else {
-                    (zmmword_ptr(v), zmmword_ptr(h))
-                };
-                if masked {
-                    a.kmovw(k1, exec_word(c))?;
-                    a.vmovdqu32(zmm0.k1().z(), from)?;
-                    a.vmovdqu32(to.k1(), zmm0)?;
-                } else {
-                    a.vmovdqu32(zmm0, from)?;
-                    a.vmovdqu32(to, zmm0)?;
+                    a.vmovdqu32(zmm0.k1().z(), zmmword_ptr(v))?;
+                    a.vmovdqu32(zmmword_ptr(h).k1(), zmm0)?;
                 }
             }
         }
     }
     Ok(())
+}
+
+/// Moves 16 lanes' dwords (64 bytes) between a VGPR's lanes at `reg` and host memory at
+/// `host` (`load`: host to register): two chunks on AVX2, one on AVX-512.
+pub(super) fn move_group(
+    a: &mut CodeAssembler,
+    isa: Isa,
+    load: bool,
+    reg: AsmMemoryOperand,
+    host: AsmMemoryOperand,
+) -> R<()> {
+    match isa {
+        Isa::Avx2 => {
+            move_chunk(a, load, ymmword_ptr(reg), ymmword_ptr(host))?;
+            move_chunk(a, load, ymmword_ptr(reg + 32), ymmword_ptr(host + 32))
+        }
+        Isa::Avx512 => {
+            let (from, to) = if load {
+                (zmmword_ptr(host), zmmword_ptr(reg))
+            } else {
+                (zmmword_ptr(reg), zmmword_ptr(host))
+            };
+            a.vmovdqu32(zmm0, from)?;
+            a.vmovdqu32(to, zmm0)?;
+            Ok(())
+        }
+    }
 }
 
 /// A vector-memory stub's two exits (it entered with `sub rsp, 8`): `slow` returns eax = 1
