@@ -46,6 +46,8 @@ pub struct Wave {
     /// hardware carves them out of one register file after the kernel's `accum_offset` VGPRs;
     /// as architectural registers `a0..a255` they are a file of their own here.
     pub a: Box<RegFile>,
+    /// The JIT's scratch for segments run on a few lanes (`jit/lane_rep.rs`); never state.
+    pub rep: Box<RepFile>,
     pub scc: bool,
     /// Index of the next instruction in the kernel's program.
     pub pc: u32,
@@ -94,6 +96,29 @@ pub struct Wave {
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub struct RegFile(pub [[u32; 64]; 256]);
+
+/// Scratch of the JIT's segments run on the first and last lane of each row of 16
+/// (`jit/lane_rep.rs`): per VGPR, a chunk of those lanes; then the lane masks such a segment
+/// writes, by SGPR pair (one chunk's bits each). Written before it is read, within one segment;
+/// then how many such runs passed their checks (tests look).
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub struct RepFile {
+    pub v: [[u32; 16]; 256],
+    pub masks: [u32; 128],
+    pub runs: u32,
+}
+
+impl RepFile {
+    /// A zeroed file on the heap.
+    pub fn boxed() -> Box<RepFile> {
+        Box::new(RepFile {
+            v: [[0; 16]; 256],
+            masks: [0; 128],
+            runs: 0,
+        })
+    }
+}
 
 impl RegFile {
     /// A zeroed file on the heap.
@@ -146,6 +171,7 @@ impl Wave {
             s: [0; 128],
             v: RegFile::boxed(),
             a: RegFile::boxed(),
+            rep: RepFile::boxed(),
             scc: false,
             pc: 0,
             mode: 0,

@@ -133,6 +133,9 @@ pub(super) struct Emitter<'p> {
     /// operands are addressed by displacement from r13 and the wave, and rdi/rsi are not
     /// used. `None` in chunk loops (rdi and rsi step).
     pub(super) chunk_at: Option<u32>,
+    /// A segment's chunk runs on a few lanes (`lane_rep.rs`): its VGPRs and lane masks are in
+    /// `Wave::rep` (rdi).
+    pub(super) rep_mode: bool,
     /// Lane instructions the rest of the kernel may still unroll (`segment.rs`, `UNROLL_MAX`).
     pub(super) unroll_left: usize,
     /// The kernel's global dword accesses are inlined (`mem_inline.rs`).
@@ -652,6 +655,7 @@ impl<'p> Emitter<'p> {
             seg: None,
             full_exec: false,
             chunk_at: None,
+            rep_mode: false,
             unroll_left: super::segment::unroll_budget(),
             inline_vmem: false,
             linear: Default::default(),
@@ -745,12 +749,13 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "plan") {
             eprintln!(
                 "lane-linear accesses {:?}, LDS reads of one address per row {:?}, in rows of \
-                 16-32 only {:?} and {:?}, segments {:?}",
+                 16-32 only {:?} and {:?}, segments {:?}, known along the rows {:?}",
                 e.linear.accesses,
                 e.linear.same,
                 e.linear.narrow,
                 e.linear.narrow_same,
-                e.linear.segments
+                e.linear.segments,
+                e.linear.reps.iter().map(|r| r.0).collect::<Vec<_>>()
             );
         }
     }

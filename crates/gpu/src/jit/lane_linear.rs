@@ -114,6 +114,20 @@ pub(super) struct Linear {
     /// The kernel's waves start with y ids: its work-groups may be narrower than a wave, so
     /// its linear accesses also take the rows paths (`mem_inline.rs`, `mem_lds.rs`).
     pub rows: bool,
+    /// Segments (their first instruction's index, ascending) after which every VGPR they
+    /// write is known along the rows (`lane_rep.rs`), and how: per written VGPR, ascending.
+    pub reps: Vec<(u32, Vec<(u8, Rep)>)>,
+}
+
+/// How a VGPR's lanes follow from the first lane of their row (`lane_rep.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Rep {
+    /// Lane l holds the row's first lane's value + t·l (mod 2^32; t = 0: the same).
+    Lin(i32),
+    /// The high dword of a pair (the VGPR before it the low one) whose 64-bit value steps by
+    /// this much from lane to lane along a row where its 32-bit index does not wrap: then
+    /// the same along the row as long as the row's last lane's is the first's.
+    Hi(i64),
 }
 
 /// What an access's addresses are along each row of the wave.
@@ -165,6 +179,12 @@ impl Linear {
             .binary_search_by_key(&i, |p| p.0)
             .ok()
             .map(|k| self.prefix[k].1)
+    }
+
+    /// What segment `first` writes, if all of it is known along the rows.
+    pub fn rep(&self, first: u32) -> Option<&[(u8, Rep)]> {
+        let k = self.reps.binary_search_by_key(&first, |r| r.0).ok()?;
+        Some(&self.reps[k].1)
     }
 
     /// Whether segment `first` must clear the flag on a partial EXEC.
@@ -252,7 +272,13 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
             return None;
         }
         let mut s = entry[k].clone().expect("queued blocks have a state");
-        walk(&blocks[k], &mut s, &mut |_, _| {}, &mut |_| {});
+        walk(
+            &blocks[k],
+            &mut s,
+            &mut |_, _| {},
+            &mut |_| {},
+            &mut |_, _| {},
+        );
         for &t in &succs[k] {
             let merged = match &entry[t] {
                 None => s.clone(),
@@ -280,12 +306,14 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
                 Found::Other => {}
             },
             &mut |first| out.segments.push(first),
+            &mut |first, reps| out.reps.push((first, reps)),
         );
     }
     out.accesses.sort_unstable();
     out.same.sort_unstable();
     out.prefix.sort_unstable();
     out.segments.sort_unstable();
+    out.reps.sort_unstable_by_key(|r| r.0);
     Some(out)
 }
 
@@ -311,12 +339,14 @@ fn successors(prog: &Program, plan: &Plan) -> Option<Vec<Vec<usize>>> {
 }
 
 /// Follows block `b` from state `s`: `access(i, found)` for each covered access,
-/// `producer(first)` for each segment that wrote a known value.
+/// `producer(first)` for each segment that wrote a known value, `rep(first, reps)` for each
+/// segment all of whose writes are known.
 fn walk(
     b: &Block,
     s: &mut State,
     access: &mut dyn FnMut(u32, Found),
     producer: &mut dyn FnMut(u32),
+    rep: &mut dyn FnMut(u32, Vec<(u8, Rep)>),
 ) {
     let mut carries: Vec<Carry> = Vec::new();
     for item in &b.items {
@@ -333,6 +363,9 @@ fn walk(
                 }
                 if produced {
                     producer(insts[0].0);
+                }
+                if let Some(reps) = s.reps(insts).filter(|r| !exec_written && !r.is_empty()) {
+                    rep(insts[0].0, reps);
                 }
             }
             Item::Callout(_) => {
@@ -428,6 +461,24 @@ impl State {
         self.v.fill(Val::Unknown);
         self.pair.fill(None);
         self.signs = false;
+    }
+
+    /// After segment `insts`: how each VGPR it wrote follows from its rows' first lanes, if
+    /// that is known of all of them.
+    fn reps(&self, insts: &[(u32, LaneInst)]) -> Option<Vec<(u8, Rep)>> {
+        let mut written: Vec<u8> = insts.iter().flat_map(|(_, li)| li.vgpr_writes()).collect();
+        written.sort_unstable();
+        written.dedup();
+        written
+            .into_iter()
+            .map(|r| {
+                if let Some((t, _)) = lin(self.v[usize::from(r)]) {
+                    return Some((r, Rep::Lin(t)));
+                }
+                let z = self.pair[usize::from(r.checked_sub(1)?)]?;
+                Some((r, Rep::Hi(i64::from(z.c) * i64::from(z.t))))
+            })
+            .collect()
     }
 
     /// VGPR `r` now holds `v`: what was known through its old value goes.

@@ -33,6 +33,7 @@ mod lane_int;
 mod lane_linear;
 mod lane_perm;
 mod lane_prefix;
+mod lane_rep;
 mod lane_wide;
 mod lds_class;
 mod mask_live;
@@ -70,6 +71,8 @@ mod tests_mem;
 mod tests_narrow;
 #[cfg(test)]
 mod tests_private;
+#[cfg(test)]
+mod tests_rep;
 #[cfg(test)]
 mod tests_sites;
 mod vx;

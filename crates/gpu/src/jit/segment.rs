@@ -157,6 +157,9 @@ impl Emitter<'_> {
     /// The chunk-relative memory of VGPR `r` (rdi = this chunk of VGPR 0; unrolled, r13 plus
     /// the chunk's offset).
     pub(super) fn vgpr_mem(&self, r: u8) -> AsmMemoryOperand {
+        if self.rep_mode {
+            return ptr(rdi + 64 * i32::from(r));
+        }
         match self.chunk_at {
             Some(k) => ptr(r13 + (256 * i32::from(r) + self.chunk_disp(k))),
             None => ptr(rdi + 256 * i32::from(r)),
@@ -182,6 +185,13 @@ impl Emitter<'_> {
 
     /// The chunk's bits of the lane mask in SGPR pair `s`.
     fn mask_mem(&self, s: u8) -> AsmMemoryOperand {
+        if self.rep_mode {
+            let off = super::lane_rep::REP_MASKS + 4 * i32::from(s);
+            return match self.isa {
+                Isa::Avx512 => word_ptr(rdi + off),
+                Isa::Avx2 => byte_ptr(rdi + off),
+            };
+        }
         let off = W_S + 4 * i32::from(s);
         match (self.isa, self.chunk_at) {
             (Isa::Avx512, Some(k)) => word_ptr(rbx + (off + 2 * k as i32)),
@@ -357,6 +367,18 @@ impl Emitter<'_> {
             hand: &hand,
         };
         let mut done = self.a.create_label();
+        if let Some(plan) = self.rep_plan(insts, &unread, !collected.is_empty(), defer) {
+            let mut run = |e: &mut Self| {
+                e.chunk_at = Some(0);
+                let chunk = e.full_chunk(insts, &flags, false, &collected);
+                e.chunk_at = None;
+                match chunk? {
+                    (_, None, _) => Ok(()),
+                    _ => Err(super::emit::err("a second run of a chunk on a few lanes")),
+                }
+            };
+            self.rep_path(&plan, &mut run, done)?;
+        }
         let full_path = isa == Isa::Avx2 && !self.check;
         if full_path {
             self.full_exec_loop(insts, &flags, done, defer, &collected)?;
