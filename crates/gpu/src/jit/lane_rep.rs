@@ -39,6 +39,22 @@ const W_REP: i32 = offset_of!(Wave, rep) as i32;
 pub(super) const REP_MASKS: i32 = offset_of!(RepFile, masks) as i32;
 const REP_RUNS: i32 = offset_of!(RepFile, runs) as i32;
 
+#[cfg(test)]
+thread_local! {
+    /// Tests: every segment that may run on a few lanes does, whatever the estimate says
+    /// (AVX-512's four chunks rarely cost more than the run).
+    pub(super) static FORCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the estimate decides (tests may override it: [`FORCE`]).
+fn estimated(worth: bool) -> bool {
+    #[cfg(test)]
+    if FORCE.with(|c| c.get()) {
+        return true;
+    }
+    worth
+}
+
 /// What a run on a few lanes needs: the VGPRs to gather (read before the segment writes them,
 /// and the low dwords of pairs it completes without writing them), and what it writes.
 pub(super) struct RepPlan {
@@ -130,7 +146,7 @@ impl Emitter<'_> {
             })
             .sum();
         let rep = 20 + 5 * gather.len() + body + fill;
-        (5 * rep < 4 * chunks * body).then_some(RepPlan { gather, reps })
+        estimated(5 * rep < 4 * chunks * body).then_some(RepPlan { gather, reps })
     }
 
     /// Emits the run on a few lanes of a segment (its [`RepPlan`]; `run` emits the segment's
@@ -158,8 +174,9 @@ impl Emitter<'_> {
             a.vpgatherdd_3(ymm0, ptr(r13 + ymm1 * 4 + 256 * i32::from(g)), ymm2)?;
             a.vmovdqu(ymmword_ptr(rdi + 64 * i32::from(g)), ymm0)?;
         }
-        // The segment on the gathered chunk, all its lanes active; VGPRs and lane masks in
-        // `Wave::rep` ([`Emitter::vgpr_mem`], `mask_mem`).
+        // The segment on the gathered chunk, all its lanes active (the EXEC mask register
+        // all ones, for any lowering of a full-wave chunk that reads it); VGPRs and lane masks
+        // in `Wave::rep` ([`Emitter::vgpr_mem`], `mask_mem`).
         match self.isa {
             Isa::Avx2 => self.v_ones(V(self.isa.exec_mask().0))?,
             Isa::Avx512 => {
