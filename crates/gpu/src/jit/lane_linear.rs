@@ -466,19 +466,27 @@ impl State {
     /// After segment `insts`: how each VGPR it wrote follows from its rows' first lanes, if
     /// that is known of all of them.
     fn reps(&self, insts: &[(u32, LaneInst)]) -> Option<Vec<(u8, Rep)>> {
-        let mut written: Vec<u8> = insts.iter().flat_map(|(_, li)| li.vgpr_writes()).collect();
-        written.sort_unstable();
-        written.dedup();
-        written
-            .into_iter()
-            .map(|r| {
-                if let Some((t, _)) = lin(self.v[usize::from(r)]) {
-                    return Some((r, Rep::Lin(t)));
-                }
-                let z = self.pair[usize::from(r.checked_sub(1)?)]?;
-                Some((r, Rep::Hi(i64::from(z.c) * i64::from(z.t))))
-            })
-            .collect()
+        let rep = |r: u8| -> Option<Rep> {
+            if let Some((t, _)) = lin(self.v[usize::from(r)]) {
+                return Some(Rep::Lin(t));
+            }
+            let z = self.pair[usize::from(r.checked_sub(1)?)]?;
+            Some(Rep::Hi(i64::from(z.c) * i64::from(z.t)))
+        };
+        let writes = || insts.iter().flat_map(|(_, li)| li.vgpr_writes());
+        // (Most segments write something unknown: found out before anything is allocated.)
+        if !writes().all(|r| rep(r).is_some()) {
+            return None;
+        }
+        let mut out: Vec<(u8, Rep)> = Vec::new();
+        writes().try_for_each(|r| {
+            if !out.iter().any(|o| o.0 == r) {
+                out.push((r, rep(r)?));
+            }
+            Some(())
+        })?;
+        out.sort_unstable_by_key(|o| o.0);
+        Some(out)
     }
 
     /// VGPR `r` now holds `v`: what was known through its old value goes.
