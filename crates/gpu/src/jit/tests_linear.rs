@@ -86,7 +86,7 @@ impl Drop for Wide {
 }
 
 /// A program from (llvm-mc's text, encoding) lines; its disassembly must be that text.
-fn program(lines: &[(&str, &[u32])]) -> Program {
+pub(super) fn program(lines: &[(&str, &[u32])]) -> Program {
     let code: Vec<u8> = lines
         .iter()
         .flat_map(|(_, d)| d.iter())

@@ -10,7 +10,6 @@ use super::tests::{isas, random_wave, Rig, Rng};
 use super::tests_mem::OneBuffer;
 use super::{first_difference, run_code, JitCode};
 use crate::memory::Checker;
-use crate::program::Program;
 use crate::wave::Wave;
 
 /// llvm-mc's text and encoding of each line (gfx900).
@@ -80,19 +79,6 @@ const LINES: &[(&str, &[u32])] = &[
     ("s_endpgm", &[0xbf81_0000]),
 ];
 
-fn program() -> Program {
-    let code: Vec<u8> = LINES
-        .iter()
-        .flat_map(|(_, d)| d.iter())
-        .flat_map(|d| d.to_le_bytes())
-        .collect();
-    let prog = Program::new(&code, 0x1000);
-    for (i, (text, _)) in LINES.iter().enumerate() {
-        assert_eq!(prog.text(i as u32).to_string(), *text, "line {i}");
-    }
-    prog
-}
-
 /// A wave of rows `row` lanes wide (x ids 0.., y ids from `y`; `flag`: `Wave::lin_rows`),
 /// with x offset s8 = `add`, width s12, neighbour distance s10, base s[2:3], the downward
 /// index's start s13; the byte addresses' base s[16:17], offset s14 and start s15.
@@ -150,7 +136,7 @@ fn segments_run_on_a_few_lanes_match_the_interpreter() {
     if isas.is_empty() {
         return;
     }
-    let prog = program();
+    let prog = super::tests_linear::program(LINES);
     let ordinary = |row, flag| Shape {
         row,
         flag,
