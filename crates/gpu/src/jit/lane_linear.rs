@@ -119,6 +119,9 @@ pub(super) struct Linear {
     pub reps: Vec<(u32, Vec<(u8, Rep)>)>,
 }
 
+/// Takes each segment (its first instruction) all of whose writes are known, and how.
+type RepSink<'a> = dyn FnMut(u32, Vec<(u8, Rep)>) + 'a;
+
 /// How a VGPR's lanes follow from the first lane of their row (`lane_rep.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Rep {
@@ -230,7 +233,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let Some(succs) = successors(prog, plan) else {
         return Linear::default();
     };
-    let Some(mut out) = solve(plan, &succs, State::at_start(plan.ids, false)) else {
+    let Some(mut out) = solve(plan, &succs, State::at_start(plan.ids, false), true) else {
         return Linear::default();
     };
     out.rows = plan.ids > 0;
@@ -238,7 +241,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
         // Rows of 16 or 32 lanes bound the ids more tightly (a work-group at most 32 wide
         // and 1024 items: x below 32, y and z below 64), which proves more: the `or` of a
         // tile's base and a shifted x (`0x400 | 4 * x`).
-        if let Some(n) = solve(plan, &succs, State::at_start(plan.ids, true)) {
+        if let Some(n) = solve(plan, &succs, State::at_start(plan.ids, true), false) {
             out.narrow = n
                 .accesses
                 .iter()
@@ -255,7 +258,8 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
 }
 
 /// The analysis from `start` at the plan's entry (`None`: it did not settle in time).
-fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
+/// `reps`: also list the segments all of whose writes are known (`Linear::reps`).
+fn solve(plan: &Plan, succs: &[Vec<usize>], start: State, reps: bool) -> Option<Linear> {
     let blocks = &plan.blocks;
     let n = blocks.len();
     let mut entry: Vec<Option<State>> = vec![None; n];
@@ -272,13 +276,7 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
             return None;
         }
         let mut s = entry[k].clone().expect("queued blocks have a state");
-        walk(
-            &blocks[k],
-            &mut s,
-            &mut |_, _| {},
-            &mut |_| {},
-            &mut |_, _| {},
-        );
+        walk(&blocks[k], &mut s, &mut |_, _| {}, &mut |_| {}, None);
         for &t in &succs[k] {
             let merged = match &entry[t] {
                 None => s.clone(),
@@ -306,7 +304,7 @@ fn solve(plan: &Plan, succs: &[Vec<usize>], start: State) -> Option<Linear> {
                 Found::Other => {}
             },
             &mut |first| out.segments.push(first),
-            &mut |first, reps| out.reps.push((first, reps)),
+            reps.then_some(&mut |first, known| out.reps.push((first, known))),
         );
     }
     out.accesses.sort_unstable();
@@ -339,14 +337,14 @@ fn successors(prog: &Program, plan: &Plan) -> Option<Vec<Vec<usize>>> {
 }
 
 /// Follows block `b` from state `s`: `access(i, found)` for each covered access,
-/// `producer(first)` for each segment that wrote a known value, `rep(first, reps)` for each
-/// segment all of whose writes are known.
+/// `producer(first)` for each segment that wrote a known value, `rep(first, reps)` (where
+/// given: the fixpoint's rounds do without) for each segment all of whose writes are known.
 fn walk(
     b: &Block,
     s: &mut State,
     access: &mut dyn FnMut(u32, Found),
     producer: &mut dyn FnMut(u32),
-    rep: &mut dyn FnMut(u32, Vec<(u8, Rep)>),
+    mut rep: Option<&mut RepSink>,
 ) {
     let mut carries: Vec<Carry> = Vec::new();
     for item in &b.items {
@@ -364,8 +362,10 @@ fn walk(
                 if produced {
                     producer(insts[0].0);
                 }
-                if let Some(reps) = s.reps(insts).filter(|r| !exec_written && !r.is_empty()) {
-                    rep(insts[0].0, reps);
+                if let Some(rep) = rep.as_mut().filter(|_| !exec_written) {
+                    if let Some(reps) = s.reps(insts).filter(|r| !r.is_empty()) {
+                        rep(insts[0].0, reps);
+                    }
                 }
             }
             Item::Callout(_) => {

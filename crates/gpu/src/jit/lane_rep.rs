@@ -27,11 +27,10 @@ use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
 /// The lanes a run on a few lanes computes, at the start of its chunk: the first and last
-/// lane of each row of 16.
-pub(super) const REP_LANES: [u32; 8] = [0, 15, 16, 31, 32, 47, 48, 63];
+/// lane of each row of 16 (the gather's indexes).
+pub(super) static REP_LANES: [u32; 8] = [0, 15, 16, 31, 32, 47, 48, 63];
 
-/// The gather's indexes ([`REP_LANES`]) and the lanes' positions in a chunk, for generated code.
-static REP_INDEX: [u32; 8] = REP_LANES;
+/// The lanes' positions in a chunk, for the fills' offsets.
 static IOTA: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 const W_REP: i32 = offset_of!(Wave, rep) as i32;
@@ -165,7 +164,7 @@ impl Emitter<'_> {
         unless_full_wave(a, ordinary)?;
         a.mov(rdi, qword_ptr(rbx + W_REP))?;
         if !plan.gather.is_empty() {
-            a.mov(rax, REP_INDEX.as_ptr() as u64)?;
+            a.mov(rax, REP_LANES.as_ptr() as u64)?;
             a.vmovdqu(ymm1, ymmword_ptr(rax))?;
         }
         for &g in &plan.gather {
@@ -192,7 +191,7 @@ impl Emitter<'_> {
         // dwords 15 steps apart without wrapping (even positions: first lanes). ymm5 collects
         // the positions that pass.
         let mut first = true;
-        let mut steps: Vec<i64> = Vec::new();
+        let mut step_in_ymm3 = None;
         for &(r, rep) in &plan.reps {
             let Rep::Hi(step) = rep else {
                 continue;
@@ -209,11 +208,11 @@ impl Emitter<'_> {
                 }
             }
             first = false;
-            if steps.last() != Some(&step) {
+            if step_in_ymm3 != Some(step) {
                 a.mov(eax, (15 * step) as i32)?;
                 a.vmovd(xmm3, eax)?;
                 a.vpbroadcastd(ymm3, xmm3)?;
-                steps.push(step);
+                step_in_ymm3 = Some(step);
             }
             a.vmovdqu(ymm0, ymmword_ptr(rdi + lo))?;
             a.vpshufd(ymm1, ymm0, 0xb1)?;
@@ -238,15 +237,13 @@ impl Emitter<'_> {
             a.jne(ordinary)?;
         }
         self.a.inc(dword_ptr(rdi + REP_RUNS))?;
-        // The fills, those of one stride together (its lane offsets computed once).
-        let mut strides: Vec<i32> = plan
-            .reps
-            .iter()
-            .map(|&(_, rep)| match rep {
-                Rep::Lin(t) => t,
-                Rep::Hi(_) => 0,
-            })
-            .collect();
+        // The fills, those of one stride together (its lane offsets computed once); a checked
+        // pair's high dword is its row's first lane's (stride 0).
+        let stride = |rep: Rep| match rep {
+            Rep::Lin(t) => t,
+            Rep::Hi(_) => 0,
+        };
+        let mut strides: Vec<i32> = plan.reps.iter().map(|&(_, rep)| stride(rep)).collect();
         strides.sort_unstable();
         strides.dedup();
         for t in strides {
@@ -254,7 +251,7 @@ impl Emitter<'_> {
                 self.rep_strides(t)?;
             }
             for &(r, rep) in &plan.reps {
-                if matches!(rep, Rep::Lin(u) if u == t) || (t == 0 && matches!(rep, Rep::Hi(_))) {
+                if stride(rep) == t {
                     self.rep_fill(r, t)?;
                 }
             }
