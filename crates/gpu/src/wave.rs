@@ -14,8 +14,10 @@ pub const EXEC_LO: usize = 126;
 /// SGPRs addressable by number on GFX9.
 pub const SGPR_COUNT: usize = 102;
 
-/// Where a wave is in its life.
+/// Where a wave is in its life. (One byte: generated code stores it when it switches waves
+/// at a barrier, `jit/wave_switch.rs`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum WaveState {
     Running,
     /// Waiting at `s_barrier` for the other waves of the work-group.
@@ -85,6 +87,26 @@ pub struct Wave {
     /// so far had all lanes active (`jit/lane_linear.rs`). Set at the wave's start; cleared
     /// for good (0) by a partial-EXEC run of such a write.
     pub lin_rows: u8,
+}
+
+/// Instructions a wave runs before the others of its work-group get a turn.
+pub const WAVE_SLICE: u64 = 1 << 16;
+
+impl Wave {
+    /// Starts the wave's turn in its work-group's round (`workgroup.rs`): running, with a time
+    /// slice of [`WAVE_SLICE`] instructions unless the dispatch's instruction budget `limit`
+    /// (0: none) ends first. Returns the interpreter's budget for the turn (`ExecCtx::budget`).
+    /// Generated code that switches waves at a barrier does the same (`jit/wave_switch.rs`).
+    pub fn start_turn(&mut self, limit: u64) -> u64 {
+        self.state = WaveState::Running;
+        let slice_end = self.executed + WAVE_SLICE;
+        self.time_slice = limit == 0 || slice_end < limit;
+        if self.time_slice {
+            slice_end
+        } else {
+            limit
+        }
+    }
 }
 
 /// 256 lane-contiguous 64-lane registers, aligned to a cache line: generated code moves a

@@ -19,8 +19,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// Instructions a wave runs before the others of its work-group get a turn.
-pub const WAVE_SLICE: u64 = 1 << 16;
 /// Instructions of a work-group between two looks at the clock.
 pub const CHECK_INSTRUCTIONS: u64 = 1 << 18;
 /// Running time after which a work-group yields to a starved or higher-priority job, or to
@@ -194,8 +192,8 @@ fn run_waves(
     } else {
         config.engine.effective()
     };
-    let mut runner = crate::jit::WaveRunner::new(&cx, engine);
     let limit = config.wave_instruction_budget;
+    let mut runner = crate::jit::WaveRunner::new(&cx, engine, limit);
     let gws = &d.shared.gws;
     // A change of the device's GWS made here wakes the work-groups parked at GWS operations.
     let mut gws_epoch = gws.epoch();
@@ -205,22 +203,28 @@ fn run_waves(
         }
         let mut progressed = false;
         let mut sleeping = false;
-        for w in waves.iter_mut() {
+        let mut k = 0;
+        while k < nw {
+            let w = &mut waves[k];
             match w.state {
                 WaveState::Running | WaveState::Sleeping | WaveState::Sliced => {}
                 // Its GWS operation executes again once the GWS changed.
                 WaveState::Gws if gws.epoch() != w.gws_epoch => {}
-                _ => continue,
+                _ => {
+                    k += 1;
+                    continue;
+                }
             }
-            w.state = WaveState::Running;
-            let slice_end = w.executed + WAVE_SLICE;
-            w.time_slice = limit == 0 || slice_end < limit;
-            cx.budget = if w.time_slice { slice_end } else { limit };
-            let before = w.executed;
-            if let Err(e) = runner.run(w, &mut cx) {
+            cx.budget = w.start_turn(limit);
+            // The run may go on with later waves (`jit/wave_switch.rs`).
+            let ran = runner.run(waves, k, &mut cx);
+            let (last, w) = (ran.last, &waves[ran.last]);
+            if let Err(e) = ran.result {
                 return Err(report(d, w, e));
             }
-            ctx.slice_insts += w.executed - before;
+            ctx.slice_insts += ran.insts;
+            // (Waves before `last` wait at the barrier or are done: progress.)
+            progressed |= last > k;
             match w.state {
                 WaveState::Sleeping => sleeping = true,
                 WaveState::Sliced | WaveState::Gws => {}
@@ -232,6 +236,7 @@ fn run_waves(
                 progressed = true;
                 d.shared.gws_waiters.wake();
             }
+            k = last + 1;
         }
         if waves.iter().all(|w| w.state == WaveState::Done) {
             break Ok(None);

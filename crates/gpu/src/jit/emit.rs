@@ -110,12 +110,12 @@ pub(super) struct Emitter<'p> {
     pub(super) prog: &'p Program,
     pub(super) check: bool,
     /// Label of each block start (by instruction index minus `first`).
-    labels: Vec<Option<CodeLabel>>,
+    pub(super) labels: Vec<Option<CodeLabel>>,
     /// The lowest instruction index of the plan: tables by instruction cover the kernel's own
     /// range, not the whole program (every kernel of the code object).
-    first: u32,
+    pub(super) first: u32,
     /// The epilogue: eax = exit code, the wave's count already stored.
-    exit: CodeLabel,
+    pub(super) exit: CodeLabel,
     /// Shared cold stub: a call-out returned non-zero in eax.
     callout_ret: CodeLabel,
     cold: Vec<Cold<'p>>,
@@ -444,10 +444,10 @@ impl<'p> Emitter<'p> {
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,
             Kind::Nop => {}
             // The wave ends where it stands (pc at s_endpgm, as the interpreter leaves it).
-            Kind::End => self.exit_with(super::EXIT_END, Some(i))?,
-            // As the interpreter: counted, pc after it, the wave waits (the scheduler runs the
-            // work-group's other waves; no call-out per barrier).
-            Kind::Barrier => self.exit_with(super::EXIT_BARRIER, Some(i + 1))?,
+            Kind::End => self.next_wave(i, true)?,
+            // As the interpreter: counted, pc after it, the wave waits while the work-group's
+            // other waves run (no call-out per barrier; `wave_switch.rs`).
+            Kind::Barrier => self.next_wave(i, false)?,
             // The target is read before the return address is written (they may share a
             // pair); the Rust loop finds the target's code (`EXIT_JUMP`).
             Kind::JumpAddr { src, save } => {

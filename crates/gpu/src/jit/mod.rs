@@ -75,7 +75,10 @@ mod tests_private;
 mod tests_rep;
 #[cfg(test)]
 mod tests_sites;
+#[cfg(test)]
+mod tests_switch;
 mod vx;
+mod wave_switch;
 
 pub use vx::Isa;
 
@@ -173,6 +176,9 @@ pub struct JitCode {
     pub isa: Isa,
     /// Native memory instructions (each has a range cache of its own).
     pub sites: usize,
+    /// Its `s_barrier`s and `s_endpgm`s go on to the work-group's next wave
+    /// (`wave_switch.rs`).
+    switches: bool,
 }
 
 impl JitCode {
@@ -227,6 +233,7 @@ impl JitCode {
             slots: prog.slots.len(),
             isa,
             sites: out.sites,
+            switches: out.stubs.iter().any(|&(_, s)| s == stubs::Stub::NextWave),
         })
     }
 }
@@ -379,6 +386,22 @@ pub(crate) struct JitCtx {
     pub exit: Option<Result<(), ExecFault>>,
     /// Check mode: the interpreter's copy of the wave.
     pub shadow: Option<Box<Wave>>,
+    /// The work-group's waves, the one running (an index into them), and the later ones a
+    /// wave reaching `s_barrier` or `s_endpgm` may go on to, by index (`wave_switch.rs`).
+    pub waves: *mut Wave,
+    pub cur: u32,
+    pub run_mask: u64,
+    /// The running wave's count when its turn began, and the instructions the waves before
+    /// it in this run executed.
+    pub turn_start: u64,
+    pub ran: u64,
+    /// The dispatch's instruction budget (0: none), for the turns of waves switched to.
+    pub budget: u64,
+    /// The code's table of block entries ([`JitCode::entries`]) and its base address.
+    pub entries: *const u32,
+    pub code: u64,
+    /// Switches made at barriers (tests look).
+    pub switches: u64,
 }
 
 /// Snapshot slots of a segment's uniform operands.
@@ -432,33 +455,121 @@ pub struct WaveRunner<'p> {
 
 impl<'p> WaveRunner<'p> {
     /// A runner for the waves `cx` runs under `engine` (the code is compiled here at the
-    /// kernel's first dispatch; the interpreter runs when it cannot be).
-    pub fn new(cx: &ExecCtx<'p>, engine: Engine) -> WaveRunner<'p> {
+    /// kernel's first dispatch; the interpreter runs when it cannot be), in a dispatch whose
+    /// waves may execute `budget` instructions each (0: no limit).
+    pub fn new(cx: &ExecCtx<'p>, engine: Engine, budget: u64) -> WaveRunner<'p> {
         let code = match (engine, cx.jit) {
             (Engine::Interpreter, _) | (_, None) => None,
             (_, Some(cache)) => cache.get(cx.prog, engine == Engine::Check, cx.gfx900),
         };
-        WaveRunner {
-            code,
-            j: JitCtx::new(cx.stop),
+        let mut j = JitCtx::new(cx.stop);
+        j.budget = budget;
+        if let Some(c) = code {
+            j.entries = c.entries.as_ptr();
+            j.code = c.code.addr();
         }
+        WaveRunner { code, j }
     }
 
-    /// Runs `w` until it ends, waits, sleeps or faults (as [`exec::run`]). `cx` must be the
-    /// context the runner was made for (its program, its stop flag).
-    pub fn run(&mut self, w: &mut Wave, cx: &mut ExecCtx) -> Result<(), ExecFault> {
+    /// A runner of `code` (tests: their contexts have no cache of it).
+    #[cfg(test)]
+    pub(crate) fn with_code(cx: &ExecCtx<'p>, code: &'p JitCode, budget: u64) -> WaveRunner<'p> {
+        let mut r = WaveRunner::new(cx, Engine::Interpreter, budget);
+        r.code = Some(code);
+        r.j.entries = code.entries.as_ptr();
+        r.j.code = code.code.addr();
+        r
+    }
+
+    /// Whether a run may go on with later waves (see [`WaveRunner::run`]).
+    pub fn switches(&self, cx: &ExecCtx) -> bool {
+        // A trace decides per wave which engine runs it.
+        self.code.is_some_and(|c| c.switches) && cx.tracer.is_none()
+    }
+
+    /// Runs `waves[k]`, whose turn has started ([`Wave::start_turn`], `cx.budget` set), until
+    /// it ends, waits, sleeps or faults (as [`exec::run`]). Where [`WaveRunner::switches`],
+    /// a wave of it that reaches `s_barrier` or `s_endpgm` may go on to the next wave the
+    /// work-group loop would start in this round, in generated code (`wave_switch.rs`).
+    /// `cx` must be the context the runner was made for.
+    pub fn run(&mut self, waves: &mut [Wave], k: usize, cx: &mut ExecCtx) -> Ran {
+        let w = &mut waves[k];
+        let before = w.executed;
         match self.code {
             // The traced wave is the interpreter's (its trace hooks live there).
             Some(code) if !cx.tracer.as_deref().is_some_and(|t| t.wants(w)) => {
-                run_code_in(&mut self.j, w, cx, code)
+                self.j.run_mask = if self.switches(cx) {
+                    later_runnable(waves, k)
+                } else {
+                    0
+                };
+                self.j.turn_start = before;
+                self.j.ran = 0;
+                let (last, result) = run_code_in(&mut self.j, waves, k, cx, code);
+                Ran {
+                    last,
+                    insts: self.j.ran + (waves[last].executed - self.j.turn_start),
+                    result,
+                }
             }
             _ => {
                 // (The interpreter does not keep `lin_rows` up to date.)
                 w.lin_rows = 0;
-                exec::run(w, cx)
+                let result = exec::run(w, cx);
+                Ran {
+                    last: k,
+                    insts: w.executed - before,
+                    result,
+                }
             }
         }
     }
+
+    /// Switches made at barriers so far (tests).
+    #[cfg(test)]
+    pub(crate) fn switches_made(&self) -> u64 {
+        self.j.switches
+    }
+}
+
+/// What [`WaveRunner::run`] did.
+pub struct Ran {
+    /// The wave the run ended with (each run before it, from the first on, waits at the
+    /// barrier or is done).
+    pub last: usize,
+    /// Instructions the waves executed.
+    pub insts: u64,
+    /// How the last one stopped.
+    pub result: Result<(), ExecFault>,
+}
+
+/// The waves after `k` the work-group loop would start next in this round, as bits: the
+/// runnable ones, up to the first that waits at a global wave sync operation (whether it
+/// runs again is the loop's to say).
+fn later_runnable(waves: &[Wave], k: usize) -> u64 {
+    let mut m = 0u64;
+    for (i, w) in waves
+        .iter()
+        .enumerate()
+        .skip(k + 1)
+        .take(64 - (k + 1).min(64))
+    {
+        match w.state {
+            WaveState::Running | WaveState::Sleeping | WaveState::Sliced => m |= 1 << i,
+            WaveState::Gws => break,
+            WaveState::Barrier | WaveState::Done => {}
+        }
+    }
+    m
+}
+
+/// The interpreter's budget for the wave generated code runs now (`JitCtx::limit`, which a
+/// switch at a barrier sets for the next wave's turn).
+fn sync_budget(j: &JitCtx, cx: &mut ExecCtx) {
+    cx.budget = match j.limit {
+        u64::MAX => 0,
+        l => l,
+    };
 }
 
 impl JitCtx {
@@ -487,6 +598,15 @@ impl JitCtx {
             cx: std::ptr::null_mut(),
             exit: None,
             shadow: None,
+            waves: std::ptr::null_mut(),
+            cur: 0,
+            run_mask: 0,
+            turn_start: 0,
+            ran: 0,
+            budget: 0,
+            entries: std::ptr::null(),
+            code: 0,
+            switches: 0,
         }
     }
 }
@@ -496,20 +616,24 @@ impl JitCtx {
 #[cfg(test)]
 pub(crate) fn run_code(w: &mut Wave, cx: &mut ExecCtx, code: &JitCode) -> Result<(), ExecFault> {
     let mut j = JitCtx::new(cx.stop);
-    run_code_in(&mut j, w, cx, code)
+    run_code_in(&mut j, std::slice::from_mut(w), 0, cx, code).1
 }
 
-/// Runs `w` with `code` (compiled for `cx.prog`) in context `j` (made for `cx.stop`). The
-/// thread's MXCSR must be the IEEE default (`fpenv::DefaultFpEnv`, which runners hold; test
-/// threads start with it): the generated code does not set it.
+/// Runs `waves[k]` with `code` (compiled for `cx.prog`) in context `j` (made for `cx.stop`,
+/// `run_mask` set), and the waves it switches to at barriers; returns the index of the last
+/// one and how it stopped. The thread's MXCSR must be the IEEE default
+/// (`fpenv::DefaultFpEnv`, which runners hold; test threads start with it): the generated
+/// code does not set it.
 fn run_code_in(
     j: &mut JitCtx,
-    w: &mut Wave,
+    waves: &mut [Wave],
+    k: usize,
     cx: &mut ExecCtx,
     code: &JitCode,
-) -> Result<(), ExecFault> {
+) -> (usize, Result<(), ExecFault>) {
     debug_assert!(crate::fpenv::is_default(crate::fpenv::mxcsr()));
     debug_assert!(std::ptr::eq(j.stop, cx.stop as *const AtomicBool));
+    debug_assert!(j.run_mask >> waves.len() == 0 && j.run_mask & ((2 << k) - 1) == 0);
     j.sites = cx.mem.sites(code.sites).as_mut_ptr();
     j.limit = match cx.budget {
         0 => u64::MAX,
@@ -519,12 +643,23 @@ fn run_code_in(
     j.lds_size = cx.lds.size() as u64;
     j.private_size = u64::from(cx.private_size);
     j.exit = None;
+    j.entries = code.entries.as_ptr();
+    j.code = code.code.addr();
+    // Every wave is reached through this pointer from here on (generated code switches by
+    // index): no reference into `waves` lives across a call of the code.
+    let base = waves.as_mut_ptr();
+    j.waves = base;
+    j.cur = k as u32;
     // (A shared reference of its own: the program outlives the context's borrow.)
     let prog = cx.prog;
     let cxp: *mut ExecCtx = cx;
     j.cx = cxp as *mut ();
     let f = code.code.addr() + code.entry;
     loop {
+        let cur = j.cur as usize;
+        // SAFETY: `cur` is `k` or a wave of `run_mask`, both inside `waves` (asserted
+        // above); this is the only reference to it while no generated code runs.
+        let w = unsafe { &mut *base.add(cur) };
         let off =
             w.pc.checked_sub(code.first)
                 .and_then(|k| code.entries.get(k as usize))
@@ -534,8 +669,10 @@ fn run_code_in(
             // Not compiled here (a dynamic jump target): the interpreter runs it.
             interpreted(w);
             // SAFETY: no generated code runs; `cxp` is our unique borrow.
-            if let Some(r) = exec::step_at(w, unsafe { &mut *cxp }) {
-                return r;
+            let cx = unsafe { &mut *cxp };
+            sync_budget(j, cx);
+            if let Some(r) = exec::step_at(w, cx) {
+                return (cur, r);
             }
             continue;
         }
@@ -543,27 +680,34 @@ fn run_code_in(
         // function `(wave, ctx, target)` that jumps to `target` (a block entry of the same
         // code, looked up above), preserves callee-saved registers, leaves MXCSR (the default,
         // which its float code assumes: see above) as it is, and touches
-        // only the wave, `j`, checked memory and the call-outs' arguments. The program and
-        // the code outlive the call (the dispatch holds the kernel).
+        // only the wave, the later waves of `run_mask` (through `j.waves`, the pointer above),
+        // `j`, checked memory and the call-outs' arguments. The program and the code outlive
+        // the call (the dispatch holds the kernel).
         let rc = unsafe {
             let g: extern "C" fn(*mut Wave, *mut JitCtx, u64) -> u32 = std::mem::transmute(f);
             g(w, j, code.code.addr() + u64::from(off))
         };
+        // The wave the code left with (a later one after a switch).
+        let cur = j.cur as usize;
+        // SAFETY: as above.
+        let w = unsafe { &mut *base.add(cur) };
         match rc {
-            EXIT_STOP => return j.exit.take().unwrap_or(Ok(())),
+            EXIT_STOP => return (cur, j.exit.take().unwrap_or(Ok(()))),
             EXIT_STOPPED | EXIT_END => {
                 w.state = WaveState::Done;
-                return Ok(());
+                return (cur, Ok(()));
             }
             EXIT_BARRIER => {
                 w.state = WaveState::Barrier;
-                return Ok(());
+                return (cur, Ok(()));
             }
             EXIT_INTERP => {
                 interpreted(w);
                 // SAFETY: as above.
-                if let Some(r) = exec::step_at(w, unsafe { &mut *cxp }) {
-                    return r;
+                let cx = unsafe { &mut *cxp };
+                sync_budget(j, cx);
+                if let Some(r) = exec::step_at(w, cx) {
+                    return (cur, r);
                 }
             }
             EXIT_DISPATCH => {}
@@ -571,17 +715,23 @@ fn run_code_in(
                 Some(t) => w.pc = t,
                 // As the interpreter: the jump's own pc, the address that is no instruction.
                 None => {
-                    return Err(ExecFault {
-                        kind: FaultKind::IllegalInstruction,
-                        lane: None,
-                        address: Some(j.jump),
-                    })
+                    return (
+                        cur,
+                        Err(ExecFault {
+                            kind: FaultKind::IllegalInstruction,
+                            lane: None,
+                            address: Some(j.jump),
+                        }),
+                    )
                 }
             },
             other => {
-                return Err(ExecFault::new(FaultKind::Internal(
-                    format!("JIT: unexpected exit code {other}").into(),
-                )))
+                return (
+                    cur,
+                    Err(ExecFault::new(FaultKind::Internal(
+                        format!("JIT: unexpected exit code {other}").into(),
+                    ))),
+                )
             }
         }
     }
@@ -596,6 +746,8 @@ extern "C" fn callout(w: *mut Wave, j: *mut JitCtx, idx: u32) -> u32 {
     let (w, j) = unsafe { (&mut *w, &mut *j) };
     // SAFETY: `cx` is the `ExecCtx` that `run_code` borrowed mutably for the whole run.
     let cx = unsafe { &mut *(j.cx as *mut ExecCtx) };
+    // (The wave may be one generated code switched to at a barrier, with a turn of its own.)
+    sync_budget(j, cx);
     w.pc = idx;
     interpreted(w);
     // A panic must not unwind through generated code (it has no unwind tables).

@@ -19,6 +19,9 @@ pub(super) enum Stub {
     Callout,
     /// Classifies an LDS address register (`lds_class.rs`).
     LdsClassify,
+    /// `s_barrier` and `s_endpgm`: on to the round's next wave, or out (`wave_switch.rs`;
+    /// jumped to).
+    NextWave,
     /// LDS reads through a classified address register.
     DsClassified(DsShape),
 }
@@ -49,6 +52,7 @@ impl Emitter<'_> {
                 Stub::Ds(s) => e.ds_stub(s),
                 Stub::Callout => e.callout_stub(),
                 Stub::LdsClassify => e.lds_classify_stub(),
+                Stub::NextWave => e.next_wave_stub(),
                 Stub::DsClassified(s) => e.lds_classified_stub(s),
             }
         });

@@ -12,7 +12,7 @@ use crate::{DeviceEvents, MemoryMap};
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-struct NoMemory;
+pub(super) struct NoMemory;
 impl MemoryMap for NoMemory {
     fn lookup(&self, _: u64, _: u64) -> Option<Range<u64>> {
         None
