@@ -223,8 +223,14 @@ fn run_waves(
                 return Err(report(d, w, e));
             }
             ctx.slice_insts += ran.insts;
-            // (Waves before `last` wait at the barrier or are done: progress.)
-            progressed |= last > k;
+            if ran.released {
+                // Generated code started later rounds: this is the last one's progress.
+                progressed = ran.round_progress;
+                sleeping = false;
+            } else {
+                // (Waves before `last` wait at the barrier or are done: progress.)
+                progressed |= last > k;
+            }
             match w.state {
                 WaveState::Sleeping => sleeping = true,
                 WaveState::Sliced | WaveState::Gws => {}

@@ -179,6 +179,10 @@ pub struct JitCode {
     /// Its `s_barrier`s and `s_endpgm`s go on to the work-group's next wave
     /// (`wave_switch.rs`).
     switches: bool,
+    /// The program has global wave sync operations: a change of the device's GWS must wake
+    /// the work-groups waiting on it before this one runs another wave, so its waves do
+    /// not switch.
+    gws: bool,
 }
 
 impl JitCode {
@@ -234,6 +238,9 @@ impl JitCode {
             isa,
             sites: out.sites,
             switches: out.stubs.iter().any(|&(_, s)| s == stubs::Stub::NextWave),
+            gws: prog.slots.iter().any(|s| {
+                matches!(s, crate::program::Slot::Ok(x) if x.inst.op.name().starts_with("ds_gws"))
+            }),
         })
     }
 }
@@ -391,10 +398,15 @@ pub(crate) struct JitCtx {
     pub waves: *mut Wave,
     pub cur: u32,
     pub run_mask: u64,
+    /// How many waves the work-group has.
+    pub nw: u32,
     /// The running wave's count when its turn began, and the instructions the waves before
     /// it in this run executed.
     pub turn_start: u64,
     pub ran: u64,
+    /// Barriers released in generated code in this run, and switches since the last one.
+    pub releases: u64,
+    pub round_switches: u64,
     /// The dispatch's instruction budget (0: none), for the turns of waves switched to.
     pub budget: u64,
     /// The code's table of block entries ([`JitCode::entries`]) and its base address.
@@ -484,7 +496,7 @@ impl<'p> WaveRunner<'p> {
     /// Whether a run may go on with later waves (see [`WaveRunner::run`]).
     pub fn switches(&self, cx: &ExecCtx) -> bool {
         // A trace decides per wave which engine runs it.
-        self.code.is_some_and(|c| c.switches) && cx.tracer.is_none()
+        self.code.is_some_and(|c| c.switches && !c.gws) && cx.tracer.is_none()
     }
 
     /// Runs `waves[k]`, whose turn has started ([`Wave::start_turn`], `cx.budget` set), until
@@ -505,10 +517,14 @@ impl<'p> WaveRunner<'p> {
                 };
                 self.j.turn_start = before;
                 self.j.ran = 0;
+                self.j.releases = 0;
+                self.j.round_switches = 0;
                 let (last, result) = run_code_in(&mut self.j, waves, k, cx, code);
                 Ran {
                     last,
                     insts: self.j.ran + (waves[last].executed - self.j.turn_start),
+                    released: self.j.releases != 0,
+                    round_progress: self.j.round_switches != 0,
                     result,
                 }
             }
@@ -519,6 +535,8 @@ impl<'p> WaveRunner<'p> {
                 Ran {
                     last: k,
                     insts: w.executed - before,
+                    released: false,
+                    round_progress: false,
                     result,
                 }
             }
@@ -539,6 +557,12 @@ pub struct Ran {
     pub last: usize,
     /// Instructions the waves executed.
     pub insts: u64,
+    /// Generated code released the barrier (every wave waited at it or was done) and went on
+    /// with the next round, as the loop would (`wave_switch.rs`): the run ended in a later
+    /// round than it began.
+    pub released: bool,
+    /// Waves of the run's last round before `last` waited at the barrier or ended.
+    pub round_progress: bool,
     /// How the last one stopped.
     pub result: Result<(), ExecFault>,
 }
@@ -601,8 +625,11 @@ impl JitCtx {
             waves: std::ptr::null_mut(),
             cur: 0,
             run_mask: 0,
+            nw: 0,
             turn_start: 0,
             ran: 0,
+            releases: 0,
+            round_switches: 0,
             budget: 0,
             entries: std::ptr::null(),
             code: 0,
@@ -649,6 +676,7 @@ fn run_code_in(
     // index): no reference into `waves` lives across a call of the code.
     let base = waves.as_mut_ptr();
     j.waves = base;
+    j.nw = waves.len() as u32;
     j.cur = k as u32;
     // (A shared reference of its own: the program outlives the context's borrow.)
     let prog = cx.prog;

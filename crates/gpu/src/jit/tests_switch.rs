@@ -1,7 +1,7 @@
-//! Waves switched to at `s_barrier` and `s_endpgm` in generated code (`wave_switch.rs`):
-//! one run of a work-group's round leaves every wave as the interpreter leaves it when the
-//! waves run one after another, with their own turns (time slices, the dispatch's budget),
-//! stopping where the work-group loop would take over.
+//! Waves switched to at `s_barrier` and `s_endpgm` in generated code, and barriers released
+//! there (`wave_switch.rs`): one run of a work-group leaves every wave as the interpreter
+//! leaves it when the waves run in the work-group loop's order, with their own turns (time
+//! slices, the dispatch's budget), stopping where the loop would take over.
 
 use super::tests::{isas, random_wave, NoMemory, Rig, Rng};
 use super::tests_linear::program;
@@ -59,19 +59,54 @@ fn interp_turn(cx: &mut ExecCtx, w: &mut Wave, limit: u64) -> Result<(), ExecFau
     crate::exec::run(w, cx)
 }
 
-/// One round from wave `k` as the runner does it: the index it ended with, the instructions
-/// it counted, the result, and the switches it made.
-fn jit_round(
-    cx: &mut ExecCtx,
-    code: &JitCode,
-    ws: &mut [Wave],
-    k: usize,
-    limit: u64,
-) -> (usize, u64, Result<(), ExecFault>, u64) {
+/// The work-group loop's order in the interpreter, for waves that start running: rounds of
+/// turns in index order, the barrier released when every wave waits at it or is done, until
+/// a turn ends otherwise or every wave is done. The wave it ended with and that turn's result.
+fn interp_group(cx: &mut ExecCtx, ws: &mut [Wave], limit: u64) -> (usize, Result<(), ExecFault>) {
+    let mut last = 0;
+    loop {
+        for (k, w) in ws.iter_mut().enumerate() {
+            if w.state != WaveState::Running {
+                continue;
+            }
+            last = k;
+            let r = interp_turn(cx, w, limit);
+            if r.is_err() || !matches!(w.state, WaveState::Barrier | WaveState::Done) {
+                return (k, r);
+            }
+        }
+        if ws.iter().all(|w| w.state == WaveState::Done) {
+            return (last, Ok(()));
+        }
+        for w in ws.iter_mut() {
+            if w.state == WaveState::Barrier {
+                w.state = WaveState::Running;
+            }
+        }
+    }
+}
+
+/// What one run of the runner from wave `k` did.
+struct JitRun {
+    last: usize,
+    insts: u64,
+    result: Result<(), ExecFault>,
+    released: bool,
+    switches: u64,
+}
+
+/// One run from wave `k`, its turn started as the loop starts it.
+fn jit_run(cx: &mut ExecCtx, code: &JitCode, ws: &mut [Wave], k: usize, limit: u64) -> JitRun {
     let mut runner = WaveRunner::with_code(cx, code, limit);
     cx.budget = ws[k].start_turn(limit);
     let ran = runner.run(ws, k, cx);
-    (ran.last, ran.insts, ran.result, runner.switches_made())
+    JitRun {
+        last: ran.last,
+        insts: ran.insts,
+        result: ran.result,
+        released: ran.released,
+        switches: runner.switches_made(),
+    }
 }
 
 fn assert_same(a: &Wave, b: &Wave, what: &str) {
@@ -89,94 +124,76 @@ const MAIN: [(u32, u32); 4] = [(5, 1), (0, 7), (9, 0), (2, 3)];
 fn waves_switched_to_end_as_the_interpreter_leaves_them() {
     let prog = kernel();
     let map = NoMemory;
+    let count = |ws: &[Wave]| ws.iter().map(|w| w.executed).sum::<u64>();
     for isa in isas() {
         let code = JitCode::compile(&prog, 0, false, false, isa).unwrap();
         assert!(code.switches, "{isa:?}: barriers and the end switch waves");
         let mut rig = Rig::new(0);
         let mut cx = rig.cx(&prog, Checker::new(&map, 0..0), 0);
-        let count = |ws: &[Wave]| ws.iter().map(|w| w.executed).sum::<u64>();
 
-        // Three rounds of four waves, the budget far: each round is one run from wave 0,
-        // three switches; the interpreter runs the waves in turn.
+        // The whole work-group in one run from wave 0: three rounds, two releases, eleven
+        // switches (three per round, one to wave 0 after each release).
         let limit = 1 << 20;
         let (mut jw, mut iw) = (waves(MAIN), waves(MAIN));
-        for round in 0..3 {
-            let before = count(&jw);
-            let (last, insts, r, sw) = jit_round(&mut cx, &code, &mut jw, 0, limit);
-            r.unwrap();
-            assert_eq!(
-                (last, sw),
-                (3, 3),
-                "{isa:?} round {round}: one run, three switches"
-            );
-            assert_eq!(
-                insts,
-                count(&jw) - before,
-                "{isa:?} round {round}: its count"
-            );
-            for (k, w) in iw.iter_mut().enumerate() {
-                interp_turn(&mut cx, w, limit).unwrap();
-                assert_same(&jw[k], w, &format!("{isa:?} round {round} wave {k}"));
-            }
-            let end = if round == 2 {
-                WaveState::Done
-            } else {
-                WaveState::Barrier
-            };
-            assert!(jw.iter().all(|w| w.state == end), "{isa:?} round {round}");
-            for w in jw.iter_mut().chain(iw.iter_mut()) {
-                if w.state == WaveState::Barrier {
-                    w.state = WaveState::Running;
-                }
-            }
+        let j = jit_run(&mut cx, &code, &mut jw, 0, limit);
+        j.result.unwrap();
+        let (il, ir) = interp_group(&mut cx, &mut iw, limit);
+        ir.unwrap();
+        assert_eq!((j.last, j.released, j.switches), (il, true, 11), "{isa:?}");
+        assert_eq!(j.insts, count(&jw), "{isa:?}: the run's count");
+        for k in 0..4 {
+            assert_same(&jw[k], &iw[k], &format!("{isa:?} wave {k}"));
         }
+        assert!(jw.iter().all(|w| w.state == WaveState::Done), "{isa:?}");
 
-        // Waves the loop would not run are passed over (done, at the barrier); the run stops
-        // before one waiting at a global wave sync (the loop decides whether it runs).
-        for (state, last) in [
-            (WaveState::Done, 3),
-            (WaveState::Barrier, 3),
-            (WaveState::Gws, 1),
-        ] {
+        // A wave that is done is passed over; the run stops before one waiting at a global
+        // wave sync (whether it runs again is the loop's to say), and releases nothing.
+        for (state, last) in [(WaveState::Done, 3), (WaveState::Gws, 1)] {
             let mut jw = waves([(1, 1); 4]);
             jw[2].state = state;
             let untouched = [jw[2].clone(), jw[3].clone()];
-            let (l, _, r, _) = jit_round(&mut cx, &code, &mut jw, 0, limit);
-            r.unwrap();
-            assert_eq!(l, last, "{isa:?}: wave 2 {state:?}");
+            let j = jit_run(&mut cx, &code, &mut jw, 0, limit);
+            j.result.unwrap();
+            assert_eq!(j.last, last, "{isa:?}: wave 2 {state:?}");
             assert_same(
                 &jw[2],
                 &untouched[0],
                 &format!("{isa:?}: the {state:?} wave"),
             );
-            if last == 1 {
+            if state == WaveState::Gws {
+                assert!(!j.released, "{isa:?}");
                 assert_same(&jw[3], &untouched[1], &format!("{isa:?}: after {state:?}"));
+                assert!(jw[..2].iter().all(|w| w.state == WaveState::Barrier));
             }
         }
 
+        // A stop request: the round ends at the barrier, not released.
+        let mut jw = waves([(0, 0); 4]);
+        cx.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let j = jit_run(&mut cx, &code, &mut jw, 0, limit);
+        cx.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        j.result.unwrap();
+        assert_eq!((j.last, j.released), (3, false), "{isa:?}: stopped");
+        assert!(jw
+            .iter()
+            .all(|w| w.state == WaveState::Barrier && w.pc == 8));
+
         // A wave switched to gets a time slice of its own (its call-outs too): wave 1 loops
-        // past it in the second round and stops there (sliced), waves 2 and 3 not run. (The
-        // first loops make the waves' counts, and so their slices' ends, differ.)
+        // past it in the second round and stops there (sliced), waves 2 and 3 released and
+        // not run. (The first loops make the waves' counts, and so their slices' ends,
+        // differ.)
         let big = (WAVE_SLICE as u32) / 6 + 100;
         let sliced = [(3, 3), (40, big), (3, 3), (3, 3)];
         let (mut jw, mut iw) = (waves(sliced), waves(sliced));
-        for round in 0..2 {
-            let (last, insts, r, _) = jit_round(&mut cx, &code, &mut jw, 0, limit);
-            r.unwrap();
-            let expect = if round == 0 { 3 } else { 1 };
-            assert_eq!(last, expect, "{isa:?} sliced round {round}");
-            for (k, w) in iw.iter_mut().enumerate().take(last + 1) {
-                interp_turn(&mut cx, w, limit).unwrap();
-                assert_same(&jw[k], w, &format!("{isa:?} sliced round {round} wave {k}"));
-            }
-            if round == 1 {
-                assert_eq!(jw[1].state, WaveState::Sliced, "{isa:?}");
-                assert!(insts > WAVE_SLICE, "{isa:?}: {insts} counted");
-                assert_same(&jw[2], &iw[2], &format!("{isa:?}: wave 2 not run"));
-            }
-            for w in jw.iter_mut().chain(iw.iter_mut()) {
-                w.state = WaveState::Running;
-            }
+        let j = jit_run(&mut cx, &code, &mut jw, 0, limit);
+        j.result.unwrap();
+        let (il, ir) = interp_group(&mut cx, &mut iw, limit);
+        ir.unwrap();
+        assert_eq!((j.last, il), (1, 1), "{isa:?}: sliced");
+        assert_eq!(jw[1].state, WaveState::Sliced, "{isa:?}");
+        assert!(j.insts > WAVE_SLICE, "{isa:?}: {} counted", j.insts);
+        for k in 0..4 {
+            assert_same(&jw[k], &iw[k], &format!("{isa:?} sliced, wave {k}"));
         }
 
         // The dispatch's budget: wave 2's loop runs out of it in the second round; the run
@@ -184,24 +201,13 @@ fn waves_switched_to_end_as_the_interpreter_leaves_them() {
         let limit = 400;
         let budget = [(3, 3), (3, 3), (3, 200), (3, 3)];
         let (mut jw, mut iw) = (waves(budget), waves(budget));
-        for round in 0..2 {
-            let (last, _, r, _) = jit_round(&mut cx, &code, &mut jw, 0, limit);
-            let mut ir = Ok(());
-            for (k, w) in iw.iter_mut().enumerate().take(last + 1) {
-                ir = interp_turn(&mut cx, w, limit);
-                assert_same(&jw[k], w, &format!("{isa:?} budget round {round} wave {k}"));
-            }
-            if round == 1 {
-                assert_eq!(last, 2, "{isa:?}: the wave out of budget");
-                let (je, ie) = (r.unwrap_err(), ir.unwrap_err());
-                assert_eq!(format!("{je:?}"), format!("{ie:?}"), "{isa:?}: the fault");
-            } else {
-                r.unwrap();
-                assert_eq!(last, 3);
-            }
-            for w in jw.iter_mut().chain(iw.iter_mut()) {
-                w.state = WaveState::Running;
-            }
+        let j = jit_run(&mut cx, &code, &mut jw, 0, limit);
+        let (il, ir) = interp_group(&mut cx, &mut iw, limit);
+        assert_eq!((j.last, il), (2, 2), "{isa:?}: the wave out of budget");
+        let (je, ie) = (j.result.unwrap_err(), ir.unwrap_err());
+        assert_eq!(format!("{je:?}"), format!("{ie:?}"), "{isa:?}: the fault");
+        for k in 0..4 {
+            assert_same(&jw[k], &iw[k], &format!("{isa:?} budget, wave {k}"));
         }
     }
 }

@@ -34,6 +34,10 @@ const J_BUDGET: i32 = offset_of!(JitCtx, budget) as i32;
 const J_ENTRIES: i32 = offset_of!(JitCtx, entries) as i32;
 const J_CODE: i32 = offset_of!(JitCtx, code) as i32;
 const J_SWITCHES: i32 = offset_of!(JitCtx, switches) as i32;
+const J_NW: i32 = offset_of!(JitCtx, nw) as i32;
+const J_STOP: i32 = offset_of!(JitCtx, stop) as i32;
+const J_RELEASES: i32 = offset_of!(JitCtx, releases) as i32;
+const J_ROUND_SWITCHES: i32 = offset_of!(JitCtx, round_switches) as i32;
 const J_TURN_START: i32 = offset_of!(JitCtx, turn_start) as i32;
 const J_RAN: i32 = offset_of!(JitCtx, ran) as i32;
 /// Bytes between two waves of the work-group's array.
@@ -65,23 +69,32 @@ impl Emitter<'_> {
         // (`labels` has one more entry than the runner's table of entries.)
         let (first, n, exit) = (self.first, self.labels.len() as u32 - 1, self.exit);
         let a = &mut self.a;
+        let mut switch = a.create_label();
         let mut last = a.create_label();
         let mut sliced = a.create_label();
         let mut dispatch = a.create_label();
+        let mut scan = a.create_label();
+        let mut scan_next = a.create_label();
+        let mut not_waiting = a.create_label();
+        let mut release = a.create_label();
+        let mut out = a.create_label();
+        a.mov(byte_ptr(rbx + W_STATE), al)?;
         a.mov(rcx, qword_ptr(r12 + J_RUN_MASK))?;
         a.test(rcx, rcx)?;
         a.jz(last)?;
-        a.mov(byte_ptr(rbx + W_STATE), al)?;
+        // rcx: the mask, not empty.
+        bind(a, &mut switch)?;
         a.mov(rax, rbp)?;
         a.sub(rax, qword_ptr(r12 + J_TURN_START))?;
         a.add(qword_ptr(r12 + J_RAN), rax)?;
+        a.inc(qword_ptr(r12 + J_SWITCHES))?;
+        a.inc(qword_ptr(r12 + J_ROUND_SWITCHES))?;
         // The lowest wave left in the mask runs next.
         a.bsf(rax, rcx)?;
         a.lea(rdx, qword_ptr(rcx - 1))?;
         a.and(rcx, rdx)?;
         a.mov(qword_ptr(r12 + J_RUN_MASK), rcx)?;
         a.mov(dword_ptr(r12 + J_CUR), eax)?;
-        a.inc(qword_ptr(r12 + J_SWITCHES))?;
         a.imul_3(rax, rax, WAVE_BYTES)?;
         a.mov(rbx, qword_ptr(r12 + J_WAVES))?;
         a.add(rbx, rax)?;
@@ -119,9 +132,50 @@ impl Emitter<'_> {
         bind(a, &mut dispatch)?;
         a.mov(eax, EXIT_DISPATCH)?;
         a.jmp(exit)?;
-        // The round's last wave: out, as without switching.
+
+        // The round's last wave. Where every wave now waits at the barrier or is done, and
+        // one waits, the loop would release them and start the next round with its first
+        // waiting wave, after a look at the stop flag: so does this (rsi: the waiting waves).
         bind(a, &mut last)?;
-        a.cmp(al, WaveState::Done as u32)?;
+        a.mov(rdx, qword_ptr(r12 + J_WAVES))?;
+        a.xor(esi, esi)?;
+        a.xor(edi, edi)?;
+        bind(a, &mut scan)?;
+        a.movzx(ecx, byte_ptr(rdx + W_STATE))?;
+        a.cmp(ecx, WaveState::Barrier as u32)?;
+        a.jne(not_waiting)?;
+        a.bts(rsi, rdi)?;
+        a.jmp(scan_next)?;
+        bind(a, &mut not_waiting)?;
+        a.cmp(ecx, WaveState::Done as u32)?;
+        a.jne(out)?;
+        bind(a, &mut scan_next)?;
+        a.add(rdx, WAVE_BYTES)?;
+        a.inc(edi)?;
+        a.cmp(edi, dword_ptr(r12 + J_NW))?;
+        a.jb(scan)?;
+        a.test(rsi, rsi)?;
+        a.jz(out)?;
+        a.mov(rcx, qword_ptr(r12 + J_STOP))?;
+        a.cmp(byte_ptr(rcx), 0)?;
+        a.jne(out)?;
+        // Release: every waiting wave runs again (the runner's loop finds them so if the
+        // next round stops early).
+        a.mov(rcx, rsi)?;
+        a.mov(rdx, qword_ptr(r12 + J_WAVES))?;
+        bind(a, &mut release)?;
+        a.bsf(rdi, rsi)?;
+        a.imul_3(rdi, rdi, WAVE_BYTES)?;
+        a.mov(byte_ptr(rdx + rdi + W_STATE), WaveState::Running as u32)?;
+        a.lea(rdi, qword_ptr(rsi - 1))?;
+        a.and(rsi, rdi)?;
+        a.jnz(release)?;
+        a.inc(qword_ptr(r12 + J_RELEASES))?;
+        a.mov(qword_ptr(r12 + J_ROUND_SWITCHES), 0)?;
+        a.jmp(switch)?;
+        // Out, as without switching (the loop decides).
+        bind(a, &mut out)?;
+        a.cmp(byte_ptr(rbx + W_STATE), WaveState::Done as u32)?;
         a.mov(eax, EXIT_BARRIER)?;
         a.mov(ecx, EXIT_END)?;
         a.cmove(eax, ecx)?;
