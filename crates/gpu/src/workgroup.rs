@@ -217,7 +217,8 @@ fn run_waves(
             }
             cx.budget = w.start_turn(limit);
             // The run may go on with later waves (`jit/wave_switch.rs`).
-            let ran = runner.run(waves, k, &mut cx);
+            let clock_in = CHECK_INSTRUCTIONS.saturating_sub(ctx.slice_insts);
+            let ran = runner.run(waves, k, &mut cx, clock_in);
             let (last, w) = (ran.last, &waves[ran.last]);
             if let Err(e) = ran.result {
                 return Err(report(d, w, e));
@@ -263,11 +264,11 @@ fn run_waves(
                 }
                 continue;
             }
-            // Every live wave waits at the barrier: release them all.
+            // Every live wave waits at the barrier: release them all. (Then the clock, as
+            // after any round: waves that meet at barriers forever yield the runner too.)
             for w in waves.iter_mut().filter(|w| w.state == WaveState::Barrier) {
                 w.state = WaveState::Running;
             }
-            continue;
         }
         let submitter_busy = || inline && d.client.yield_inline(d.tag);
         if sleeping

@@ -219,22 +219,37 @@ static uint32_t many_groups(void) {
     return (uint32_t)(cores > 0 ? cores : 1) * 4;
 }
 
-static void test_preempt(void) {
-    struct ak_kernel wf = ak_kernel("wait_flag"), sv = ak_kernel("store_value");
+/* Every worker is taken by spinning (no s_sleep) work-groups of queue A: one wave each
+ * (`wait_flag`), or two that meet at barriers between their looks (`wait_flag_barrier`,
+ * whose rounds all end with a barrier every wave reached); queue B's kernel still runs. */
+static void preempt_case(bool barriers) {
+    struct ak_kernel wf = ak_kernel(barriers ? "wait_flag_barrier" : "wait_flag"),
+                     sv = ak_kernel("store_value");
     hsa_queue_t *qa = queue_on(0, 64), *qb = queue_on(0, 64);
     uint32_t *mem = ak_alloc(64);
     hsa_signal_t sa = signal1(), sb = signal1();
-    /* Every worker is taken by a spinning (no s_sleep) work-group of queue A. */
-    ak_dispatch(qa, &wf, wait_flag_args(&wf, &mem[0], &mem[1], 5, 0), many_groups() * 64, 64, sa,
-                true);
+    struct {
+        uint32_t *flag, *out;
+        uint32_t value;
+    } ab = {&mem[0], &mem[1], 5};
+    void *args = barriers ? ak_args(&wf, &ab, sizeof ab) : wait_flag_args(&wf, &mem[0], &mem[1], 5, 0);
+    uint16_t wg = barriers ? 128 : 64;
+    ak_dispatch(qa, &wf, args, many_groups() * wg, wg, sa, true);
     ak_dispatch(qb, &sv, store_value_args(&sv, &mem[2], 7), 64, 64, sb, true);
-    EXPECT(wait_done(sb, TIMEOUT_NS), "queue B's kernel completes while A's spin");
+    EXPECT(wait_done(sb, TIMEOUT_NS), "queue B's kernel completes while A's spin (barriers: %d)",
+           barriers);
     EXPECT(hsa_signal_load_scacquire(sa) == 1, "queue A's kernel still waits");
     EXPECT(mem[2] == 7, "B's output %u", mem[2]);
     set_flag(&mem[0]);
     EXPECT(wait_done(sa, TIMEOUT_NS), "queue A's kernel completes once released");
+    EXPECT(mem[1] == 5, "A's output %u", mem[1]);
     hsa_queue_destroy(qa);
     hsa_queue_destroy(qb);
+}
+
+static void test_preempt(void) {
+    preempt_case(false);
+    preempt_case(true);
 }
 
 /* Runs `busy` with `iters` rounds over n work-groups on q; returns the milliseconds it took. */

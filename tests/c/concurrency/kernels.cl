@@ -94,6 +94,29 @@ __kernel void wait_flag(__global uint *flag, __global uint *out, uint value, uin
     store_release(out, value);
 }
 
+// OpenCL's barrier(CLK_LOCAL_MEM_FENCE), as the compiler lowers it.
+static void wg_barrier(void) {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+
+// Waits until *flag != 0 with the whole work-group meeting at barriers between its looks (no
+// s_sleep: every round ends with all waves at the barrier), then stores `value` to *out.
+__kernel void wait_flag_barrier(__global uint *flag, __global uint *out, uint value) {
+    __local uint seen;
+    for (;;) {
+        if (lid() == 0)
+            seen = load_acquire(flag);
+        wg_barrier();
+        if (seen)
+            break;
+        wg_barrier();
+    }
+    if (lid() == 0)
+        store_release(out, value);
+}
+
 // Stores `value` to *out.
 __kernel void store_value(__global uint *out, uint value) {
     if (gid() == 0)

@@ -407,6 +407,8 @@ pub(crate) struct JitCtx {
     /// Barriers released in generated code in this run, and switches since the last one.
     pub releases: u64,
     pub round_switches: u64,
+    /// Instructions after which the run releases no barrier (the loop's clock).
+    pub clock_in: u64,
     /// The dispatch's instruction budget (0: none), for the turns of waves switched to.
     pub budget: u64,
     /// The code's table of block entries ([`JitCode::entries`]) and its base address.
@@ -503,8 +505,10 @@ impl<'p> WaveRunner<'p> {
     /// it ends, waits, sleeps or faults (as [`exec::run`]). Where [`WaveRunner::switches`],
     /// a wave of it that reaches `s_barrier` or `s_endpgm` may go on to the next wave the
     /// work-group loop would start in this round, in generated code (`wave_switch.rs`).
-    /// `cx` must be the context the runner was made for.
-    pub fn run(&mut self, waves: &mut [Wave], k: usize, cx: &mut ExecCtx) -> Ran {
+    /// Generated code releases barriers only while the waves have run fewer than
+    /// `clock_in` instructions (the work-group loop looks at the clock then). `cx` must be
+    /// the context the runner was made for.
+    pub fn run(&mut self, waves: &mut [Wave], k: usize, cx: &mut ExecCtx, clock_in: u64) -> Ran {
         let w = &mut waves[k];
         let before = w.executed;
         match self.code {
@@ -519,6 +523,7 @@ impl<'p> WaveRunner<'p> {
                 self.j.ran = 0;
                 self.j.releases = 0;
                 self.j.round_switches = 0;
+                self.j.clock_in = clock_in;
                 let (last, result) = run_code_in(&mut self.j, waves, k, cx, code);
                 Ran {
                     last,
@@ -630,6 +635,7 @@ impl JitCtx {
             ran: 0,
             releases: 0,
             round_switches: 0,
+            clock_in: 0,
             budget: 0,
             entries: std::ptr::null(),
             code: 0,

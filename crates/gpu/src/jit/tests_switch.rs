@@ -95,11 +95,18 @@ struct JitRun {
     switches: u64,
 }
 
-/// One run from wave `k`, its turn started as the loop starts it.
-fn jit_run(cx: &mut ExecCtx, code: &JitCode, ws: &mut [Wave], k: usize, limit: u64) -> JitRun {
+/// One run from wave `k`, its turn started as the loop starts it, the loop's clock due
+/// after `clock_in` instructions.
+fn jit_run_clock(
+    cx: &mut ExecCtx,
+    code: &JitCode,
+    ws: &mut [Wave],
+    limit: u64,
+    clock_in: u64,
+) -> JitRun {
     let mut runner = WaveRunner::with_code(cx, code, limit);
-    cx.budget = ws[k].start_turn(limit);
-    let ran = runner.run(ws, k, cx);
+    cx.budget = ws[0].start_turn(limit);
+    let ran = runner.run(ws, 0, cx, clock_in);
     JitRun {
         last: ran.last,
         insts: ran.insts,
@@ -107,6 +114,12 @@ fn jit_run(cx: &mut ExecCtx, code: &JitCode, ws: &mut [Wave], k: usize, limit: u
         released: ran.released,
         switches: runner.switches_made(),
     }
+}
+
+/// One run from wave `k`, the clock far.
+fn jit_run(cx: &mut ExecCtx, code: &JitCode, ws: &mut [Wave], k: usize, limit: u64) -> JitRun {
+    assert_eq!(k, 0, "the cases start with wave 0");
+    jit_run_clock(cx, code, ws, limit, u64::MAX)
 }
 
 fn assert_same(a: &Wave, b: &Wave, what: &str) {
@@ -177,6 +190,16 @@ fn waves_switched_to_end_as_the_interpreter_leaves_them() {
         assert!(jw
             .iter()
             .all(|w| w.state == WaveState::Barrier && w.pc == 8));
+
+        // The loop's clock due (the waves ran that many instructions): nothing released, the
+        // loop looks at the clock first.
+        let mut jw = waves(MAIN);
+        let j = jit_run_clock(&mut cx, &code, &mut jw, limit, 30);
+        j.result.unwrap();
+        assert_eq!((j.last, j.released), (3, false), "{isa:?}: the clock due");
+        assert!(j.insts >= 30 && jw.iter().all(|w| w.state == WaveState::Barrier));
+        let j = jit_run_clock(&mut cx, &code, &mut waves(MAIN), limit, j.insts + 1);
+        assert!(j.released, "{isa:?}: the clock due after the first round");
 
         // A wave switched to gets a time slice of its own (its call-outs too): wave 1 loops
         // past it in the second round and stops there (sliced), waves 2 and 3 released and

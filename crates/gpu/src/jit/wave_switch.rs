@@ -38,6 +38,7 @@ const J_NW: i32 = offset_of!(JitCtx, nw) as i32;
 const J_STOP: i32 = offset_of!(JitCtx, stop) as i32;
 const J_RELEASES: i32 = offset_of!(JitCtx, releases) as i32;
 const J_ROUND_SWITCHES: i32 = offset_of!(JitCtx, round_switches) as i32;
+const J_CLOCK_IN: i32 = offset_of!(JitCtx, clock_in) as i32;
 const J_TURN_START: i32 = offset_of!(JitCtx, turn_start) as i32;
 const J_RAN: i32 = offset_of!(JitCtx, ran) as i32;
 /// Bytes between two waves of the work-group's array.
@@ -135,7 +136,8 @@ impl Emitter<'_> {
 
         // The round's last wave. Where every wave now waits at the barrier or is done, and
         // one waits, the loop would release them and start the next round with its first
-        // waiting wave, after a look at the stop flag: so does this (rsi: the waiting waves).
+        // waiting wave, after a look at the stop flag: so does this (rsi: the waiting waves),
+        // unless the loop's clock is due.
         bind(a, &mut last)?;
         a.mov(rdx, qword_ptr(r12 + J_WAVES))?;
         a.xor(esi, esi)?;
@@ -159,6 +161,12 @@ impl Emitter<'_> {
         a.mov(rcx, qword_ptr(r12 + J_STOP))?;
         a.cmp(byte_ptr(rcx), 0)?;
         a.jne(out)?;
+        // Nor past the loop's next look at the clock (which may park the work-group).
+        a.mov(rcx, rbp)?;
+        a.sub(rcx, qword_ptr(r12 + J_TURN_START))?;
+        a.add(rcx, qword_ptr(r12 + J_RAN))?;
+        a.cmp(rcx, qword_ptr(r12 + J_CLOCK_IN))?;
+        a.jae(out)?;
         // Release: every waiting wave runs again (the runner's loop finds them so if the
         // next round stops early).
         a.mov(rcx, rsi)?;
