@@ -514,16 +514,14 @@ impl<'p> WaveRunner<'p> {
         match self.code {
             // The traced wave is the interpreter's (its trace hooks live there).
             Some(code) if !cx.tracer.as_deref().is_some_and(|t| t.wants(w)) => {
-                self.j.run_mask = if self.switches(cx) {
-                    later_runnable(waves, k)
-                } else {
-                    0
-                };
+                // (Without switching, the code releases no barrier either: clock due.)
+                let switch = self.switches(cx);
+                self.j.run_mask = if switch { later_runnable(waves, k) } else { 0 };
+                self.j.clock_in = if switch { clock_in } else { 0 };
                 self.j.turn_start = before;
                 self.j.ran = 0;
                 self.j.releases = 0;
                 self.j.round_switches = 0;
-                self.j.clock_in = clock_in;
                 let (last, result) = run_code_in(&mut self.j, waves, k, cx, code);
                 Ran {
                     last,

@@ -15,7 +15,12 @@ use crate::wave::{Wave, WaveState, WAVE_SLICE};
 /// v4 = v3 + v2; end. Each loop reads MODE (`s_getreg`), a call-out to the interpreter,
 /// which checks the wave's budget itself.
 fn kernel() -> Program {
-    program(&[
+    kernel_then(&[])
+}
+
+/// [`kernel`] with `more` lines after its end.
+fn kernel_then(more: &[(&str, &[u32])]) -> Program {
+    let mut lines: Vec<(&str, &[u32])> = vec![
         ("v_add_u32_e32 v1, s8, v0", &[0x6802_0008]),
         ("s_cmp_eq_u32 s10, 0", &[0xbf06_800a]),
         ("s_cbranch_scc1 4", &[0xbf85_0004]),
@@ -34,7 +39,9 @@ fn kernel() -> Program {
         ("s_barrier", &[0xbf8a_0000]),
         ("v_add_u32_e32 v4, v3, v2", &[0x6808_0503]),
         ("s_endpgm", &[0xbf81_0000]),
-    ])
+    ];
+    lines.extend_from_slice(more);
+    program(&lines)
 }
 
 /// Four waves: loop counts `loops` (s10, s11), random registers otherwise.
@@ -101,12 +108,11 @@ fn jit_run_clock(
     cx: &mut ExecCtx,
     code: &JitCode,
     ws: &mut [Wave],
-    limit: u64,
-    clock_in: u64,
+    (k, limit, clock_in): (usize, u64, u64),
 ) -> JitRun {
     let mut runner = WaveRunner::with_code(cx, code, limit);
-    cx.budget = ws[0].start_turn(limit);
-    let ran = runner.run(ws, 0, cx, clock_in);
+    cx.budget = ws[k].start_turn(limit);
+    let ran = runner.run(ws, k, cx, clock_in);
     JitRun {
         last: ran.last,
         insts: ran.insts,
@@ -118,8 +124,7 @@ fn jit_run_clock(
 
 /// One run from wave `k`, the clock far.
 fn jit_run(cx: &mut ExecCtx, code: &JitCode, ws: &mut [Wave], k: usize, limit: u64) -> JitRun {
-    assert_eq!(k, 0, "the cases start with wave 0");
-    jit_run_clock(cx, code, ws, limit, u64::MAX)
+    jit_run_clock(cx, code, ws, (k, limit, u64::MAX))
 }
 
 fn assert_same(a: &Wave, b: &Wave, what: &str) {
@@ -191,14 +196,40 @@ fn waves_switched_to_end_as_the_interpreter_leaves_them() {
             .iter()
             .all(|w| w.state == WaveState::Barrier && w.pc == 8));
 
+        // A program with a global wave sync operation (here never reached) does not switch:
+        // the loop must see each change of the device's GWS before the next wave runs.
+        let gws = kernel_then(&[("ds_gws_barrier v1 gds", &[0xd93b_0000, 0x0000_0001])]);
+        let gcode = JitCode::compile(&gws, 0, false, false, isa).unwrap();
+        let mut grig = Rig::new(0);
+        let mut gcx = grig.cx(&gws, Checker::new(&map, 0..0), 0);
+        // Each run is one wave's, the last one's too (whose barrier every wave reached).
+        let mut jw = waves(MAIN);
+        for k in 0..4 {
+            let j = jit_run(&mut gcx, &gcode, &mut jw, k, limit);
+            j.result.unwrap();
+            assert_eq!(
+                (j.last, j.released, j.switches),
+                (k, false, 0),
+                "{isa:?}: GWS"
+            );
+            assert!(
+                jw[k + 1..].iter().all(|w| w.pc == 0),
+                "{isa:?}: GWS, others not run"
+            );
+        }
+        assert!(
+            jw.iter().all(|w| w.state == WaveState::Barrier),
+            "{isa:?}: GWS"
+        );
+
         // The loop's clock due (the waves ran that many instructions): nothing released, the
         // loop looks at the clock first.
         let mut jw = waves(MAIN);
-        let j = jit_run_clock(&mut cx, &code, &mut jw, limit, 30);
+        let j = jit_run_clock(&mut cx, &code, &mut jw, (0, limit, 30));
         j.result.unwrap();
         assert_eq!((j.last, j.released), (3, false), "{isa:?}: the clock due");
         assert!(j.insts >= 30 && jw.iter().all(|w| w.state == WaveState::Barrier));
-        let j = jit_run_clock(&mut cx, &code, &mut waves(MAIN), limit, j.insts + 1);
+        let j = jit_run_clock(&mut cx, &code, &mut waves(MAIN), (0, limit, j.insts + 1));
         assert!(j.released, "{isa:?}: the clock due after the first round");
 
         // A wave switched to gets a time slice of its own (its call-outs too): wave 1 loops

@@ -12,13 +12,16 @@
 //! `JitCtx::run_mask` (the later waves that are runnable, up to the first one only the loop
 //! may start: see `WaveRunner::run`): this wave's state becomes `Barrier` or `Done`, the next
 //! one's `Running`, its time slice and budget are set as the loop sets them
-//! (`Wave::start_turn`), and code jumps to its block. The instructions the waves ran are
-//! added up for the loop's clock (`JitCtx::ran`). The round's end (all waves at the barrier,
-//! the release, the loop's checks of stop requests and time) stays with the loop, as does
-//! everything else a wave may stop for; the order in which waves run, and so every result,
-//! is the same. A work-group of waves without barriers is one call of the code.
+//! (`Wave::start_turn`), and code jumps to its block. At the round's last wave, where every
+//! wave waits at the barrier or is done, the code releases them and starts the next round as
+//! the loop would, after its look at the stop flag, unless the loop's clock is due
+//! (`JitCtx::clock_in`: the loop may park the work-group then). The instructions the waves
+//! ran are added up for that clock (`JitCtx::ran`). Everything else a wave may stop for stays
+//! with the loop; the order in which waves run, and so every result, is the same. A
+//! work-group of waves without barriers is one call of the code, and so is one whose waves
+//! only ever meet at barriers, until the clock is due.
 
-use super::emit::{bind, Emitter, R, W_EXECUTED, W_PC, W_V};
+use super::emit::{bind, Emitter, J_LIMIT, J_STOP, R, W_EXECUTED, W_PC, W_V};
 use super::{JitCtx, EXIT_BARRIER, EXIT_DISPATCH, EXIT_END};
 use crate::wave::{Wave, WaveState, WAVE_SLICE};
 use iced_x86::code_asm::*;
@@ -26,7 +29,6 @@ use std::mem::offset_of;
 
 const W_STATE: i32 = offset_of!(Wave, state) as i32;
 const W_TIME_SLICE: i32 = offset_of!(Wave, time_slice) as i32;
-const J_LIMIT: i32 = offset_of!(JitCtx, limit) as i32;
 const J_WAVES: i32 = offset_of!(JitCtx, waves) as i32;
 const J_CUR: i32 = offset_of!(JitCtx, cur) as i32;
 const J_RUN_MASK: i32 = offset_of!(JitCtx, run_mask) as i32;
@@ -35,7 +37,6 @@ const J_ENTRIES: i32 = offset_of!(JitCtx, entries) as i32;
 const J_CODE: i32 = offset_of!(JitCtx, code) as i32;
 const J_SWITCHES: i32 = offset_of!(JitCtx, switches) as i32;
 const J_NW: i32 = offset_of!(JitCtx, nw) as i32;
-const J_STOP: i32 = offset_of!(JitCtx, stop) as i32;
 const J_RELEASES: i32 = offset_of!(JitCtx, releases) as i32;
 const J_ROUND_SWITCHES: i32 = offset_of!(JitCtx, round_switches) as i32;
 const J_CLOCK_IN: i32 = offset_of!(JitCtx, clock_in) as i32;
