@@ -56,6 +56,9 @@ pub struct Program {
     /// The program can set MODE.VSKIP (`s_setvskip`, or `s_setreg*` over MODE bit 28): its
     /// waves run in the interpreter, which skips every vector instruction while VSKIP is set.
     pub uses_vskip: bool,
+    /// The program has global wave sync operations (`ds_gws_*`): its waves do not switch in
+    /// generated code (`jit/wave_switch.rs`).
+    pub uses_gws: bool,
 }
 
 impl Program {
@@ -95,6 +98,9 @@ impl Program {
         let uses_vskip = slots
             .iter()
             .any(|s| matches!(s, Slot::Ok(x) if sets_vskip(&x.inst)));
+        let uses_gws = slots
+            .iter()
+            .any(|s| matches!(s, Slot::Ok(x) if x.inst.op.name().starts_with("ds_gws")));
         let mut p = Program {
             gfx,
             base,
@@ -102,6 +108,7 @@ impl Program {
             offsets,
             index,
             uses_vskip,
+            uses_gws,
         };
         p.link();
         p

@@ -238,9 +238,7 @@ impl JitCode {
             isa,
             sites: out.sites,
             switches: out.stubs.iter().any(|&(_, s)| s == stubs::Stub::NextWave),
-            gws: prog.slots.iter().any(|s| {
-                matches!(s, crate::program::Slot::Ok(x) if x.inst.op.name().starts_with("ds_gws"))
-            }),
+            gws: prog.uses_gws,
         })
     }
 }
