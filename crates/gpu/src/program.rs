@@ -100,7 +100,7 @@ impl Program {
             .any(|s| matches!(s, Slot::Ok(x) if sets_vskip(&x.inst)));
         let uses_gws = slots
             .iter()
-            .any(|s| matches!(s, Slot::Ok(x) if x.inst.op.name().starts_with("ds_gws")));
+            .any(|s| matches!(s, Slot::Ok(x) if crate::exec::gws::is_gws(x.inst.op)));
         let mut p = Program {
             gfx,
             base,

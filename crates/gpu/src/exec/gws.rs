@@ -95,17 +95,22 @@ const PENDING: u16 = 1 << 15;
 const BARRIER: u16 = 1 << 14;
 const FLAG: u16 = 1 << 13;
 
-/// Executes a `ds_gws_*` instruction; `None` for other ops.
-pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
-    if !matches!(
-        x.inst.op,
+/// Whether `op` is a global wave sync operation (`ds_gws_*`).
+pub fn is_gws(op: Op) -> bool {
+    matches!(
+        op,
         Op::DS_GWS_INIT
             | Op::DS_GWS_SEMA_V
             | Op::DS_GWS_SEMA_BR
             | Op::DS_GWS_SEMA_P
             | Op::DS_GWS_SEMA_RELEASE_ALL
             | Op::DS_GWS_BARRIER
-    ) {
+    )
+}
+
+/// Executes a `ds_gws_*` instruction; `None` for other ops.
+pub fn exec(w: &mut Wave, x: &XInst) -> Option<Flow> {
+    if !is_gws(x.inst.op) {
         return None;
     }
     // offset0 is the low byte of the offset field (the decoder keeps both bytes in `imm`).

@@ -179,10 +179,6 @@ pub struct JitCode {
     /// Its `s_barrier`s and `s_endpgm`s go on to the work-group's next wave
     /// (`wave_switch.rs`).
     switches: bool,
-    /// The program has global wave sync operations: a change of the device's GWS must wake
-    /// the work-groups waiting on it before this one runs another wave, so its waves do
-    /// not switch.
-    gws: bool,
 }
 
 impl JitCode {
@@ -238,7 +234,6 @@ impl JitCode {
             isa,
             sites: out.sites,
             switches: out.stubs.iter().any(|&(_, s)| s == stubs::Stub::NextWave),
-            gws: prog.uses_gws,
         })
     }
 }
@@ -476,10 +471,6 @@ impl<'p> WaveRunner<'p> {
         };
         let mut j = JitCtx::new(cx.stop);
         j.budget = budget;
-        if let Some(c) = code {
-            j.entries = c.entries.as_ptr();
-            j.code = c.code.addr();
-        }
         WaveRunner { code, j }
     }
 
@@ -488,15 +479,14 @@ impl<'p> WaveRunner<'p> {
     pub(crate) fn with_code(cx: &ExecCtx<'p>, code: &'p JitCode, budget: u64) -> WaveRunner<'p> {
         let mut r = WaveRunner::new(cx, Engine::Interpreter, budget);
         r.code = Some(code);
-        r.j.entries = code.entries.as_ptr();
-        r.j.code = code.code.addr();
         r
     }
 
     /// Whether a run may go on with later waves (see [`WaveRunner::run`]).
     pub fn switches(&self, cx: &ExecCtx) -> bool {
-        // A trace decides per wave which engine runs it.
-        self.code.is_some_and(|c| c.switches && !c.gws) && cx.tracer.is_none()
+        // A trace decides per wave which engine runs it. A change of the device's GWS must
+        // wake the work-groups waiting on it before this one runs another wave.
+        self.code.is_some_and(|c| c.switches) && !cx.prog.uses_gws && cx.tracer.is_none()
     }
 
     /// Runs `waves[k]`, whose turn has started ([`Wave::start_turn`], `cx.budget` set), until
@@ -573,11 +563,12 @@ pub struct Ran {
 /// runs again is the loop's to say).
 fn later_runnable(waves: &[Wave], k: usize) -> u64 {
     let mut m = 0u64;
+    // (A work-group has at most 16 waves: 1,024 work-items.)
     for (i, w) in waves
         .iter()
         .enumerate()
         .skip(k + 1)
-        .take(64 - (k + 1).min(64))
+        .take_while(|&(i, _)| i < 64)
     {
         match w.state {
             WaveState::Running | WaveState::Sleeping | WaveState::Sliced => m |= 1 << i,
