@@ -45,6 +45,17 @@ fn ipred(c: Cond) -> R<Icmp> {
     })
 }
 
+/// The predicate `p'` with `y p' x` exactly when `x p y`.
+fn mirrored(p: Icmp) -> Icmp {
+    match p {
+        Icmp::Lt => Icmp::Gt,
+        Icmp::Gt => Icmp::Lt,
+        Icmp::Le => Icmp::Ge,
+        Icmp::Ge => Icmp::Le,
+        other => other,
+    }
+}
+
 impl Emitter<'_> {
     pub(super) fn lane_cmp(&mut self, li: &LaneInst, ty: CmpTy, c: Cond) -> R<()> {
         if !li.writes_exec && self.mask_unread() {
@@ -69,9 +80,16 @@ impl Emitter<'_> {
                     self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I32, x, Vs::R(y))?;
             }
             CmpTy::I32 | CmpTy::U32 => {
-                let x = self.opd_reg(li.src[0][0])?;
-                let y = self.opd(li.src[1][0])?;
-                inverted = self.v_icmp_maybe_inverted(m, ipred(c)?, ty == CmpTy::I32, x, y)?;
+                // The first source must be a register. A uniform one (the compiler puts
+                // scalars and constants first) goes second, as a memory or broadcast
+                // operand, with the order mirrored: one broadcast fewer per chunk.
+                let (mut a, mut b, mut p) = (li.src[0][0], li.src[1][0], ipred(c)?);
+                if matches!(a, Opd::S(_) | Opd::K(_)) && matches!(b, Opd::V(_)) {
+                    (a, b, p) = (b, a, mirrored(p));
+                }
+                let x = self.opd_reg(a)?;
+                let y = self.opd(b)?;
+                inverted = self.v_icmp_maybe_inverted(m, p, ty == CmpTy::I32, x, y)?;
             }
             CmpTy::I16 | CmpTy::U16 if li.sdwa.is_none() && const_src(li).is_some() => {
                 // A register against a constant (`x == 0` of LLVM's bool arithmetic): the

@@ -38,6 +38,45 @@ impl<'p> Emitter<'p> {
         Ok(v)
     }
 
+    /// Source `i` of a float op as an operand: memory (or, on AVX-512, a broadcast) where it
+    /// has no modifiers and no register, for the last source of an instruction to read.
+    fn fsrc_opd(&mut self, li: &LaneInst, i: usize) -> R<Vs> {
+        if li.abs >> i & 1 == 0 && li.neg >> i & 1 == 0 {
+            return self.opd(li.src[i][0]);
+        }
+        Ok(Vs::R(self.fsrc(li, i)?))
+    }
+
+    /// The two sources of a binary f32 op, the one the op reads last as an operand (memory
+    /// allowed): for a subtraction its subtrahend, for a commutative op the one not in a
+    /// register. Returns (first, last, swapped): swapped when the last is source 0.
+    fn fsrc_pair(&mut self, li: &LaneInst, op: FOp) -> R<(V, Vs, bool)> {
+        let swap = match op {
+            FOp::SubRev => true,
+            FOp::Add | FOp::Mul => {
+                let mods = li.abs | li.neg;
+                mods & 3 == 0 && self.in_reg(li.src[1][0]) && !self.in_reg(li.src[0][0])
+            }
+            _ => false,
+        };
+        let (first, last) = if swap { (1, 0) } else { (0, 1) };
+        let x = self.fsrc(li, first)?;
+        let y = self.fsrc_opd(li, last)?;
+        Ok((x, y, swap))
+    }
+
+    /// Operand `s` in a register (a temporary taken for a memory or broadcast one).
+    fn vs_reg(&mut self, s: Vs) -> R<V> {
+        match s {
+            Vs::R(v) => Ok(v),
+            other => {
+                let t = self.tmp()?;
+                self.v_mov(t, other)?;
+                Ok(t)
+            }
+        }
+    }
+
     /// Takes `nv` vector and `nm` mask temporaries now, for code out of line to use: the free
     /// sets to install there.
     pub(super) fn reserve(&mut self, nv: usize, nm: usize) -> R<(u32, u32)> {
@@ -53,6 +92,9 @@ impl<'p> Emitter<'p> {
 
     pub(super) fn lane_f32(&mut self, _i: u32, li: &LaneInst, op: FOp) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
+        if matches!(op, FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul) {
+            return self.f32_binary(d, li, op);
+        }
         let x = self.fsrc(li, 0)?;
         let y = self.fsrc(li, 1)?;
         let zs = if op == FOp::Fma {
@@ -61,7 +103,7 @@ impl<'p> Emitter<'p> {
             None
         };
         if self.nan_redo.is_some() && super::nan_defer::deferred(li) {
-            return self.f32_bare(d, op, x, y, zs);
+            return self.f32_bare(d, op, x, Vs::R(y), zs);
         }
         let t = self.tmp()?;
         let nan = self.mtmp()?;
@@ -87,33 +129,52 @@ impl<'p> Emitter<'p> {
             self.v_fcmp(nan, UNORD, x, Vs::R(y))?;
             return self.nan_exit(d, t, nan, (fv, fm), move |e| e.minmax_nan(t, x, y, nan));
         }
-        match op {
-            FOp::Add => self.v_fadd(t, x, Vs::R(y))?,
-            FOp::Sub => self.v_fsub(t, x, Vs::R(y))?,
-            FOp::SubRev => self.v_fsub(t, y, Vs::R(x))?,
-            FOp::Mul => self.v_fmul(t, x, Vs::R(y))?,
-            FOp::Fma => self.v_fma(t, x, y, zs.ok_or_else(|| err("fma"))?)?,
+        match (op, zs) {
+            (FOp::Fma, Some(z)) => self.v_fma(t, x, y, z)?,
             _ => return Err(err("float op")),
         }
-        let nv = if matches!(op, FOp::Sub | FOp::SubRev) {
-            3
-        } else {
-            2
-        };
+        let reserved = self.reserve(2, 1)?;
+        self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
+        self.nan_exit(d, t, nan, reserved, move |e| {
+            e.nan3(t, nan, [Some(x), Some(y), zs])
+        })
+    }
+
+    /// An f32 add, subtraction or multiply: its last source read straight from memory where
+    /// it is there, and the NaN test's fix-up out of line.
+    fn f32_binary(&mut self, d: u8, li: &LaneInst, op: FOp) -> R<()> {
+        let (x, y, swapped) = self.fsrc_pair(li, op)?;
+        // (Sub: x - y. SubRev reads source 1 first: y is its source 0, the subtrahend.)
+        let op = if op == FOp::SubRev { FOp::Sub } else { op };
+        if self.nan_redo.is_some() && super::nan_defer::deferred(li) {
+            return self.f32_bare(d, op, x, y, None);
+        }
+        let t = self.tmp()?;
+        let nan = self.mtmp()?;
+        match op {
+            FOp::Add => self.v_fadd(t, x, y)?,
+            FOp::Sub => self.v_fsub(t, x, y)?,
+            _ => self.v_fmul(t, x, y)?,
+        }
+        // The fix-up's temporaries: nan3's two, a negated subtrahend, the operand out of
+        // memory.
+        let nv = 2 + usize::from(op == FOp::Sub) + usize::from(!matches!(y, Vs::R(_)));
         let reserved = self.reserve(nv, 1)?;
         self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
         self.nan_exit(d, t, nan, reserved, move |e| {
-            // nan3 of the operands as the op reads them: a subtrahend negated.
-            let ops: [Option<V>; 3] = match op {
-                FOp::Sub | FOp::SubRev => {
-                    let (first, second) = if op == FOp::Sub { (x, y) } else { (y, x) };
+            // nan3 of the operands in the instruction's order, as the op reads them: a
+            // subtrahend negated. (Memory and registers still hold them: the result is
+            // written after the fix-up.)
+            let y = e.vs_reg(y)?;
+            let (first, second) = if swapped { (y, x) } else { (x, y) };
+            let ops = match op {
+                FOp::Sub => {
                     let f = e.tmp()?;
                     e.v_const(f, SIGN)?;
-                    e.v_xor(f, second, Vs::R(f))?;
-                    [Some(first), Some(f), None]
+                    e.v_xor(f, y, Vs::R(f))?;
+                    [Some(x), Some(f), None]
                 }
-                FOp::Fma => [Some(x), Some(y), zs],
-                _ => [Some(x), Some(y), None],
+                _ => [Some(first), Some(second), None],
             };
             e.nan3(t, nan, ops)
         })
@@ -121,14 +182,14 @@ impl<'p> Emitter<'p> {
 
     /// An add, subtraction, multiply or fma without its NaN test, in a deferring chunk
     /// (`nan_defer.rs`): its result is tested where it leaves the run of such ops.
-    fn f32_bare(&mut self, d: u8, op: FOp, x: V, y: V, z: Option<V>) -> R<()> {
+    fn f32_bare(&mut self, d: u8, op: FOp, x: V, y: Vs, z: Option<V>) -> R<()> {
         let t = self.dst_reg(d)?;
-        match (op, z) {
-            (FOp::Add, _) => self.v_fadd(t, x, Vs::R(y))?,
-            (FOp::Mul, _) => self.v_fmul(t, x, Vs::R(y))?,
-            (FOp::Sub, _) => self.v_fsub(t, x, Vs::R(y))?,
-            (FOp::SubRev, _) => self.v_fsub(t, y, Vs::R(x))?,
-            (FOp::Fma, Some(z)) => self.v_fma(t, x, y, z)?,
+        match (op, z, y) {
+            (FOp::Add, _, _) => self.v_fadd(t, x, y)?,
+            (FOp::Mul, _, _) => self.v_fmul(t, x, y)?,
+            (FOp::Sub, _, _) => self.v_fsub(t, x, y)?,
+            (FOp::SubRev, _, Vs::R(y)) => self.v_fsub(t, y, Vs::R(x))?,
+            (FOp::Fma, Some(z), Vs::R(y)) => self.v_fma(t, x, y, z)?,
             _ => return Err(err("float op without a NaN test")),
         }
         if self.pend_nan_test(d) {

@@ -3,7 +3,7 @@
 //! `exec::int32::apply`.
 
 use super::emit::{Emitter, R};
-use super::select::{LaneInst, LaneOp};
+use super::select::{LaneInst, LaneOp, Opd};
 use super::vx::{Icmp, Isa, Vs, M, V};
 use crate::exec::int32::Int32;
 use crate::valu::{BitsOp, CmpTy};
@@ -395,7 +395,12 @@ impl Emitter<'_> {
                 self.put(d, r)
             }
             Add | Sub | MulLo | And | Or | Xor | MinU | MaxU | MinI | MaxI | SubRev => {
-                let (x, y) = if op == SubRev { (s1, s0) } else { (s0, s1) };
+                let (mut x, mut y) = if op == SubRev { (s1, s0) } else { (s0, s1) };
+                // The first source must be a register: where only the second is one, a
+                // commutative op takes them the other way round (a load fewer per chunk).
+                if !matches!(op, Sub | SubRev) && self.in_reg(y) && !self.in_reg(x) {
+                    (x, y) = (y, x);
+                }
                 let xv = self.opd_reg(x)?;
                 let yv = self.opd(y)?;
                 let r = self.dst_reg(d)?;
@@ -677,23 +682,40 @@ impl Emitter<'_> {
     /// `v_mul_hi_u32` / `v_mul_hi_i32`: the high 32 bits of the 64-bit product.
     pub(super) fn mul_hi(&mut self, li: &LaneInst, signed: bool) -> R<()> {
         let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
-        let (a, b) = (self.opd_reg(li.src[0][0])?, self.opd_reg(li.src[1][0])?);
-        let hi = self.mul_hi_regs(a, b, signed)?;
+        let (a, b, b_uniform) = self.mul_sources(li)?;
+        let hi = self.mul_hi_regs(a, b, b_uniform, signed)?;
         self.put(d, hi)
     }
 
-    /// The high halves of the lane products `a * b` in a new temporary (two temporaries).
-    pub(super) fn mul_hi_regs(&mut self, a: V, b: V, signed: bool) -> R<V> {
+    /// Sources 0 and 1 of a multiply in registers, a uniform one second (returned `true`).
+    pub(super) fn mul_sources(&mut self, li: &LaneInst) -> R<(V, V, bool)> {
+        let uniform = |o: Opd| matches!(o, Opd::S(_) | Opd::K(_));
+        let (mut x, mut y) = (li.src[0][0], li.src[1][0]);
+        if uniform(x) && !uniform(y) {
+            (x, y) = (y, x);
+        }
+        Ok((self.opd_reg(x)?, self.opd_reg(y)?, uniform(y)))
+    }
+
+    /// The high halves of the lane products `a * b` in a new temporary (two temporaries);
+    /// `b_uniform`: every lane of `b` holds one value.
+    pub(super) fn mul_hi_regs(&mut self, a: V, b: V, b_uniform: bool, signed: bool) -> R<V> {
         let (odd, even) = (self.tmp()?, self.tmp()?);
         // Odd lanes: move them to the low dword of each qword, multiply; their high halves
-        // land in the odd dwords. Even lanes: the multiply reads the low dwords directly.
+        // land in the odd dwords. Even lanes: the multiply reads the low dwords directly. (A
+        // uniform `b` has its odd lanes' value in the low dwords already.)
         self.v_srliq(odd, a, 32)?;
-        self.v_srliq(even, b, 32)?;
+        let b_odd = if b_uniform {
+            b
+        } else {
+            self.v_srliq(even, b, 32)?;
+            even
+        };
         if signed {
-            self.v_muldq(odd, odd, Vs::R(even))?;
+            self.v_muldq(odd, odd, Vs::R(b_odd))?;
             self.v_muldq(even, a, Vs::R(b))?;
         } else {
-            self.v_muludq(odd, odd, Vs::R(even))?;
+            self.v_muludq(odd, odd, Vs::R(b_odd))?;
             self.v_muludq(even, a, Vs::R(b))?;
         }
         self.v_srliq(even, even, 32)?;

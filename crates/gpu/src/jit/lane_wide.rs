@@ -151,10 +151,10 @@ impl Emitter<'_> {
     /// the mask.
     pub(super) fn mad64(&mut self, li: &LaneInst, signed: bool) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
-        let (a, b) = (self.opd_reg(li.src[0][0])?, self.opd_reg(li.src[1][0])?);
+        let (a, b, b_uniform) = self.mul_sources(li)?;
         let plo = self.tmp()?;
         self.v_mullo(plo, a, Vs::R(b))?;
-        let phi = self.mul_hi_regs(a, b, signed)?;
+        let phi = self.mul_hi_regs(a, b, b_uniform, signed)?;
         self.free(a);
         self.free(b);
         if li.src[2] == [Opd::K(0), Opd::K(0)] {

@@ -364,8 +364,10 @@ pub(crate) struct JitCtx {
     /// check their offset against it, as the interpreter does).
     pub private_size: u64,
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
-    /// loop: lane masks the segment writes change the SGPRs between chunks.
-    pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
+    /// loop: lane masks the segment writes change the SGPRs between chunks. AVX-512 keeps
+    /// one dword per slot (read as a broadcast operand); AVX2, which has no broadcast
+    /// operands, keeps each value broadcast to a whole chunk, read as a memory operand.
+    pub snap: [SnapSlot; SNAP_SLOTS],
     /// Classified LDS address registers of the block being run (`lds_class.rs`: a block
     /// classifies a register before it reads the slot).
     pub lds_cls: [std::mem::MaybeUninit<lds_class::LdsClass>; lds_class::LDS_CLASS_SLOTS],
@@ -413,6 +415,11 @@ pub(crate) struct JitCtx {
 
 /// Snapshot slots of a segment's uniform operands.
 pub(crate) const SNAP_SLOTS: usize = 64;
+
+/// One snapshot slot: an AVX2 chunk (aligned, so that no read of one splits a cache line).
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub(crate) struct SnapSlot(pub [std::mem::MaybeUninit<u32>; 8]);
 
 /// How many GPRs a segment may collect lane masks in (`segment.rs`), each saved in
 /// `JitCtx::nan_accs` for a chunk's second run.
@@ -605,7 +612,7 @@ impl JitCtx {
             lds_size: 0,
             private_size: 0,
             // Written by generated code before it is read: not worth zeroing.
-            snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
+            snap: [SnapSlot([std::mem::MaybeUninit::uninit(); 8]); SNAP_SLOTS],
             lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
             buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
             xlane: [std::mem::MaybeUninit::uninit(); 64],

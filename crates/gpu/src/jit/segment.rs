@@ -33,8 +33,8 @@ pub(super) struct Seg {
     homes: VecMap<Opd, Home>,
     /// Uniform operands without a home: their snapshot slot in `JitCtx::snap`.
     snaps: VecMap<u8, i32>,
-    /// AVX2: constants without a home, in snapshot slots too (one broadcast per use, where
-    /// materializing one takes three instructions).
+    /// AVX2: constants without a home, in snapshot slots too (read as a memory operand or
+    /// with one load, where materializing one takes three instructions).
     ksnaps: VecMap<u32, i32>,
     /// Lane masks held in mask registers in this iteration (SGPR pair, register), most
     /// recently written last; memory holds them too.
@@ -152,6 +152,16 @@ pub(super) fn unroll_budget() -> usize {
 const MASK_ACCS: [AsmRegister64; super::MASK_ACC_SLOTS] = [rcx, rdx, r8, r9, r10, r11];
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
+
+/// The offset in `JitCtx` of snapshot slot `n`: a dword on AVX-512 (the first ones within a
+/// one-byte displacement), a whole chunk on AVX2.
+fn snap_at(isa: Isa, n: usize) -> i32 {
+    let stride = match isa {
+        Isa::Avx512 => 4,
+        Isa::Avx2 => std::mem::size_of::<super::SnapSlot>() as i32,
+    };
+    J_SNAP + stride * n as i32
+}
 
 impl Emitter<'_> {
     /// The chunk-relative memory of VGPR `r` (rdi = this chunk of VGPR 0; unrolled, r13 plus
@@ -272,12 +282,23 @@ impl Emitter<'_> {
                 }
                 (Opd::K(k), Some(h)) => self.v_const(h.reg, k)?,
                 (Opd::S(s), None) => {
-                    let slot = J_SNAP + 4 * (snaps.len() + ksnaps.len()) as i32;
+                    let slot = snap_at(isa, snaps.len() + ksnaps.len());
                     if snaps.len() + ksnaps.len() >= super::SNAP_SLOTS {
                         return Err(super::emit::err("too many uniform operands"));
                     }
-                    self.a.mov(eax, dword_ptr(rbx + (W_S + 4 * i32::from(s))))?;
-                    self.a.mov(dword_ptr(r12 + slot), eax)?;
+                    let sgpr = ptr(rbx + (W_S + 4 * i32::from(s)));
+                    match isa {
+                        Isa::Avx512 => {
+                            self.a.mov(eax, dword_ptr(sgpr))?;
+                            self.a.mov(dword_ptr(r12 + slot), eax)?;
+                        }
+                        Isa::Avx2 => {
+                            let t = self.tmp()?;
+                            self.v_mov(t, Vs::B(sgpr))?;
+                            self.v_mov_to_mem(r12 + slot, t)?;
+                            self.free(t);
+                        }
+                    }
                     snaps.insert(s, slot);
                 }
                 _ => {}
@@ -292,8 +313,11 @@ impl Emitter<'_> {
                     if n >= super::SNAP_SLOTS {
                         break;
                     }
-                    let slot = J_SNAP + 4 * n as i32;
-                    self.a.mov(dword_ptr(r12 + slot), k)?;
+                    let slot = snap_at(isa, n);
+                    let t = self.tmp()?;
+                    self.v_const(t, k)?;
+                    self.v_mov_to_mem(r12 + slot, t)?;
+                    self.free(t);
                     ksnaps.insert(k, slot);
                 }
                 _ => {}
@@ -771,8 +795,11 @@ impl Emitter<'_> {
         }
         match o {
             Opd::V(r) => Ok(Vs::M(self.vgpr_mem(r))),
-            Opd::S(s) if self.isa == Isa::Avx512 => Ok(Vs::B(ptr(r12 + self.snap_slot(s)?))),
-            Opd::S(_) | Opd::K(_) => {
+            Opd::S(s) => Ok(self.snap_opd(self.snap_slot(s)?)),
+            Opd::K(k) if self.ksnap_slot(k).is_some() => {
+                Ok(self.snap_opd(self.ksnap_slot(k).unwrap_or_default()))
+            }
+            Opd::K(_) => {
                 let t = self.tmp()?;
                 self.uniform_into(t, o)?;
                 self.cache_temp(o, t);
@@ -802,15 +829,29 @@ impl Emitter<'_> {
             .ok_or_else(|| super::emit::err("uniform operand without a slot"))
     }
 
+    /// The snapshot slot of constant `k` in this segment (AVX2), if it has one.
+    fn ksnap_slot(&self, k: u32) -> Option<i32> {
+        self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied())
+    }
+
+    /// The operand reading snapshot slot `slot` (at `r12 + slot`): a broadcast dword on
+    /// AVX-512, the whole chunk the segment's start broadcast there on AVX2.
+    fn snap_opd(&self, slot: i32) -> Vs {
+        match self.isa {
+            Isa::Avx512 => Vs::B(ptr(r12 + slot)),
+            Isa::Avx2 => Vs::M(ptr(r12 + slot)),
+        }
+    }
+
     /// `d` = the scalar or constant `o` (without a home), from its snapshot slot or built.
     fn uniform_into(&mut self, d: V, o: Opd) -> R<()> {
         match o {
             Opd::S(s) => {
                 let slot = self.snap_slot(s)?;
-                self.v_mov(d, Vs::B(ptr(r12 + slot)))
+                self.v_mov(d, self.snap_opd(slot))
             }
-            Opd::K(k) => match self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied()) {
-                Some(slot) => self.v_mov(d, Vs::B(ptr(r12 + slot))),
+            Opd::K(k) => match self.ksnap_slot(k) {
+                Some(slot) => self.v_mov(d, self.snap_opd(slot)),
                 None => self.v_const(d, k),
             },
             Opd::V(_) => Err(super::emit::err("a VGPR is not uniform")),
@@ -854,6 +895,11 @@ impl Emitter<'_> {
             }
             None => 0,
         }
+    }
+
+    /// Whether operand `o` is in a register now (a home, or a temporary still holding it).
+    pub(super) fn in_reg(&mut self, o: Opd) -> bool {
+        self.home(o).is_some() || self.cached_temps_of(o).is_some()
     }
 
     /// Frees `s` if it is a temporary (an operand loaded for one use).

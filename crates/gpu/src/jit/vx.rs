@@ -366,6 +366,8 @@ impl Emitter<'_> {
                 self.v_mov(d, Vs::R(s))?;
                 self.a.vpternlogd(zr(d), zr(d), zr(d), 0x55)?;
             }
+            // In a full-EXEC copy EXEC's register holds the ones already.
+            Isa::Avx2 if self.full_exec => self.v_xor(d, s, Vs::R(V(self.isa.exec_mask().0)))?,
             Isa::Avx2 => {
                 let t = self.tmp()?;
                 self.v_ones(t)?;
