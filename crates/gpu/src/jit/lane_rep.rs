@@ -67,6 +67,7 @@ impl Emitter<'_> {
     /// `defer`: its f32 results are tested for NaNs late).
     pub(super) fn rep_plan(
         &self,
+        first: u32,
         insts: &[(u32, LaneInst)],
         unread: &[bool],
         collected: bool,
@@ -75,7 +76,7 @@ impl Emitter<'_> {
         if self.check || collected || defer {
             return None;
         }
-        let reps = self.linear.rep(insts.first()?.0)?.to_vec();
+        let reps = self.linear.rep(first)?.to_vec();
         let mut masks: Vec<u8> = Vec::new();
         let mut written: Vec<u8> = Vec::new();
         let mut gather: Vec<u8> = Vec::new();

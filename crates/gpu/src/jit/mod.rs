@@ -48,6 +48,7 @@ mod mem_rows;
 mod mem_scalar;
 mod mem_vector;
 mod mem_wide;
+mod mov_fold;
 mod nan_defer;
 mod plan;
 mod salu;
@@ -61,6 +62,8 @@ mod tests;
 mod tests_carry;
 #[cfg(test)]
 mod tests_float;
+#[cfg(test)]
+mod tests_fold;
 #[cfg(test)]
 mod tests_gather;
 #[cfg(test)]

@@ -221,6 +221,13 @@ impl Emitter<'_> {
         mem_next: bool,
     ) -> R<()> {
         let isa = self.isa;
+        // (Analyses keyed by the segment's first instruction keep its index.)
+        let first_inst = insts[0].0;
+        let folded = match self.check {
+            true => None,
+            false => super::mov_fold::fold_moves(insts),
+        };
+        let insts: &[(u32, LaneInst)] = folded.as_deref().unwrap_or(insts);
         // Homes for the most used values.
         let mut uses: VecMap<Opd, u32> = VecMap::new();
         let mut masks_out = Vec::new();
@@ -391,7 +398,8 @@ impl Emitter<'_> {
             hand: &hand,
         };
         let mut done = self.a.create_label();
-        if let Some(plan) = self.rep_plan(insts, &unread, !collected.is_empty(), defer) {
+        if let Some(plan) = self.rep_plan(first_inst, insts, &unread, !collected.is_empty(), defer)
+        {
             // (Without `defer`, no second run: nothing jumps back to the chunk's stores.)
             let mut run = |e: &mut Self| {
                 e.chunk_at = Some(0);
@@ -405,7 +413,7 @@ impl Emitter<'_> {
         if full_path {
             self.full_exec_loop(insts, &flags, done, defer, &collected)?;
         }
-        if self.linear.segment(insts[0].0) {
+        if self.linear.segment(first_inst) {
             // A lane-linear value written with lanes inactive (`lane_linear.rs`). Past the
             // full-wave loop, EXEC is partial.
             let mut full = self.a.create_label();
@@ -1002,9 +1010,11 @@ impl Emitter<'_> {
         }
     }
 
-    /// Whether operand `o` is a VGPR known to hold zero in this iteration.
+    /// Whether operand `o` is zero in every lane: the constant 0, or a VGPR known to hold zero
+    /// in this iteration.
     pub(super) fn known_zero(&self, o: Opd) -> bool {
-        matches!(o, Opd::V(r) if self.seg.as_ref().is_some_and(|g| g.zero.contains(&r)))
+        o == Opd::K(0)
+            || matches!(o, Opd::V(r) if self.seg.as_ref().is_some_and(|g| g.zero.contains(&r)))
     }
 
     /// The chunk's bits of lane mask `s` (an SGPR pair) in a mask register (read-only: it may

@@ -235,7 +235,7 @@ pub(super) fn random_wave(r: &mut Rng) -> Wave {
 }
 
 /// Runs `w` under the interpreter (`code` = None) or the given generated code.
-fn run_engine(
+pub(super) fn run_engine(
     prog: &Program,
     w: &mut Wave,
     code: Option<&JitCode>,
@@ -391,7 +391,7 @@ pub(super) fn compiled_matches_interpreter(
 /// Asserts that the JIT's run (`rb`, wave `b`) of `prog` ended as the interpreter's (`ra`,
 /// wave `a`): how and where the wave stopped, how many instructions it ran (the path), its
 /// registers and EXEC. `what` names the case.
-fn assert_same_end(
+pub(super) fn assert_same_end(
     what: &str,
     prog: &Program,
     (ra, a): (&Result<(), crate::exec::ExecFault>, &Wave),
