@@ -367,10 +367,13 @@ pub(crate) struct JitCtx {
     /// check their offset against it, as the interpreter does).
     pub private_size: u64,
     /// A segment's uniform (SGPR) operands without a host register, copied before its chunk
-    /// loop: lane masks the segment writes change the SGPRs between chunks. AVX-512 keeps
-    /// one dword per slot (read as a broadcast operand); AVX2, which has no broadcast
-    /// operands, keeps each value broadcast to a whole chunk, read as a memory operand.
-    pub snap: [SnapSlot; SNAP_SLOTS],
+    /// loop: lane masks the segment writes change the SGPRs between chunks. One dword per
+    /// slot (AVX-512 reads it as a broadcast operand, AVX2 broadcasts it into a register).
+    pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
+    /// AVX2, which has no broadcast operands: a segment's first uniform operands broadcast
+    /// to a whole chunk once, read as memory operands. (Few: the context is moved into each
+    /// work-group's runner.)
+    pub snap_wide: [SnapSlot; WIDE_SNAP_SLOTS],
     /// Classified LDS address registers of the block being run (`lds_class.rs`: a block
     /// classifies a register before it reads the slot).
     pub lds_cls: [std::mem::MaybeUninit<lds_class::LdsClass>; lds_class::LDS_CLASS_SLOTS],
@@ -419,7 +422,10 @@ pub(crate) struct JitCtx {
 /// Snapshot slots of a segment's uniform operands.
 pub(crate) const SNAP_SLOTS: usize = 64;
 
-/// One snapshot slot: an AVX2 chunk (aligned, so that no read of one splits a cache line).
+/// Chunk-wide snapshot slots (AVX2).
+pub(crate) const WIDE_SNAP_SLOTS: usize = 8;
+
+/// One chunk-wide snapshot slot (aligned, so that no read of one splits a cache line).
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 pub(crate) struct SnapSlot(pub [std::mem::MaybeUninit<u32>; 8]);
@@ -615,7 +621,8 @@ impl JitCtx {
             lds_size: 0,
             private_size: 0,
             // Written by generated code before it is read: not worth zeroing.
-            snap: [SnapSlot([std::mem::MaybeUninit::uninit(); 8]); SNAP_SLOTS],
+            snap: [std::mem::MaybeUninit::uninit(); SNAP_SLOTS],
+            snap_wide: [SnapSlot([std::mem::MaybeUninit::uninit(); 8]); WIDE_SNAP_SLOTS],
             lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
             buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
             xlane: [std::mem::MaybeUninit::uninit(); 64],

@@ -87,9 +87,6 @@ impl<K: PartialEq + Copy, T> VecMap<K, T> {
             None => self.0.push((k, v)),
         }
     }
-    fn len(&self) -> usize {
-        self.0.len()
-    }
     fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut T)> {
         self.0.iter_mut().map(|e| (&e.0, &mut e.1))
     }
@@ -152,15 +149,12 @@ pub(super) fn unroll_budget() -> usize {
 const MASK_ACCS: [AsmRegister64; super::MASK_ACC_SLOTS] = [rcx, rdx, r8, r9, r10, r11];
 
 const J_SNAP: i32 = std::mem::offset_of!(super::JitCtx, snap) as i32;
+const J_SNAP_WIDE: i32 = std::mem::offset_of!(super::JitCtx, snap_wide) as i32;
+const WIDE_SLOT: i32 = std::mem::size_of::<super::SnapSlot>() as i32;
 
-/// The offset in `JitCtx` of snapshot slot `n`: a dword on AVX-512 (the first ones within a
-/// one-byte displacement), a whole chunk on AVX2.
-fn snap_at(isa: Isa, n: usize) -> i32 {
-    let stride = match isa {
-        Isa::Avx512 => 4,
-        Isa::Avx2 => std::mem::size_of::<super::SnapSlot>() as i32,
-    };
-    J_SNAP + stride * n as i32
+/// Whether the snapshot slot at `slot` holds a whole chunk (AVX2), not a dword.
+fn wide_slot(slot: i32) -> bool {
+    (J_SNAP_WIDE..J_SNAP_WIDE + WIDE_SLOT * super::WIDE_SNAP_SLOTS as i32).contains(&slot)
 }
 
 impl Emitter<'_> {
@@ -282,6 +276,8 @@ impl Emitter<'_> {
         // the segment may be one of them (read before written, by the same instruction).
         let mut snaps = VecMap::new();
         let mut ksnaps = VecMap::new();
+        // Slots taken: chunk-wide ones (AVX2's first), dword ones.
+        let (mut wide, mut dwords) = (0usize, 0usize);
         for (o, _) in &ranked {
             match (*o, homes.get(o)) {
                 (Opd::S(s), Some(h)) => {
@@ -289,23 +285,25 @@ impl Emitter<'_> {
                 }
                 (Opd::K(k), Some(h)) => self.v_const(h.reg, k)?,
                 (Opd::S(s), None) => {
-                    let slot = snap_at(isa, snaps.len() + ksnaps.len());
-                    if snaps.len() + ksnaps.len() >= super::SNAP_SLOTS {
-                        return Err(super::emit::err("too many uniform operands"));
-                    }
                     let sgpr = ptr(rbx + (W_S + 4 * i32::from(s)));
-                    match isa {
-                        Isa::Avx512 => {
-                            self.a.mov(eax, dword_ptr(sgpr))?;
-                            self.a.mov(dword_ptr(r12 + slot), eax)?;
+                    let slot = if isa == Isa::Avx2 && wide < super::WIDE_SNAP_SLOTS {
+                        wide += 1;
+                        let slot = J_SNAP_WIDE + WIDE_SLOT * (wide - 1) as i32;
+                        let t = self.tmp()?;
+                        self.v_mov(t, Vs::B(sgpr))?;
+                        self.v_mov_to_mem(r12 + slot, t)?;
+                        self.free(t);
+                        slot
+                    } else {
+                        if dwords >= super::SNAP_SLOTS {
+                            return Err(super::emit::err("too many uniform operands"));
                         }
-                        Isa::Avx2 => {
-                            let t = self.tmp()?;
-                            self.v_mov(t, Vs::B(sgpr))?;
-                            self.v_mov_to_mem(r12 + slot, t)?;
-                            self.free(t);
-                        }
-                    }
+                        dwords += 1;
+                        let slot = J_SNAP + 4 * (dwords - 1) as i32;
+                        self.a.mov(eax, dword_ptr(sgpr))?;
+                        self.a.mov(dword_ptr(r12 + slot), eax)?;
+                        slot
+                    };
                     snaps.insert(s, slot);
                 }
                 _ => {}
@@ -316,15 +314,22 @@ impl Emitter<'_> {
         for (o, _) in &ranked {
             match (*o, homes.get(o)) {
                 (Opd::K(k), None) if isa == Isa::Avx2 && k != 0 && k != u32::MAX => {
-                    let n = snaps.len() + ksnaps.len();
-                    if n >= super::SNAP_SLOTS {
+                    let slot = if wide < super::WIDE_SNAP_SLOTS {
+                        wide += 1;
+                        let slot = J_SNAP_WIDE + WIDE_SLOT * (wide - 1) as i32;
+                        let t = self.tmp()?;
+                        self.v_const(t, k)?;
+                        self.v_mov_to_mem(r12 + slot, t)?;
+                        self.free(t);
+                        slot
+                    } else if dwords < super::SNAP_SLOTS {
+                        dwords += 1;
+                        let slot = J_SNAP + 4 * (dwords - 1) as i32;
+                        self.a.mov(dword_ptr(r12 + slot), k)?;
+                        slot
+                    } else {
                         break;
-                    }
-                    let slot = snap_at(isa, n);
-                    let t = self.tmp()?;
-                    self.v_const(t, k)?;
-                    self.v_mov_to_mem(r12 + slot, t)?;
-                    self.free(t);
+                    };
                     ksnaps.insert(k, slot);
                 }
                 _ => {}
@@ -803,11 +808,14 @@ impl Emitter<'_> {
         }
         match o {
             Opd::V(r) => Ok(Vs::M(self.vgpr_mem(r))),
-            Opd::S(s) => Ok(self.snap_opd(self.snap_slot(s)?)),
-            Opd::K(k) if self.ksnap_slot(k).is_some() => {
+            // A slot the instruction can read as an operand.
+            Opd::S(s) if self.isa == Isa::Avx512 || wide_slot(self.snap_slot(s)?) => {
+                Ok(self.snap_opd(self.snap_slot(s)?))
+            }
+            Opd::K(k) if self.ksnap_slot(k).is_some_and(|s| wide_slot(s)) => {
                 Ok(self.snap_opd(self.ksnap_slot(k).unwrap_or_default()))
             }
-            Opd::K(_) => {
+            Opd::S(_) | Opd::K(_) => {
                 let t = self.tmp()?;
                 self.uniform_into(t, o)?;
                 self.cache_temp(o, t);
@@ -842,12 +850,13 @@ impl Emitter<'_> {
         self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied())
     }
 
-    /// The operand reading snapshot slot `slot` (at `r12 + slot`): a broadcast dword on
-    /// AVX-512, the whole chunk the segment's start broadcast there on AVX2.
+    /// The operand reading snapshot slot `slot` (at `r12 + slot`): the whole chunk the
+    /// segment's start broadcast to a chunk-wide slot, or a dword broadcast (an operand on
+    /// AVX-512; on AVX2 only for a move into a register).
     fn snap_opd(&self, slot: i32) -> Vs {
-        match self.isa {
-            Isa::Avx512 => Vs::B(ptr(r12 + slot)),
-            Isa::Avx2 => Vs::M(ptr(r12 + slot)),
+        match wide_slot(slot) {
+            true => Vs::M(ptr(r12 + slot)),
+            false => Vs::B(ptr(r12 + slot)),
         }
     }
 
