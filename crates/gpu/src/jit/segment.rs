@@ -812,7 +812,7 @@ impl Emitter<'_> {
             Opd::S(s) if self.isa == Isa::Avx512 || wide_slot(self.snap_slot(s)?) => {
                 Ok(self.snap_opd(self.snap_slot(s)?))
             }
-            Opd::K(k) if self.ksnap_slot(k).is_some_and(|s| wide_slot(s)) => {
+            Opd::K(k) if self.ksnap_slot(k).is_some_and(wide_slot) => {
                 Ok(self.snap_opd(self.ksnap_slot(k).unwrap_or_default()))
             }
             Opd::S(_) | Opd::K(_) => {
