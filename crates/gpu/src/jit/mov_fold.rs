@@ -15,6 +15,10 @@ use crate::wave::EXEC_LO;
 /// that is safe (`None`: nothing folds). Folded moves are left out; their instruction
 /// indices are gone from the result, the rest keep theirs.
 pub(super) fn fold_moves(insts: &[(u32, LaneInst)]) -> Option<Vec<(u32, LaneInst)>> {
+    // (Most segments have no move: no copy of them.)
+    if insts.len() < 2 || !insts.iter().any(|(_, li)| plain_move(li).is_some()) {
+        return None;
+    }
     let mut out: Vec<(u32, LaneInst)> = insts.to_vec();
     let mut dropped = vec![false; out.len()];
     let mut any = false;
