@@ -33,10 +33,11 @@ pub struct Site {
     pub lo: u64,
     pub hi: u64,
     pub delta: u64,
-    /// The JIT's notes. Byte 0: how this instruction's lanes were laid out lately (bit 0:
-    /// in rows of consecutive lanes, not all consecutive; above it, a countdown of calls
-    /// that skip the fast paths), so its stub tries the right path first. Bit
-    /// [`PRIVATE_SITE`]: the range is the worker's scratch backing.
+    /// The JIT's notes. Vector accesses: byte 0, how this instruction's lanes were laid out
+    /// lately (bit 0: in rows of consecutive lanes, not all consecutive; above it, a
+    /// countdown of calls that skip the fast paths), so its stub tries the right path first;
+    /// bit [`PRIVATE_SITE`]: the range is the worker's scratch backing. Scalar loads: the
+    /// address they last loaded from (in the range above), plus 1.
     pub hint: u64,
 }
 

@@ -14,6 +14,8 @@ const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
 /// Bytes of one `Site` entry.
 const SITE: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
+/// A scalar load's note in its site: the last address it loaded from, plus 1.
+const SITE_NOTE: i32 = offset_of!(crate::memory::Site, hint) as i32;
 
 impl Emitter<'_> {
     /// Checks `[rax, rcx)` against the range this instruction's site proved last. On a miss,
@@ -80,9 +82,22 @@ impl Emitter<'_> {
         a.add(rax, sreg64(m.base))?;
         // The hardware ignores the low two bits.
         a.and(rax, -4)?;
+        // The address this load read last, proved then (a scalar load's span is the same
+        // each time): its translation holds while the site's range does, and the site's
+        // note changes with it. Every wave of a dispatch loads the same kernel arguments.
+        let at = SITE * self.sites as i32;
+        let mut proved = a.create_label();
+        a.mov(rdx, qword_ptr(r12 + J_SITES))?;
+        a.lea(rcx, qword_ptr(rax + 1))?;
+        a.cmp(rcx, qword_ptr(rdx + (at + SITE_NOTE)))?;
+        a.je(proved)?;
         a.lea(rcx, qword_ptr(rax + 4 * i32::from(m.dwords)))?;
         let delta = self.range_check(i, false, retry, done)?;
         let a = &mut self.a;
+        // (The address with bit 0 set: a fresh site's note, 0, matches no address.)
+        a.lea(rcx, qword_ptr(rax + 1))?;
+        a.mov(qword_ptr(rdx + (at + SITE_NOTE)), rcx)?;
+        bind(a, &mut proved)?;
         a.add(rax, delta)?;
         let n = i32::from(m.dwords);
         if n == 1 {

@@ -1,6 +1,7 @@
 //! The per-site hints of the vector-memory stubs (`mem_vector.rs`): a site whose lanes were
 //! scattered goes straight to the general path for a while, then tries the fast paths again;
-//! the results stay the interpreter's whatever path served them.
+//! the results stay the interpreter's whatever path served them. And the scalar loads' notes
+//! of the address they proved (`mem_scalar.rs`).
 
 use super::mem_vector::SKIP_HINTS;
 use super::tests::{isas, random_wave, Rng};
@@ -192,6 +193,79 @@ fn stores_to_the_scratch_backing_need_no_fence() {
                     "{isa:?} case {i} round {round}: stores to fence"
                 );
             }
+        }
+    }
+}
+
+/// A scalar load's site notes the address it last loaded from: the next wave loading from
+/// there reads it without a range check. Rounds of one address, of another, of one outside
+/// the buffer (the interpreter's fault; the note stays), of one just past the buffer's end
+/// (its last dword is out), all with the sites kept from run to run, must leave the
+/// interpreter's registers, faults and notes that follow the address.
+#[test]
+fn scalar_loads_note_the_address_they_proved() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let prog = super::tests_linear::program(&[
+        (
+            "s_load_dwordx2 s[0:1], s[10:11], 0x8",
+            &[0xc006_0005, 0x0000_0008],
+        ),
+        ("s_waitcnt lgkmcnt(0)", &[0xbf8c_c07f]),
+        ("v_mov_b32_e32 v1, s0", &[0x7e02_0200]),
+        ("v_mov_b32_e32 v2, s1", &[0x7e04_0201]),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    let jits: Vec<JitCode> = isas
+        .iter()
+        .map(|&isa| JitCode::compile(&prog, 0, false, false, isa).expect("compiles"))
+        .collect();
+    let mut caches: Vec<Carry> = isas.iter().map(|_| Carry::default()).collect();
+    let mut buf = vec![0u8; BUF];
+    let mut r = Rng(0x5ca1);
+    let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+    let base = buf.as_ptr() as u64;
+    // Byte offsets of s[10:11] from the buffer (the load adds 8, then drops the low 2 bits).
+    let offsets: [u64; 12] = [
+        0,
+        0,
+        0,
+        64,
+        64,
+        2,
+        BUF as u64,
+        64,
+        BUF as u64 - 12,
+        0,
+        1000,
+        1000,
+    ];
+    let mut notes: Vec<u64> = vec![0; isas.len()];
+    for (round, &off) in offsets.iter().enumerate() {
+        let mut w0 = random_wave(&mut Rng(round as u64));
+        w0.set_s64(10, base + off);
+        let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+        let ok = off + 16 <= BUF as u64;
+        assert_eq!(a.r.is_ok(), ok, "round {round}: {:?}", a.r);
+        for (k, ((isa, jit), cache)) in isas.iter().zip(&jits).zip(caches.iter_mut()).enumerate() {
+            let b = run_cached(&prog, &w0, &mut buf, &init, 0, &[], Some(jit), cache);
+            assert_eq!(a.r, b.r, "round {round} {isa:?}");
+            assert_eq!(a.w.pc, b.w.pc, "round {round} {isa:?}");
+            assert_eq!(a.w.s[..2], b.w.s[..2], "round {round} {isa:?}: s[0:1]");
+            assert_eq!(
+                (a.w.v[1], a.w.v[2]),
+                (b.w.v[1], b.w.v[2]),
+                "round {round} {isa:?}"
+            );
+            if ok {
+                notes[k] = ((base + off + 8) & !3) + 1;
+            }
+            assert_eq!(
+                cache.cache.sites[0].hint, notes[k],
+                "round {round} {isa:?}: note"
+            );
         }
     }
 }
