@@ -126,6 +126,8 @@ pub(super) struct Emitter<'p> {
     pub(super) natives_left: u32,
     /// Current segment state (inside a chunk loop).
     pub(super) seg: Option<super::segment::Seg>,
+    /// The block being emitted runs at most once per wave ([`super::plan::Plan::once`]).
+    pub(super) runs_once: bool,
     /// The chunk loop being emitted runs only when every lane of the wave is active (AVX2's
     /// full-EXEC copy of a segment): EXEC's mask register holds all ones.
     pub(super) full_exec: bool,
@@ -654,6 +656,7 @@ impl<'p> Emitter<'p> {
             natives_left: 0,
             seg: None,
             full_exec: false,
+            runs_once: false,
             chunk_at: None,
             rep_mode: false,
             unroll_left: super::segment::unroll_budget(),
@@ -776,8 +779,10 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     e.a.mov(rbp, qword_ptr(rbx + W_EXECUTED))?;
     e.a.jmp(rdx)?;
 
+    let once = plan.once();
     for (k, b) in plan.blocks.iter().enumerate() {
         let next_is_fallthrough = plan.blocks.get(k + 1).is_some_and(|nb| nb.start == b.end);
+        e.runs_once = once.contains(&k);
         e.block(b, next_is_fallthrough)?;
     }
     // Cold code, then the shared exits.

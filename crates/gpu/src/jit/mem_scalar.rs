@@ -82,21 +82,28 @@ impl Emitter<'_> {
         a.add(rax, sreg64(m.base))?;
         // The hardware ignores the low two bits.
         a.and(rax, -4)?;
-        // The address this load read last, proved then (a scalar load's span is the same
-        // each time): its translation holds while the site's range does, and the site's
-        // note changes with it. Every wave of a dispatch loads the same kernel arguments.
+        // Outside loops: the address this load read last, proved then (a scalar load's span
+        // is the same each time): its translation holds while the site's range does, and the
+        // site's note changes with it. Every wave of a dispatch loads the same kernel
+        // arguments there. (In a loop the address usually moves on: the note would miss.)
+        let noted = self.runs_once;
         let at = SITE * self.sites as i32;
         let mut proved = a.create_label();
-        a.mov(rdx, qword_ptr(r12 + J_SITES))?;
-        a.lea(rcx, qword_ptr(rax + 1))?;
-        a.cmp(rcx, qword_ptr(rdx + (at + SITE_NOTE)))?;
-        a.je(proved)?;
+        if noted {
+            a.mov(rdx, qword_ptr(r12 + J_SITES))?;
+            a.lea(rcx, qword_ptr(rax + 1))?;
+            a.cmp(rcx, qword_ptr(rdx + (at + SITE_NOTE)))?;
+            a.je(proved)?;
+        }
+        let a = &mut self.a;
         a.lea(rcx, qword_ptr(rax + 4 * i32::from(m.dwords)))?;
         let delta = self.range_check(i, false, retry, done)?;
         let a = &mut self.a;
-        // (The address with bit 0 set: a fresh site's note, 0, matches no address.)
-        a.lea(rcx, qword_ptr(rax + 1))?;
-        a.mov(qword_ptr(rdx + (at + SITE_NOTE)), rcx)?;
+        if noted {
+            // (The address with bit 0 set: a fresh site's note, 0, matches no address.)
+            a.lea(rcx, qword_ptr(rax + 1))?;
+            a.mov(qword_ptr(rdx + (at + SITE_NOTE)), rcx)?;
+        }
         bind(a, &mut proved)?;
         a.add(rax, delta)?;
         let n = i32::from(m.dwords);

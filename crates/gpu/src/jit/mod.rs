@@ -371,8 +371,7 @@ pub(crate) struct JitCtx {
     /// slot (AVX-512 reads it as a broadcast operand, AVX2 broadcasts it into a register).
     pub snap: [std::mem::MaybeUninit<u32>; SNAP_SLOTS],
     /// AVX2, which has no broadcast operands: a segment's first uniform operands broadcast
-    /// to a whole chunk once, read as memory operands. (Few: the context is moved into each
-    /// work-group's runner.)
+    /// to a whole chunk once, read as memory operands.
     pub snap_wide: [SnapSlot; WIDE_SNAP_SLOTS],
     /// Classified LDS address registers of the block being run (`lds_class.rs`: a block
     /// classifies a register before it reads the slot).
@@ -423,7 +422,7 @@ pub(crate) struct JitCtx {
 pub(crate) const SNAP_SLOTS: usize = 64;
 
 /// Chunk-wide snapshot slots (AVX2).
-pub(crate) const WIDE_SNAP_SLOTS: usize = 8;
+pub(crate) const WIDE_SNAP_SLOTS: usize = 32;
 
 /// One chunk-wide snapshot slot (aligned, so that no read of one splits a cache line).
 #[derive(Clone, Copy)]

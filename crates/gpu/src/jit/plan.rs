@@ -143,6 +143,25 @@ pub(super) fn computed_jump(op: Op) -> bool {
         || name == "s_cbranch_join"
 }
 
+impl Plan {
+    /// The blocks that run at most once per wave: from the kernel's entry block up to the
+    /// first block an edge goes back to (a loop's head), if every block's successors are
+    /// known. (A scalar load there reads the same address in every wave of a dispatch.)
+    pub fn once(&self) -> std::ops::Range<usize> {
+        let entry = self.blocks.partition_point(|b| b.start < self.entry);
+        let mut head = self.blocks.len();
+        for (k, s) in self.succs.iter().enumerate() {
+            let Some(s) = s else {
+                return 0..0;
+            };
+            for &t in s.iter().filter(|&&t| t <= k) {
+                head = head.min(t);
+            }
+        }
+        entry..head.max(entry)
+    }
+}
+
 /// Block `k`'s successors (see [`Plan::succs`]).
 fn successors(prog: &Program, blocks: &[Block], k: usize) -> Option<Vec<usize>> {
     let at = |t: u32| blocks.binary_search_by_key(&t, |b| b.start).ok();

@@ -269,3 +269,32 @@ fn scalar_loads_note_the_address_they_proved() {
         }
     }
 }
+
+/// Which blocks note their scalar loads' addresses: those before the first loop's head
+/// ([`super::plan::Plan::once`]); none where a block's successors are unknown.
+#[test]
+fn only_blocks_before_a_loop_run_once() {
+    let plan = |words: &[u32]| {
+        let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let prog = Program::new(&code, 0x1000);
+        super::plan::Plan::new(&prog, 0, false, false, super::Isa::Avx2).once()
+    };
+    let looped = [
+        0xc006_0005,
+        0x0000_0008, // s_load_dwordx2 s[0:1], s[10:11], 0x8
+        0xbf8c_c07f, // s_waitcnt lgkmcnt(0)
+        0x8002_c102, // s_add_u32 s2, s2, -1 (the loop's head: block 1)
+        0xc002_00c5,
+        0x0000_0000, // s_load_dword s3, s[10:11], 0x0
+        0xbf07_8002, // s_cmp_lg_u32 s2, 0
+        0xbf85_fffb, // s_cbranch_scc1 back to the s_add
+        0xbf81_0000, // s_endpgm
+    ];
+    assert_eq!(plan(&looped), 0..1);
+    // No loop: every block.
+    let straight = [0xc006_0005, 0x0000_0008, 0xbf8c_c07f, 0xbf81_0000];
+    assert_eq!(plan(&straight), 0..1);
+    // A jump through a register: its target is unknown.
+    let computed = [0xbe80_1d0a, 0xbf81_0000]; // s_setpc_b64 s[10:11]
+    assert_eq!(plan(&computed), 0..0);
+}
