@@ -51,6 +51,29 @@ fn indices(r: &mut Rng, layout: Layout) -> [u32; 64] {
     idx
 }
 
+/// What rounds of a program with the sites kept from run to run share: its code for each
+/// ISA, each ISA's carried cache, the buffer and its first contents.
+struct Rounds {
+    jits: Vec<JitCode>,
+    caches: Vec<Carry>,
+    buf: Vec<u8>,
+    init: Vec<u8>,
+}
+
+impl Rounds {
+    fn new(prog: &Program, isas: &[super::Isa], r: &mut Rng) -> Rounds {
+        Rounds {
+            jits: isas
+                .iter()
+                .map(|&isa| JitCode::compile(prog, 0, false, false, isa).expect("compiles"))
+                .collect(),
+            caches: isas.iter().map(|_| Carry::default()).collect(),
+            buf: vec![0u8; BUF],
+            init: (0..BUF).map(|_| r.next() as u8).collect(),
+        }
+    }
+}
+
 /// A load and a store run 200 times with the sites' cache kept from run to run (as a worker
 /// keeps it between work-groups): scattered lanes first (the countdown starts, and runs),
 /// then consecutive ones (served by the general path until the countdown ends, then by the
@@ -73,14 +96,13 @@ fn scattered_sites_skip_the_fast_paths_for_a_while() {
     .take(20)
     .collect();
     let prog = Program::new(&code, 0x1000);
-    let jits: Vec<JitCode> = isas
-        .iter()
-        .map(|&isa| JitCode::compile(&prog, 0, false, false, isa).expect("compiles"))
-        .collect();
-    let mut caches: Vec<Carry> = isas.iter().map(|_| Carry::default()).collect();
-    let mut buf = vec![0u8; BUF];
     let mut r = Rng(0x5eed);
-    let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+    let Rounds {
+        jits,
+        mut caches,
+        mut buf,
+        init,
+    } = Rounds::new(&prog, &isas, &mut r);
     let base = buf.as_ptr() as u64;
     for round in 0..200u32 {
         let layout = match round {
@@ -218,14 +240,12 @@ fn scalar_loads_note_the_address_they_proved() {
         ("v_mov_b32_e32 v2, s1", &[0x7e04_0201]),
         ("s_endpgm", &[0xbf81_0000]),
     ]);
-    let jits: Vec<JitCode> = isas
-        .iter()
-        .map(|&isa| JitCode::compile(&prog, 0, false, false, isa).expect("compiles"))
-        .collect();
-    let mut caches: Vec<Carry> = isas.iter().map(|_| Carry::default()).collect();
-    let mut buf = vec![0u8; BUF];
-    let mut r = Rng(0x5ca1);
-    let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
+    let Rounds {
+        jits,
+        mut caches,
+        mut buf,
+        init,
+    } = Rounds::new(&prog, &isas, &mut Rng(0x5ca1));
     let base = buf.as_ptr() as u64;
     // Byte offsets of s[10:11] from the buffer (the load adds 8, then drops the low 2 bits).
     let offsets: [u64; 12] = [
