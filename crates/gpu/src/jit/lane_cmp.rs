@@ -84,7 +84,7 @@ impl Emitter<'_> {
                 // scalars and constants first) goes second, as a memory or broadcast
                 // operand, with the order mirrored: one broadcast fewer per chunk.
                 let (mut a, mut b, mut p) = (li.src[0][0], li.src[1][0], ipred(c)?);
-                if matches!(a, Opd::S(_) | Opd::K(_)) && matches!(b, Opd::V(_)) {
+                if a.uniform() && !b.uniform() {
                     (a, b, p) = (b, a, mirrored(p));
                 }
                 let x = self.opd_reg(a)?;

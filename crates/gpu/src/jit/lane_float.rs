@@ -166,7 +166,6 @@ impl<'p> Emitter<'p> {
             // subtrahend negated. (Memory and registers still hold them: the result is
             // written after the fix-up.)
             let y = e.vs_reg(y)?;
-            let (first, second) = if swapped { (y, x) } else { (x, y) };
             let ops = match op {
                 FOp::Sub => {
                     let f = e.tmp()?;
@@ -174,7 +173,8 @@ impl<'p> Emitter<'p> {
                     e.v_xor(f, y, Vs::R(f))?;
                     [Some(x), Some(f), None]
                 }
-                _ => [Some(first), Some(second), None],
+                _ if swapped => [Some(y), Some(x), None],
+                _ => [Some(x), Some(y), None],
             };
             e.nan3(t, nan, ops)
         })
@@ -188,7 +188,6 @@ impl<'p> Emitter<'p> {
             (FOp::Add, _, _) => self.v_fadd(t, x, y)?,
             (FOp::Mul, _, _) => self.v_fmul(t, x, y)?,
             (FOp::Sub, _, _) => self.v_fsub(t, x, y)?,
-            (FOp::SubRev, _, Vs::R(y)) => self.v_fsub(t, y, Vs::R(x))?,
             (FOp::Fma, Some(z), Vs::R(y)) => self.v_fma(t, x, y, z)?,
             _ => return Err(err("float op without a NaN test")),
         }

@@ -3,7 +3,7 @@
 //! `exec::int32::apply`.
 
 use super::emit::{Emitter, R};
-use super::select::{LaneInst, LaneOp, Opd};
+use super::select::{LaneInst, LaneOp};
 use super::vx::{Icmp, Isa, Vs, M, V};
 use crate::exec::int32::Int32;
 use crate::valu::{BitsOp, CmpTy};
@@ -689,12 +689,11 @@ impl Emitter<'_> {
 
     /// Sources 0 and 1 of a multiply in registers, a uniform one second (returned `true`).
     pub(super) fn mul_sources(&mut self, li: &LaneInst) -> R<(V, V, bool)> {
-        let uniform = |o: Opd| matches!(o, Opd::S(_) | Opd::K(_));
         let (mut x, mut y) = (li.src[0][0], li.src[1][0]);
-        if uniform(x) && !uniform(y) {
+        if x.uniform() && !y.uniform() {
             (x, y) = (y, x);
         }
-        Ok((self.opd_reg(x)?, self.opd_reg(y)?, uniform(y)))
+        Ok((self.opd_reg(x)?, self.opd_reg(y)?, y.uniform()))
     }
 
     /// The high halves of the lane products `a * b` in a new temporary (two temporaries);

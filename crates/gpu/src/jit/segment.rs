@@ -157,6 +157,28 @@ fn wide_slot(slot: i32) -> bool {
     (J_SNAP_WIDE..J_SNAP_WIDE + WIDE_SLOT * super::WIDE_SNAP_SLOTS as i32).contains(&slot)
 }
 
+/// The snapshot slots a segment has taken: chunk-wide ones (AVX2's first), dword ones.
+#[derive(Default)]
+struct SnapSlots {
+    wide: usize,
+    dwords: usize,
+}
+
+impl SnapSlots {
+    /// The next free slot's offset in `JitCtx`: a chunk-wide one while any is left and
+    /// `chunk` allows, else a dword one (`None`: none left).
+    fn take(&mut self, chunk: bool) -> Option<i32> {
+        if chunk && self.wide < super::WIDE_SNAP_SLOTS {
+            self.wide += 1;
+            return Some(J_SNAP_WIDE + WIDE_SLOT * (self.wide - 1) as i32);
+        }
+        (self.dwords < super::SNAP_SLOTS).then(|| {
+            self.dwords += 1;
+            J_SNAP + 4 * (self.dwords - 1) as i32
+        })
+    }
+}
+
 impl Emitter<'_> {
     /// The chunk-relative memory of VGPR `r` (rdi = this chunk of VGPR 0; unrolled, r13 plus
     /// the chunk's offset).
@@ -276,8 +298,7 @@ impl Emitter<'_> {
         // the segment may be one of them (read before written, by the same instruction).
         let mut snaps = VecMap::new();
         let mut ksnaps = VecMap::new();
-        // Slots taken: chunk-wide ones (AVX2's first), dword ones.
-        let (mut wide, mut dwords) = (0usize, 0usize);
+        let mut slots = SnapSlots::default();
         for (o, _) in &ranked {
             match (*o, homes.get(o)) {
                 (Opd::S(s), Some(h)) => {
@@ -286,23 +307,16 @@ impl Emitter<'_> {
                 (Opd::K(k), Some(h)) => self.v_const(h.reg, k)?,
                 (Opd::S(s), None) => {
                     let sgpr = ptr(rbx + (W_S + 4 * i32::from(s)));
-                    let slot = if isa == Isa::Avx2 && wide < super::WIDE_SNAP_SLOTS {
-                        wide += 1;
-                        let slot = J_SNAP_WIDE + WIDE_SLOT * (wide - 1) as i32;
-                        let t = self.tmp()?;
-                        self.v_mov(t, Vs::B(sgpr))?;
-                        self.v_mov_to_mem(r12 + slot, t)?;
-                        self.free(t);
-                        slot
-                    } else {
-                        if dwords >= super::SNAP_SLOTS {
-                            return Err(super::emit::err("too many uniform operands"));
+                    let slot = match slots.take(isa == Isa::Avx2) {
+                        Some(slot) if wide_slot(slot) => {
+                            self.fill_wide(slot, |e, t| e.v_mov(t, Vs::B(sgpr)))?
                         }
-                        dwords += 1;
-                        let slot = J_SNAP + 4 * (dwords - 1) as i32;
-                        self.a.mov(eax, dword_ptr(sgpr))?;
-                        self.a.mov(dword_ptr(r12 + slot), eax)?;
-                        slot
+                        Some(slot) => {
+                            self.a.mov(eax, dword_ptr(sgpr))?;
+                            self.a.mov(dword_ptr(r12 + slot), eax)?;
+                            slot
+                        }
+                        None => return Err(super::emit::err("too many uniform operands")),
                     };
                     snaps.insert(s, slot);
                 }
@@ -314,21 +328,15 @@ impl Emitter<'_> {
         for (o, _) in &ranked {
             match (*o, homes.get(o)) {
                 (Opd::K(k), None) if isa == Isa::Avx2 && k != 0 && k != u32::MAX => {
-                    let slot = if wide < super::WIDE_SNAP_SLOTS {
-                        wide += 1;
-                        let slot = J_SNAP_WIDE + WIDE_SLOT * (wide - 1) as i32;
-                        let t = self.tmp()?;
-                        self.v_const(t, k)?;
-                        self.v_mov_to_mem(r12 + slot, t)?;
-                        self.free(t);
-                        slot
-                    } else if dwords < super::SNAP_SLOTS {
-                        dwords += 1;
-                        let slot = J_SNAP + 4 * (dwords - 1) as i32;
-                        self.a.mov(dword_ptr(r12 + slot), k)?;
-                        slot
-                    } else {
-                        break;
+                    let slot = match slots.take(true) {
+                        Some(slot) if wide_slot(slot) => {
+                            self.fill_wide(slot, |e, t| e.v_const(t, k))?
+                        }
+                        Some(slot) => {
+                            self.a.mov(dword_ptr(r12 + slot), k)?;
+                            slot
+                        }
+                        None => break,
                     };
                     ksnaps.insert(k, slot);
                 }
@@ -808,27 +816,24 @@ impl Emitter<'_> {
         }
         match o {
             Opd::V(r) => Ok(Vs::M(self.vgpr_mem(r))),
-            // A slot the instruction can read as an operand.
-            Opd::S(s) if self.isa == Isa::Avx512 || wide_slot(self.snap_slot(s)?) => {
-                Ok(self.snap_opd(self.snap_slot(s)?))
-            }
-            Opd::K(k) if self.ksnap_slot(k).is_some_and(wide_slot) => {
-                Ok(self.snap_opd(self.ksnap_slot(k).unwrap_or_default()))
-            }
-            Opd::S(_) | Opd::K(_) => {
-                let t = self.tmp()?;
-                self.uniform_into(t, o)?;
-                self.cache_temp(o, t);
-                Ok(Vs::R(t))
-            }
+            // A slot the instruction can read as an operand (AVX-512's dwords as broadcasts,
+            // AVX2's chunks), else a temporary.
+            Opd::S(_) | Opd::K(_) => match self.uniform_slot(o)? {
+                Some(slot) if self.isa == Isa::Avx512 || wide_slot(slot) => Ok(self.snap_opd(slot)),
+                _ => {
+                    let t = self.tmp()?;
+                    self.uniform_into(t, o)?;
+                    self.cache_temp(o, t);
+                    Ok(Vs::R(t))
+                }
+            },
         }
     }
 
     /// `d` = operand `o` in every lane of the chunk: a scalar or constant without a
     /// register (a home or a cached temporary) is broadcast or built straight into `d`.
     pub(super) fn opd_into(&mut self, d: V, o: Opd) -> R<()> {
-        let uniform = matches!(o, Opd::S(_) | Opd::K(_));
-        if uniform && self.home(o).is_none() && self.cached_temps_of(o).is_none() {
+        if o.uniform() && self.home(o).is_none() && self.cached_temps_of(o).is_none() {
             return self.uniform_into(d, o);
         }
         let v = self.opd(o)?;
@@ -837,17 +842,28 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The snapshot slot of SGPR `s` in this segment.
-    fn snap_slot(&self, s: u8) -> R<i32> {
-        self.seg
-            .as_ref()
-            .and_then(|g| g.snaps.get(&s).copied())
-            .ok_or_else(|| super::emit::err("uniform operand without a slot"))
+    /// Fills chunk-wide snapshot slot `slot` with the chunk `value` builds in a temporary;
+    /// returns `slot`.
+    fn fill_wide(&mut self, slot: i32, value: impl FnOnce(&mut Self, V) -> R<()>) -> R<i32> {
+        let t = self.tmp()?;
+        value(self, t)?;
+        self.v_mov_to_mem(r12 + slot, t)?;
+        self.free(t);
+        Ok(slot)
     }
 
-    /// The snapshot slot of constant `k` in this segment (AVX2), if it has one.
-    fn ksnap_slot(&self, k: u32) -> Option<i32> {
-        self.seg.as_ref().and_then(|g| g.ksnaps.get(&k).copied())
+    /// The snapshot slot of uniform operand `o` in this segment: every SGPR without a home
+    /// has one; a constant may (AVX2).
+    fn uniform_slot(&self, o: Opd) -> R<Option<i32>> {
+        let g = self.seg.as_ref();
+        match o {
+            Opd::S(s) => g
+                .and_then(|g| g.snaps.get(&s).copied())
+                .map(Some)
+                .ok_or_else(|| super::emit::err("uniform operand without a slot")),
+            Opd::K(k) => Ok(g.and_then(|g| g.ksnaps.get(&k).copied())),
+            Opd::V(_) => Err(super::emit::err("a VGPR is not uniform")),
+        }
     }
 
     /// The operand reading snapshot slot `slot` (at `r12 + slot`): the whole chunk the
@@ -862,16 +878,10 @@ impl Emitter<'_> {
 
     /// `d` = the scalar or constant `o` (without a home), from its snapshot slot or built.
     fn uniform_into(&mut self, d: V, o: Opd) -> R<()> {
-        match o {
-            Opd::S(s) => {
-                let slot = self.snap_slot(s)?;
-                self.v_mov(d, self.snap_opd(slot))
-            }
-            Opd::K(k) => match self.ksnap_slot(k) {
-                Some(slot) => self.v_mov(d, self.snap_opd(slot)),
-                None => self.v_const(d, k),
-            },
-            Opd::V(_) => Err(super::emit::err("a VGPR is not uniform")),
+        match (self.uniform_slot(o)?, o) {
+            (Some(slot), _) => self.v_mov(d, self.snap_opd(slot)),
+            (None, Opd::K(k)) => self.v_const(d, k),
+            _ => Err(super::emit::err("uniform operand without a slot")),
         }
     }
 

@@ -21,6 +21,11 @@ pub(super) enum Opd {
 }
 
 impl Opd {
+    /// The same value in every lane (an SGPR or a constant).
+    pub fn uniform(self) -> bool {
+        matches!(self, Opd::S(_) | Opd::K(_))
+    }
+
     /// The operand of a 32-bit source.
     fn of(s: Src) -> Option<Opd> {
         match s {
