@@ -82,11 +82,12 @@ impl Emitter<'_> {
         a.add(rax, sreg64(m.base))?;
         // The hardware ignores the low two bits.
         a.and(rax, -4)?;
-        // Outside loops: the address this load read last, proved then (a scalar load's span
-        // is the same each time): its translation holds while the site's range does, and the
-        // site's note changes with it. Every wave of a dispatch loads the same kernel
+        // Outside loops: the address this load read last, proved then (the load's span has
+        // the same length each time): its translation holds while the site's range does, and
+        // the site's note changes with it. Every wave of a dispatch loads the same kernel
         // arguments there. (In a loop the address usually moves on: the note would miss.)
         let noted = self.runs_once;
+        // (The site `range_check` takes next.)
         let at = SITE * self.sites as i32;
         let mut proved = a.create_label();
         if noted {
@@ -95,7 +96,6 @@ impl Emitter<'_> {
             a.cmp(rcx, qword_ptr(rdx + (at + SITE_NOTE)))?;
             a.je(proved)?;
         }
-        let a = &mut self.a;
         a.lea(rcx, qword_ptr(rax + 4 * i32::from(m.dwords)))?;
         let delta = self.range_check(i, false, retry, done)?;
         let a = &mut self.a;

@@ -146,7 +146,8 @@ pub(super) fn computed_jump(op: Op) -> bool {
 impl Plan {
     /// The blocks that run at most once per wave: from the kernel's entry block up to the
     /// first block an edge goes back to (a loop's head), if every block's successors are
-    /// known. (A scalar load there reads the same address in every wave of a dispatch.)
+    /// known. (A scalar load there usually reads the same address in every wave of a
+    /// dispatch: the kernel's arguments.)
     pub fn once(&self) -> std::ops::Range<usize> {
         let entry = self.blocks.partition_point(|b| b.start < self.entry);
         let mut head = self.blocks.len();
