@@ -146,6 +146,9 @@ pub(super) struct Emitter<'p> {
     pub(super) linear: super::lane_linear::Linear,
     /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
     exact_end: bool,
+    /// The current block's VGPR writes that a later lane op replaces before any read
+    /// ([`super::vgpr_dead::dead_writes`]; none in check mode).
+    vdead: Vec<(u32, super::vgpr_dead::Vgprs)>,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -163,6 +166,12 @@ pub(super) struct Emitter<'p> {
 }
 
 impl<'p> Emitter<'p> {
+    /// Whether lane op `i` of the current block may leave VGPR `r` unwritten: a later lane op
+    /// of the block replaces it before anything reads it ([`super::vgpr_dead`]).
+    pub(super) fn vgpr_unread(&self, i: u32, r: u8) -> bool {
+        self.vdead.iter().any(|&(j, s)| j == i && s.has(r))
+    }
+
     /// The instruction at `i`.
     pub(super) fn inst(&self, i: u32) -> R<&'p XInst> {
         match self.prog.slots.get(i as usize) {
@@ -353,6 +362,11 @@ impl<'p> Emitter<'p> {
             Vec::new()
         } else {
             super::mask_live::dead_after_each(&b.items, b.live_out, self.exact_end)
+        };
+        // (It also compares them after each lane op: no VGPR write is left out.)
+        self.vdead = match self.check {
+            true => Vec::new(),
+            false => super::vgpr_dead::dead_writes(&b.items),
         };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
@@ -663,6 +677,7 @@ impl<'p> Emitter<'p> {
             inline_vmem: false,
             linear: Default::default(),
             exact_end: true,
+            vdead: Vec::new(),
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),

@@ -117,7 +117,7 @@ impl Emitter<'_> {
             LaneOp::F64Cvt(op) => self.lane_f64_cvt(li, op),
             LaneOp::Cmp(t, c) => self.lane_cmp(li, t, c),
             LaneOp::Shift64(k) => self.shift64(li, k),
-            LaneOp::Mad64 { signed } => self.mad64(li, signed),
+            LaneOp::Mad64 { signed } => self.mad64(i, li, signed),
             LaneOp::Cvt(op) => self.lane_cvt(li, op),
             LaneOp::Int16(op) => self.lane_int16(li, op),
             LaneOp::Trans(op) => self.lane_trans(li, op),

@@ -148,9 +148,13 @@ impl Emitter<'_> {
     }
 
     /// dst pair = src0 * src1 + src2 pair; the carry-out (unsigned) or overflow (signed) to
-    /// the mask.
-    pub(super) fn mad64(&mut self, li: &LaneInst, signed: bool) -> R<()> {
+    /// the mask. (Instruction `i`.)
+    pub(super) fn mad64(&mut self, i: u32, li: &LaneInst, signed: bool) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let product = li.src[2] == [Opd::K(0), Opd::K(0)];
+        if self.vgpr_unread(i, d.wrapping_add(1)) && (product || self.mask_unread()) {
+            return self.mad64_low(li, d, product);
+        }
         let (a, b, b_uniform) = self.mul_sources(li)?;
         let plo = self.tmp()?;
         self.v_mullo(plo, a, Vs::R(b))?;
@@ -200,6 +204,40 @@ impl Emitter<'_> {
         }
         self.put(d, rl)?;
         self.put(d.wrapping_add(1), rh)?;
+        let target = li.mask_out.ok_or_else(|| err("mad64 sdst"))?;
+        self.mask_out(target, m, false)
+    }
+
+    /// [`Self::mad64`] whose high dword the block replaces before reading it, and whose mask
+    /// nobody reads unless it is a `product` alone (which never carries): the low dword,
+    /// `src0 * src1 + src2` in 32 bits (the same signed or not).
+    fn mad64_low(&mut self, li: &LaneInst, d: u8, product: bool) -> R<()> {
+        let (mut x, mut y) = (li.src[0][0], li.src[1][0]);
+        // The first source must be a register: a uniform one goes second.
+        if self.in_reg(y) && !self.in_reg(x) {
+            (x, y) = (y, x);
+        }
+        let xv = self.opd_reg(x)?;
+        let yv = self.opd(y)?;
+        // Straight into the destination's home unless the addend is the destination (a
+        // multiplicand is read before the write).
+        let t = match li.src[2][0] == Opd::V(d) {
+            true => self.tmp()?,
+            false => self.dst_reg(d)?,
+        };
+        self.v_mullo(t, xv, yv)?;
+        self.release(yv);
+        if !product {
+            let c = self.opd(li.src[2][0])?;
+            self.v_add(t, t, c)?;
+            self.release(c);
+        }
+        self.put(d, t)?;
+        self.unwritten(d.wrapping_add(1));
+        let m = self.mtmp()?;
+        if product {
+            self.m_xor(m, m, m)?;
+        }
         let target = li.mask_out.ok_or_else(|| err("mad64 sdst"))?;
         self.mask_out(target, m, false)
     }

@@ -69,6 +69,24 @@ fn lane(li: &LaneInst) -> (Regs, Regs) {
     (r, w)
 }
 
+/// Whether lane op `li` writes EXEC (`v_cmpx`, or a compare into EXEC).
+pub(super) fn lane_writes_exec(li: &LaneInst) -> bool {
+    lane(li).1 & pair(EXEC_LO) != 0
+}
+
+/// Whether wave-wide item `k` may write EXEC (where the JIT cannot say, it may).
+pub(super) fn may_write_exec(k: &Kind) -> bool {
+    // (`op` leaves a scalar load's destination out.)
+    let load_exec = match k {
+        Kind::Smem(m) => {
+            let first = usize::from(m.dst);
+            (first..first + usize::from(m.dwords)).any(|r| r & !1 == EXEC_LO)
+        }
+        _ => false,
+    };
+    load_exec || op(k).is_none_or(|(_, w)| w & pair(EXEC_LO) != 0)
+}
+
 fn op(k: &Kind) -> Option<(Regs, Regs)> {
     Some(match k {
         Kind::Lane(li) => lane(li),

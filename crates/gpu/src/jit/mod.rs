@@ -80,6 +80,9 @@ mod tests_rep;
 mod tests_sites;
 #[cfg(test)]
 mod tests_switch;
+#[cfg(test)]
+mod tests_vdead;
+mod vgpr_dead;
 mod vx;
 mod wave_switch;
 

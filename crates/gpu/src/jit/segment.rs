@@ -1015,6 +1015,16 @@ impl Emitter<'_> {
         }
     }
 
+    /// Leaves VGPR `r` unwritten (a later lane op of the block replaces it before anything
+    /// reads it: [`Emitter::vgpr_unread`]): what the iteration knew of its value no longer
+    /// holds.
+    pub(super) fn unwritten(&mut self, r: u8) {
+        if let Some(seg) = self.seg.as_mut() {
+            seg.zero.retain(|&z| z != r);
+            seg.temps.forget(Opd::V(r));
+        }
+    }
+
     /// Whether nothing reads the lane mask the instruction being emitted writes: a lowering
     /// may skip computing it ([`Emitter::mask_out`] then writes nothing).
     pub(super) fn mask_unread(&self) -> bool {
@@ -1267,7 +1277,8 @@ fn mask_accumulators(insts: &[(u32, LaneInst)], unread: &[bool]) -> Vec<Option<u
 
 /// Whether lane instruction `li` reads an SGPR of the pair at `s` as a uniform value.
 fn as_value(li: &LaneInst, s: u8) -> bool {
-    li.sgpr_values().any(|r| r.abs_diff(s) < 2)
+    // (`s - 1` is not in the pair.)
+    li.sgpr_values().any(|r| r.wrapping_sub(s) < 2)
 }
 
 /// Whether lane instruction `li` reads an SGPR of the pair at `s` as its lane mask.
