@@ -249,6 +249,27 @@ pub(super) fn run_engine(
     }
 }
 
+/// Runs `prog` from `cases` random waves (every other one with all lanes active, the rest with
+/// a random EXEC) under the interpreter and under the JIT on each ISA of this host, and asserts
+/// that both end alike.
+pub(super) fn assert_engines_agree(prog: &Program, seed: u64, cases: u32) {
+    let mut r = Rng(seed);
+    for case in 0..cases {
+        let mut w0 = random_wave(&mut r);
+        if case % 2 == 0 {
+            w0.set_exec(u64::MAX);
+        }
+        let mut a = w0.clone();
+        let ra = run_engine(prog, &mut a, None);
+        for isa in isas() {
+            let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
+            let mut b = w0.clone();
+            let rb = run_engine(prog, &mut b, Some(&jit));
+            assert_same_end(&format!("case {case} {isa:?}"), prog, (&ra, &a), (&rb, &b));
+        }
+    }
+}
+
 /// The ISAs this host runs: AVX-512 (where present) and AVX2.
 pub(super) fn isas() -> Vec<Isa> {
     match super::host_isa() {

@@ -5,10 +5,9 @@
 
 use super::mov_fold::fold_moves;
 use super::select::{select, Kind, LaneInst, Opd};
-use super::tests::{assert_same_end, isas, random_wave, run_engine, Rng};
+use super::tests::assert_engines_agree;
 use super::tests_linear::program;
 use super::vx::Isa;
-use super::JitCode;
 use crate::program::{Program, Slot};
 
 /// llvm-mc's text and encoding of each line (gfx900); "fold" marks the moves that fold.
@@ -106,19 +105,5 @@ fn moves_fold_only_where_their_value_is_unchanged_and_overwritten() {
 #[test]
 fn folded_moves_leave_the_interpreters_registers() {
     let prog = program(LINES);
-    let mut r = Rng(0x00f0_1d00);
-    for case in 0..24 {
-        let mut w0 = random_wave(&mut r);
-        if case % 2 == 0 {
-            w0.set_exec(u64::MAX);
-        }
-        let mut a = w0.clone();
-        let ra = run_engine(&prog, &mut a, None);
-        for isa in isas() {
-            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-            let mut b = w0.clone();
-            let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
-        }
-    }
+    assert_engines_agree(&prog, 0x00f0_1d00, 24);
 }

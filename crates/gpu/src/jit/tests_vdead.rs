@@ -4,9 +4,8 @@
 //! replacement in the block do not), and the code leaving the interpreter's registers in full
 //! and partial waves.
 
-use super::tests::{assert_same_end, isas, random_wave, run_engine, Rng};
+use super::tests::{assert_engines_agree, isas};
 use super::tests_linear::program;
-use super::JitCode;
 
 /// llvm-mc's text and encoding of each line (gfx900); "dead" marks the high dwords the block
 /// replaces before reading them.
@@ -106,19 +105,5 @@ fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
 #[test]
 fn multiply_adds_without_their_high_dword_end_as_in_the_interpreter() {
     let prog = program(LINES);
-    let mut r = Rng(0x0dea_d0d0);
-    for case in 0..24 {
-        let mut w0 = random_wave(&mut r);
-        if case % 2 == 0 {
-            w0.set_exec(u64::MAX);
-        }
-        let mut a = w0.clone();
-        let ra = run_engine(&prog, &mut a, None);
-        for isa in isas() {
-            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-            let mut b = w0.clone();
-            let rb = run_engine(&prog, &mut b, Some(&jit));
-            assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
-        }
-    }
+    assert_engines_agree(&prog, 0x0dea_d0d0, 24);
 }
