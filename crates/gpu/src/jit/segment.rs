@@ -268,6 +268,9 @@ impl Emitter<'_> {
             }
         }
         let mut ranked: Vec<(Opd, u32)> = uses.0;
+        // A VGPR's home is loaded in every chunk: for one read and no write that costs a load
+        // where the reading instruction could take the register from memory itself.
+        ranked.retain(|&(o, n)| n > 1 || !matches!(o, Opd::V(_)));
         // Most used first; ties by register for a stable layout. Where the segment's f32 ops
         // may run without NaN tests, the registers it reads before it writes come first: a
         // chunk runs twice only if they have homes (`nan_defer.rs`).
