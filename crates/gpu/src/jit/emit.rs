@@ -146,9 +146,9 @@ pub(super) struct Emitter<'p> {
     pub(super) linear: super::lane_linear::Linear,
     /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
     exact_end: bool,
-    /// The current block's VGPR writes that a later lane op replaces before any read
-    /// ([`super::vgpr_dead::dead_writes`]; none in check mode).
-    vdead: Vec<(u32, super::vgpr_dead::Vgprs)>,
+    /// The current block's VGPR writes that it replaces before any read
+    /// ([`super::vgpr_dead::analyse`]; none in check mode).
+    vdead: super::vgpr_dead::Dead,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
     /// (`nan_defer.rs`).
@@ -166,10 +166,17 @@ pub(super) struct Emitter<'p> {
 }
 
 impl<'p> Emitter<'p> {
-    /// Whether lane op `i` of the current block may leave VGPR `r` unwritten: a later lane op
-    /// of the block replaces it before anything reads it ([`super::vgpr_dead`]).
+    /// Whether lane op `i` of the current block may leave VGPR `r` unwritten: the block
+    /// replaces it before anything reads it ([`super::vgpr_dead`]).
     pub(super) fn vgpr_unread(&self, i: u32, r: u8) -> bool {
-        self.vdead.iter().any(|&(j, s)| j == i && s.has(r))
+        self.vdead.writes.iter().any(|&(j, s)| j == i && s.has(r))
+    }
+
+    /// The VGPRs the current block replaces after the segment that starts with instruction
+    /// `first`, before anything reads them: the segment need not store what it writes there.
+    pub(super) fn vgprs_dead_after(&self, first: u32) -> super::vgpr_dead::Vgprs {
+        let found = self.vdead.after.iter().find(|&&(j, _)| j == first);
+        found.map(|&(_, s)| s).unwrap_or_default()
     }
 
     /// The instruction at `i`.
@@ -365,8 +372,8 @@ impl<'p> Emitter<'p> {
         };
         // (It also compares them after each lane op: no VGPR write is left out.)
         self.vdead = match self.check {
-            true => Vec::new(),
-            false => super::vgpr_dead::dead_writes(&b.items),
+            true => Default::default(),
+            false => super::vgpr_dead::analyse(&b.items),
         };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
@@ -405,12 +412,15 @@ impl<'p> Emitter<'p> {
                     match self.linear.prefix(insts[last].0).filter(|_| !hooked) {
                         Some(second) => {
                             if last > 0 {
-                                self.segment(&insts[..last], 0, false)?;
+                                self.segment(&insts[..last], 0, Default::default(), false)?;
                             }
                             let seg = &insts[last..];
                             self.prefix_compare(seg, second, dead_after, mem_next)?;
                         }
-                        None => self.segment(insts, dead_after, mem_next)?,
+                        None => {
+                            let vdead = self.vgprs_dead_after(insts[0].0);
+                            self.segment(insts, dead_after, vdead, mem_next)?
+                        }
                     }
                     if hooked {
                         self.check_hook(insts[0].0, false)?;
@@ -677,7 +687,7 @@ impl<'p> Emitter<'p> {
             inline_vmem: false,
             linear: Default::default(),
             exact_end: true,
-            vdead: Vec::new(),
+            vdead: Default::default(),
             nan_redo: None,
             sites: 0,
             stubs: Default::default(),

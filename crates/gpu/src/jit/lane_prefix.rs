@@ -12,6 +12,7 @@
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN, W_S};
 use super::select::{LaneInst, LaneOp, Opd};
+use super::vgpr_dead::Vgprs;
 use crate::valu::{CmpTy, Cond};
 use iced_x86::code_asm::*;
 
@@ -28,7 +29,7 @@ impl Emitter<'_> {
     ) -> R<()> {
         let li = &seg[0].1;
         let (LaneOp::Cmp(ty, cond), Some(out)) = (li.op, li.mask_out) else {
-            return self.segment(seg, dead_after, mem_next);
+            return self.segment(seg, dead_after, Vgprs::default(), mem_next);
         };
         let signed = ty == CmpTy::I32;
         let (lin, bound) = match second {
@@ -36,7 +37,7 @@ impl Emitter<'_> {
             true => (li.src[1][0], li.src[0][0]),
         };
         let Opd::V(r) = lin else {
-            return self.segment(seg, dead_after, mem_next);
+            return self.segment(seg, dead_after, Vgprs::default(), mem_next);
         };
         // The condition with the linear value v on the left: v < u, v <= u, ...
         let cond = match (second, cond) {
@@ -93,7 +94,7 @@ impl Emitter<'_> {
         a.mov(sreg64(out), rdx)?;
         a.jmp(done)?;
         bind(a, &mut normal)?;
-        self.segment(seg, dead_after, mem_next)?;
+        self.segment(seg, dead_after, Vgprs::default(), mem_next)?;
         bind(&mut self.a, &mut done)
     }
 }

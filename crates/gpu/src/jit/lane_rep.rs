@@ -252,7 +252,8 @@ impl Emitter<'_> {
                 self.rep_strides(t)?;
             }
             for &(r, rep) in &plan.reps {
-                if stride(rep) == t {
+                let dead = self.dead_out(r);
+                if stride(rep) == t && !dead {
                     self.rep_fill(r, t)?;
                 }
             }

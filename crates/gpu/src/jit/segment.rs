@@ -59,6 +59,9 @@ pub(super) struct Seg {
     /// VGPRs that hold zero in this iteration (`v_mov_b32 v, 0`: the high half of an index
     /// about to be widened to a 64-bit address).
     zero: Vec<u8>,
+    /// VGPRs the block replaces after the segment before reading them: their homes are not
+    /// stored, nor filled by a run on a few lanes.
+    dead_out: super::vgpr_dead::Vgprs,
     /// A deferring iteration: VGPRs whose homes hold an f32 result not tested for NaN yet
     /// (`nan_defer.rs`).
     pending: Vec<u8>,
@@ -228,12 +231,14 @@ impl Emitter<'_> {
     }
 
     /// Emits segment `insts`; `dead_after`: the scalar registers the rest of the block writes
-    /// before it reads them ([`super::mask_live::dead_after_each`]); `mem_next`: a memory access
-    /// follows at once.
+    /// before it reads them ([`super::mask_live::dead_after_each`]); `vdead`: the VGPRs it
+    /// replaces before reading them ([`super::vgpr_dead`]), which the segment does not store;
+    /// `mem_next`: a memory access follows at once.
     pub(super) fn segment(
         &mut self,
         insts: &[(u32, LaneInst)],
         dead_after: u128,
+        vdead: super::vgpr_dead::Vgprs,
         mem_next: bool,
     ) -> R<()> {
         let isa = self.isa;
@@ -390,6 +395,7 @@ impl Emitter<'_> {
             hand_out: None,
             held: None,
             zero: Vec::new(),
+            dead_out: vdead,
             pending: Vec::new(),
             temps: Default::default(),
         });
@@ -780,7 +786,9 @@ impl Emitter<'_> {
             seg.masks.clear();
             for (o, h) in seg.homes.iter_mut() {
                 if let (Opd::V(r), true) = (*o, h.dirty) {
-                    dirty.push((r, h.reg));
+                    if !seg.dead_out.has(r) {
+                        dirty.push((r, h.reg));
+                    }
                 }
                 if let Opd::V(_) = o {
                     h.valid = false;
@@ -1016,6 +1024,12 @@ impl Emitter<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the block replaces VGPR `r` after the segment being emitted before reading it
+    /// (the segment need not store it).
+    pub(super) fn dead_out(&self, r: u8) -> bool {
+        self.seg.as_ref().is_some_and(|g| g.dead_out.has(r))
     }
 
     /// Leaves VGPR `r` unwritten (a later lane op of the block replaces it before anything

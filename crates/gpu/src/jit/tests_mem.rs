@@ -40,6 +40,12 @@ pub(super) fn mask_outputs(prog: &Program, isa: super::Isa) -> Vec<u8> {
         .collect()
 }
 
+/// The VGPRs the JIT may leave unwritten in `prog` where the block replaces them
+/// ([`super::vgpr_dead::maybe_unwritten`]): a wave that faults may end with older values there.
+pub(super) fn maybe_unwritten(prog: &Program, isa: super::Isa) -> Vec<u8> {
+    super::vgpr_dead::maybe_unwritten(&super::plan::Plan::new(prog, 0, false, false, isa))
+}
+
 /// What a run left: how it stopped, the wave, the buffer and the LDS.
 pub(super) struct Outcome {
     pub r: Result<(), ExecFault>,
@@ -466,14 +472,18 @@ fn random_memory_sequences_match_the_interpreter() {
                 );
                 assert_eq!(a.w.pc, b.w.pc, "case {case} {which}: pc\n{}", listing());
                 // A fault ends the wave, and its report names kind, pc, lane and address, not
-                // registers: the JIT need not have stored a lane mask that the rest of the block
-                // would have overwritten unread (`mask_live`). Everything else must match.
+                // registers: the JIT need not have stored a lane mask or a VGPR that the rest of
+                // the block would have overwritten unread (`mask_live`, `vgpr_dead`).
+                // Everything else must match.
                 let mut jw = b.w.clone();
                 if a.r.is_err() {
                     for m in mask_outputs(&prog, isa) {
                         for r in [m, m + 1] {
                             jw.s[usize::from(r)] = a.w.s[usize::from(r)];
                         }
+                    }
+                    for r in maybe_unwritten(&prog, isa) {
+                        jw.v[usize::from(r)] = a.w.v[usize::from(r)];
                     }
                 }
                 let diff = first_difference(&jw, &a.w, 0..256);

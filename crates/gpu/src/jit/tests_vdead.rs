@@ -1,8 +1,9 @@
-//! VGPR writes the block replaces before reading them (`vgpr_dead.rs`), and
-//! `v_mad_u64_u32` / `v_mad_i64_i32` computing their low dword alone where the high one is
-//! such a write: which writes count (a read in between, an EXEC change in between, no
-//! replacement in the block do not), and the code leaving the interpreter's registers in full
-//! and partial waves.
+//! VGPR writes the block replaces before reading them (`vgpr_dead.rs`): `v_mad_u64_u32` /
+//! `v_mad_i64_i32` computing their low dword alone where the high one is such a write, and
+//! segments not storing what a later lane op or LDS read replaces. Which writes count (a read
+//! in between, an EXEC change in between, a `_d16` read keeping half, no replacement in the
+//! block do not), and the code leaving the interpreter's registers in full and partial
+//! waves.
 
 use super::tests::{assert_engines_agree, isas};
 use super::tests_linear::program;
@@ -80,7 +81,7 @@ fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
     for isa in isas() {
         let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
         assert_eq!(plan.blocks.len(), 1, "one block");
-        let dead = super::vgpr_dead::dead_writes(&plan.blocks[0].items);
+        let dead = super::vgpr_dead::analyse(&plan.blocks[0].items).writes;
         let got: Vec<(u32, u8)> = dead
             .iter()
             .flat_map(|&(i, s)| (0..=255u8).filter(move |&r| s.has(r)).map(move |r| (i, r)))
@@ -99,11 +100,75 @@ fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
     ]);
     let plan = super::plan::Plan::new(&prog, 0, false, false, isas()[0]);
     assert_eq!(plan.blocks.len(), 2, "two blocks");
-    assert_eq!(super::vgpr_dead::dead_writes(&plan.blocks[0].items), []);
+    assert_eq!(super::vgpr_dead::analyse(&plan.blocks[0].items).writes, []);
 }
 
 #[test]
 fn multiply_adds_without_their_high_dword_end_as_in_the_interpreter() {
     let prog = program(LINES);
     assert_engines_agree(&prog, 0x0dea_d0d0, 24);
+}
+
+/// Segments followed by LDS reads (a run without LDS: they read zeros); "dead after" marks the
+/// VGPRs the segment need not store.
+const LDS_LINES: &[(&str, &[u32])] = &[
+    // dead after: v3 (the read replaces it); v4 is read by nobody but not replaced
+    ("v_mul_lo_u32 v3, v0, v1", &[0xd285_0003, 0x0002_0300]),
+    ("v_add_u32_e32 v4, v3, v2", &[0x6808_0503]),
+    ("s_add_u32 s20, s20, 1", &[0x8014_8114]),
+    ("ds_read_b32 v3, v5", &[0xd86c_0000, 0x0300_0005]),
+    // a `_d16` read keeps v6's high half
+    ("v_add_u32_e32 v6, v7, v8", &[0x680c_1107]),
+    ("ds_read_u8_d16 v6, v5", &[0xd8ac_0000, 0x0600_0005]),
+    // EXEC changes in a later segment, before the read
+    ("v_add_u32_e32 v9, v10, v11", &[0x6812_170a]),
+    ("ds_write_b32 v5, v0", &[0xd81a_0000, 0x0000_0005]),
+    ("v_cmpx_gt_u32_e32 vcc, v0, v2", &[0x7db8_0500]),
+    ("ds_read_b32 v9, v5", &[0xd86c_0000, 0x0900_0005]),
+    // EXEC changes in the segment itself, after the write
+    ("v_sub_u32_e32 v12, v1, v0", &[0x6a18_0101]),
+    ("v_cmpx_gt_u32_e32 vcc, v2, v0", &[0x7db8_0102]),
+    ("ds_read_b32 v12, v5", &[0xd86c_0000, 0x0c00_0005]),
+    // a store reads v13 first
+    ("v_xor_b32_e32 v13, v0, v1", &[0x2a1a_0300]),
+    ("ds_write_b32 v5, v13", &[0xd81a_0000, 0x0000_0d05]),
+    ("ds_read_b32 v13, v5", &[0xd86c_0000, 0x0d00_0005]),
+    // dead after: v14 (a read2 replaces v14 and v15)
+    ("v_or_b32_e32 v14, v0, v2", &[0x281c_0500]),
+    (
+        "ds_read2_b32 v[14:15], v5 offset1:1",
+        &[0xd86e_0100, 0x0e00_0005],
+    ),
+    ("s_endpgm", &[0xbf81_0000]),
+];
+
+#[test]
+fn segments_leave_out_only_what_the_block_replaces_before_reading_it() {
+    let prog = program(LDS_LINES);
+    for isa in isas() {
+        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        assert_eq!(plan.blocks.len(), 1, "one block");
+        let dead = super::vgpr_dead::analyse(&plan.blocks[0].items);
+        let after = |first: u32, r: u8| {
+            let s = dead.after.iter().find(|&&(i, _)| i == first);
+            s.expect("a segment starts there").1.has(r)
+        };
+        // (Segment by first instruction, VGPR, dead after it.)
+        for (first, r, want) in [
+            (0, 3, true),
+            (0, 4, false),
+            (4, 6, false),
+            (6, 9, false),
+            (10, 12, false),
+            (13, 13, false),
+            (16, 14, true),
+        ] {
+            assert_eq!(
+                after(first, r),
+                want,
+                "{isa:?}: v{r} after the segment at {first}"
+            );
+        }
+    }
+    assert_engines_agree(&prog, 0x1d5d_ead0, 24);
 }

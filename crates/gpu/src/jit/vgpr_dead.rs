@@ -5,14 +5,19 @@
 //! `y * w + x`), or a chain of `h = h * 31 + x` where each multiply-add's high dword is the
 //! next one's destination. The 64-bit product costs about 20 host instructions per chunk of
 //! lanes; its low dword alone, two. A lowering may leave such a write out
-//! ([`super::emit::Emitter::vgpr_unread`]).
+//! ([`super::emit::Emitter::vgpr_unread`]). Likewise a segment need not store a temporary that
+//! the next LDS read or lane op replaces (a tiled matrix product's `v_mul_f32 v12, ...` whose
+//! `v12` the next `ds_read2_b32 v[12:13]` reloads: [`Dead::after`]).
 //!
-//! Only inside a block, only where a lane op (which writes every active lane) replaces the
-//! register, and only where EXEC does not change in between (so the same lanes are written):
-//! the registers at each block's end, at every call-out and wherever the wave leaves the
-//! generated code are exactly the interpreter's. A bail-out to the interpreter between the
-//! two writes runs the replacing instruction itself before anything reads the register. Check
-//! mode, which compares registers after single instructions, does without it.
+//! Only inside a block, only where an instruction that writes every active lane replaces the
+//! register (a lane op, or a load that is not `_d16`), and only where EXEC does not change in
+//! between (so the same lanes are written): the registers at each block's end, at every
+//! call-out and wherever the wave leaves the generated code are exactly the interpreter's. A
+//! bail-out to the interpreter between the two writes runs the replacing instruction itself
+//! before anything reads the register. A fault in between ends the wave with the older value
+//! there, as with the lane masks of `mask_live.rs`: its report names kind, pc, lane and
+//! address, not registers. Check mode, which compares registers after single instructions,
+//! does without it.
 
 use super::plan::Item;
 use super::select::{Kind, LaneInst, Opd};
@@ -74,59 +79,111 @@ fn lane(li: &LaneInst) -> (Vgprs, Vgprs) {
     (r, w)
 }
 
-/// The VGPRs a wave-wide item may read (all where the JIT cannot say). Its writes are not
-/// counted: a load may keep some lanes' or bits' old values, so only lane ops end a write's
-/// life.
-fn op_reads(k: &Kind) -> Vgprs {
+/// The VGPRs a wave-wide item may read (all where the JIT cannot say) and those it replaces
+/// in every active lane: a load's destination, unless it keeps half of each dword (`_d16`).
+fn op_effects(k: &Kind) -> (Vgprs, Vgprs) {
+    let whole = |sub: Option<super::select::SubDword>| sub.is_none_or(|s| s.d16.is_none());
     match k {
         Kind::Salu(_) | Kind::Smem(_) | Kind::Branch(_) | Kind::Waitcnt(_) | Kind::Nop => {
-            Vgprs::default()
+            (Vgprs::default(), Vgprs::default())
         }
-        // The address pair (or offset) and the data, also a load's: counting too much only
-        // keeps a write.
-        Kind::Vmem(m) => Vgprs::run(m.vaddr, 2).or(Vgprs::run(m.data, m.dwords.max(1))),
-        Kind::Lane(li) => lane(li).0,
-        Kind::Ds(_) | Kind::Wave(_) | Kind::End | Kind::Barrier | Kind::JumpAddr { .. } => {
-            Vgprs::ALL
+        // The address pair (or offset) and a store's data: counting too much only keeps a
+        // write.
+        Kind::Vmem(m) => {
+            let addr = Vgprs::run(m.vaddr, 2);
+            let data = Vgprs::run(m.data, m.dwords.max(1));
+            match m.load && whole(m.sub) {
+                true => (addr, data),
+                false => (addr.or(data), Vgprs::default()),
+            }
+        }
+        Kind::Ds(d) => {
+            let addr = Vgprs::run(d.addr, 1);
+            let n = d.dwords.max(1);
+            match (d.load, whole(d.sub)) {
+                (true, true) => (addr, Vgprs::run(d.dst, if d.two { 2 * n } else { n })),
+                (true, false) => (addr.or(Vgprs::run(d.dst, 2 * n)), Vgprs::default()),
+                (false, _) => (
+                    addr.or(Vgprs::run(d.data0, n)).or(Vgprs::run(d.data1, n)),
+                    Vgprs::default(),
+                ),
+            }
+        }
+        Kind::Lane(li) => lane(li),
+        Kind::Wave(_) | Kind::End | Kind::Barrier | Kind::JumpAddr { .. } => {
+            (Vgprs::ALL, Vgprs::default())
         }
     }
 }
 
-/// For each lane op of the block's segments that has some (by instruction index, in block
-/// order), the VGPRs it writes that a later lane op of the block replaces, with EXEC
-/// unchanged, before any item reads them.
-pub(super) fn dead_writes(items: &[Item]) -> Vec<(u32, Vgprs)> {
-    let mut out = Vec::new();
-    // Going backwards: the registers a lane op replaces, under the EXEC of this point,
-    // before anything reads them.
+/// What the JIT may leave unwritten in a block ([`analyse`]).
+#[derive(Debug, Default)]
+pub(super) struct Dead {
+    /// For each lane op of the block's segments that has some (by instruction index, in block
+    /// order), the VGPRs it writes that the block replaces, with EXEC unchanged, before any
+    /// item reads them.
+    pub writes: Vec<(u32, Vgprs)>,
+    /// For each segment (by its first instruction's index), the VGPRs the block replaces after
+    /// it, with EXEC unchanged, before any item reads them: what the segment writes there need
+    /// not leave its registers.
+    pub after: Vec<(u32, Vgprs)>,
+}
+
+/// The dead writes of a block's items (in execution order).
+pub(super) fn analyse(items: &[Item]) -> Dead {
+    let mut out = Dead::default();
+    // Going backwards: the registers replaced in every lane of the EXEC of this point before
+    // anything reads them.
     let mut dead = Vgprs::default();
-    let mut step = |dead: &mut Vgprs, i: Option<u32>, li: &LaneInst| {
-        if super::mask_live::lane_writes_exec(li) {
+    let step = |dead: &mut Vgprs, (r, w): (Vgprs, Vgprs), exec: bool| {
+        if exec {
             // (Its own writes happen under the EXEC before it, as do those before it.)
             *dead = Vgprs::default();
-        }
-        let (r, w) = lane(li);
-        if let Some(i) = i {
-            let d = dead.and(w);
-            if !d.is_empty() {
-                out.push((i, d));
-            }
         }
         *dead = dead.or(w).minus(r);
     };
     for item in items.iter().rev() {
         match item {
             Item::Seg(insts) => {
+                // (Where the segment changes EXEC, what it wrote before under the older EXEC
+                // may outlive what replaces it after.)
+                let exec = insts
+                    .iter()
+                    .any(|(_, li)| super::mask_live::lane_writes_exec(li));
+                out.after
+                    .push((insts[0].0, if exec { Vgprs::default() } else { dead }));
                 for (i, li) in insts.iter().rev() {
-                    step(&mut dead, Some(*i), li);
+                    let d = dead.and(lane(li).1);
+                    if !d.is_empty() {
+                        out.writes.push((*i, d));
+                    }
+                    step(&mut dead, lane(li), super::mask_live::lane_writes_exec(li));
                 }
             }
-            Item::Op(_, Kind::Lane(li)) => step(&mut dead, None, li),
-            Item::Op(_, k) if super::mask_live::may_write_exec(k) => dead = Vgprs::default(),
-            Item::Op(_, k) => dead = dead.minus(op_reads(k)),
+            Item::Op(_, k) => step(
+                &mut dead,
+                op_effects(k),
+                super::mask_live::may_write_exec(k),
+            ),
             Item::Callout(_) => dead = Vgprs::default(),
         }
     }
-    out.reverse();
+    out.writes.reverse();
+    out.after.reverse();
     out
+}
+
+/// Every VGPR the JIT may leave unwritten somewhere in `plan`. Tests: a wave that faults ends
+/// with their older values where the rest of its block would have replaced them (the fault's
+/// report names kind, pc, lane and address, not registers).
+#[cfg(test)]
+pub(super) fn maybe_unwritten(plan: &super::plan::Plan) -> Vec<u8> {
+    let mut all = Vgprs::default();
+    for b in &plan.blocks {
+        let dead = analyse(&b.items);
+        for (_, s) in dead.writes.iter().chain(&dead.after) {
+            all = all.or(*s);
+        }
+    }
+    (0..=255u8).filter(|&r| all.has(r)).collect()
 }
