@@ -274,7 +274,8 @@ impl Emitter<'_> {
         }
         let mut ranked: Vec<(Opd, u32)> = uses.0;
         // A VGPR's home is loaded in every chunk: for one read and no write that costs a load
-        // where the reading instruction could take the register from memory itself.
+        // where the reading instruction could take the register from memory itself (one write
+        // and no read is stored either way).
         ranked.retain(|&(o, n)| n > 1 || !matches!(o, Opd::V(_)));
         // Most used first; ties by register for a stable layout. Where the segment's f32 ops
         // may run without NaN tests, the registers it reads before it writes come first: a
