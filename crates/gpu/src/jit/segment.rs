@@ -1033,9 +1033,8 @@ impl Emitter<'_> {
         self.seg.as_ref().is_some_and(|g| g.dead_out.has(r))
     }
 
-    /// Leaves VGPR `r` unwritten (a later lane op of the block replaces it before anything
-    /// reads it: [`Emitter::vgpr_unread`]): what the iteration knew of its value no longer
-    /// holds.
+    /// Leaves VGPR `r` unwritten (the block replaces it before anything reads it:
+    /// [`Emitter::vgpr_unread`]): what the iteration knew of its value no longer holds.
     pub(super) fn unwritten(&mut self, r: u8) {
         if let Some(seg) = self.seg.as_mut() {
             seg.zero.retain(|&z| z != r);
