@@ -153,11 +153,12 @@ pub(super) fn analyse(items: &[Item]) -> Dead {
                 out.after
                     .push((insts[0].0, if exec { Vgprs::default() } else { dead }));
                 for (i, li) in insts.iter().rev() {
-                    let d = dead.and(lane(li).1);
+                    let effects = lane(li);
+                    let d = dead.and(effects.1);
                     if !d.is_empty() {
                         out.writes.push((*i, d));
                     }
-                    step(&mut dead, lane(li), super::mask_live::lane_writes_exec(li));
+                    step(&mut dead, effects, super::mask_live::lane_writes_exec(li));
                 }
             }
             Item::Op(_, k) => step(
