@@ -373,7 +373,7 @@ impl<'p> Emitter<'p> {
         // (It also compares them after each lane op: no VGPR write is left out.)
         self.vdead = match self.check {
             true => Default::default(),
-            false => super::vgpr_dead::analyse(&b.items),
+            false => super::vgpr_dead::analyse(&b.items, b.vlive_out),
         };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();

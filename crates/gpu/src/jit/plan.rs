@@ -48,6 +48,9 @@ pub(super) struct Block {
     /// Scalar registers a later block may read before writing them
     /// ([`super::mask_live::live_out`]); a lane mask outside it need not be written back.
     pub live_out: u128,
+    /// VGPRs a later block may read ([`super::vgpr_dead::live_out`]): what is not in it need
+    /// not be written.
+    pub vlive_out: super::vgpr_dead::Vgprs,
 }
 
 /// The compiled part of a program.
@@ -352,6 +355,10 @@ impl Plan {
         for (b, l) in blocks.iter_mut().zip(live) {
             b.live_out = l;
         }
+        let vlive = super::vgpr_dead::live_out(&blocks, &succs, exact_end(check));
+        for (b, l) in blocks.iter_mut().zip(vlive) {
+            b.vlive_out = l;
+        }
         Plan {
             blocks,
             succs,
@@ -461,6 +468,7 @@ fn build_block(kind: &dyn Fn(usize) -> Option<Kind>, start: u32, end: u32, check
         float64: false,
         lanes: false,
         live_out: !0,
+        vlive_out: super::vgpr_dead::Vgprs::ALL,
     };
     let mut open = Open::default();
     let close = |b: &mut Block, open: &mut Open| {

@@ -81,7 +81,8 @@ fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
     for isa in isas() {
         let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
         assert_eq!(plan.blocks.len(), 1, "one block");
-        let dead = super::vgpr_dead::analyse(&plan.blocks[0].items).writes;
+        let dead =
+            super::vgpr_dead::analyse(&plan.blocks[0].items, plan.blocks[0].vlive_out).writes;
         let got: Vec<(u32, u8)> = dead
             .iter()
             .flat_map(|&(i, s)| (0..=255u8).filter(move |&r| s.has(r)).map(move |r| (i, r)))
@@ -100,7 +101,10 @@ fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
     ]);
     let plan = super::plan::Plan::new(&prog, 0, false, false, isas()[0]);
     assert_eq!(plan.blocks.len(), 2, "two blocks");
-    assert_eq!(super::vgpr_dead::analyse(&plan.blocks[0].items).writes, []);
+    assert_eq!(
+        super::vgpr_dead::analyse(&plan.blocks[0].items, plan.blocks[0].vlive_out).writes,
+        []
+    );
 }
 
 #[test]
@@ -148,7 +152,7 @@ fn segments_leave_out_only_what_the_block_replaces_before_reading_it() {
     for isa in isas() {
         let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
         assert_eq!(plan.blocks.len(), 1, "one block");
-        let dead = super::vgpr_dead::analyse(&plan.blocks[0].items);
+        let dead = super::vgpr_dead::analyse(&plan.blocks[0].items, plan.blocks[0].vlive_out);
         let after = |first: u32, r: u8| {
             let s = dead.after.iter().find(|&&(i, _)| i == first);
             s.expect("a segment starts there").1.has(r)
@@ -171,4 +175,49 @@ fn segments_leave_out_only_what_the_block_replaces_before_reading_it() {
         }
     }
     assert_engines_agree(&prog, 0x1d5d_ead0, 24);
+}
+
+/// Three blocks: v1 read by the branch target, v3 by the fall-through, v4, v5 and v6 by
+/// nobody before the wave ends.
+const END_LINES: &[(&str, &[u32])] = &[
+    ("v_add_u32_e32 v1, v0, v2", &[0x6802_0500]),
+    ("v_mul_lo_u32 v3, v0, v1", &[0xd285_0003, 0x0002_0300]),
+    ("v_xor_b32_e32 v4, v0, v2", &[0x2a08_0500]),
+    ("v_cmp_gt_u32_e32 vcc, v0, v2", &[0x7d98_0500]),
+    ("s_cbranch_vccz 2", &[0xbf86_0002]),
+    ("v_add_u32_e32 v5, v3, v0", &[0x680a_0103]),
+    ("s_endpgm", &[0xbf81_0000]),
+    ("v_or_b32_e32 v6, v1, v0", &[0x280c_0101]),
+    ("s_endpgm", &[0xbf81_0000]),
+];
+
+/// Outside check mode and the tests that compare every register at a wave's end, nothing
+/// reads a VGPR after `s_endpgm`: a write that no path reads before the end is dead, across
+/// blocks too (`vgpr_dead::live_out`); with exact ends, none is.
+#[test]
+fn writes_no_path_reads_before_the_wave_ends_are_dead() {
+    let prog = program(END_LINES);
+    let dead_writes = |plan: &super::plan::Plan| -> Vec<(u32, u8)> {
+        plan.blocks
+            .iter()
+            .flat_map(|b| super::vgpr_dead::analyse(&b.items, b.vlive_out).writes)
+            .flat_map(|(i, s)| (0..=255u8).filter(move |&r| s.has(r)).map(move |r| (i, r)))
+            .collect()
+    };
+    for isa in isas() {
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(true));
+        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
+        assert_eq!(plan.blocks.len(), 3, "three blocks");
+        assert_eq!(dead_writes(&plan), [(2, 4), (5, 5), (7, 6)], "{isa:?}");
+        assert_eq!(super::vgpr_dead::unread_at_end(&plan), [4, 5, 6], "{isa:?}");
+        let exact = super::plan::Plan::new(&prog, 0, false, false, isa);
+        assert_eq!(dead_writes(&exact), [], "{isa:?}: exact ends");
+    }
+    // Compiled both ways (unrolled and as chunk loops), the other registers end as in the
+    // interpreter.
+    let mut r = super::tests::Rng(0x5eed_e4d5);
+    for case in [2, 5, 8, 11] {
+        super::tests::compiled_matches_interpreter(&mut r, case, &prog);
+    }
 }

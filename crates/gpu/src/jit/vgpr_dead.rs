@@ -9,7 +9,12 @@
 //! the next LDS read or lane op replaces (a tiled matrix product's `v_mul_f32 v12, ...` whose
 //! `v12` the next `ds_read2_b32 v[12:13]` reloads: [`Dead::after`]).
 //!
-//! Only inside a block, only where an instruction that writes every active lane replaces the
+//! Nor need a wave keep what nothing reads before it ends (outside check mode and the tests that
+//! compare every register at the end): the address pair of a kernel's last store, a
+//! temporary of its last segment ([`live_out`]: VGPRs no path from a block's end reads, by a
+//! fixpoint over the blocks as for lane masks in `mask_live.rs`).
+//!
+//! Otherwise only inside a block, only where an instruction that writes every active lane replaces the
 //! register (a lane op, or a load that is not `_d16`), and only where EXEC does not change in
 //! between (so the same lanes are written): the registers at each block's end, at every
 //! call-out and wherever the wave leaves the generated code are exactly the interpreter's. A
@@ -28,7 +33,7 @@ pub(super) struct Vgprs([u128; 2]);
 
 impl Vgprs {
     /// Every VGPR: what an item reads when the JIT cannot say.
-    const ALL: Vgprs = Vgprs([!0, !0]);
+    pub const ALL: Vgprs = Vgprs([!0, !0]);
 
     /// Whether `r` is in the set.
     pub fn has(self, r: u8) -> bool {
@@ -116,6 +121,61 @@ fn op_effects(k: &Kind) -> (Vgprs, Vgprs) {
     }
 }
 
+/// The VGPRs `item` may read: everything where the JIT cannot say (what the interpreter runs
+/// included), nothing at `s_endpgm` unless `exact_end`.
+fn reads(item: &Item, exact_end: bool) -> Vgprs {
+    match item {
+        Item::Seg(insts) => insts
+            .iter()
+            .fold(Vgprs::default(), |a, (_, li)| a.or(lane(li).0)),
+        Item::Op(_, Kind::End) if !exact_end => Vgprs::default(),
+        Item::Op(_, k) => op_effects(k).0,
+        Item::Callout(_) => Vgprs::ALL,
+    }
+}
+
+/// Per block, the VGPRs some path from its end (`succs`; `None`: unknown) may read before the
+/// wave ends. Writes do not end a VGPR's life here (a lane op under a partial EXEC keeps the
+/// other lanes): what is not live is never read again. With `exact_end` (check mode, tests),
+/// everything is live.
+pub(super) fn live_out(
+    blocks: &[super::plan::Block],
+    succs: &[Option<Vec<usize>>],
+    exact_end: bool,
+) -> Vec<Vgprs> {
+    let n = blocks.len();
+    if exact_end {
+        return vec![Vgprs::ALL; n];
+    }
+    let used: Vec<Vgprs> = blocks
+        .iter()
+        .map(|b| {
+            b.items
+                .iter()
+                .fold(Vgprs::default(), |a, it| a.or(reads(it, false)))
+        })
+        .collect();
+    let mut live_in = vec![Vgprs::default(); n];
+    let mut out = vec![Vgprs::default(); n];
+    loop {
+        let mut changed = false;
+        for k in (0..n).rev() {
+            out[k] = match &succs[k] {
+                None => Vgprs::ALL,
+                Some(v) => v.iter().fold(Vgprs::default(), |a, &s| a.or(live_in[s])),
+            };
+            let live = used[k].or(out[k]);
+            if live != live_in[k] {
+                live_in[k] = live;
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
 /// What the JIT may leave unwritten in a block ([`analyse`]).
 #[derive(Debug, Default)]
 pub(super) struct Dead {
@@ -129,12 +189,15 @@ pub(super) struct Dead {
     pub after: Vec<(u32, Vgprs)>,
 }
 
-/// The dead writes of a block's items (in execution order).
-pub(super) fn analyse(items: &[Item]) -> Dead {
+/// The dead writes of a block's items (in execution order); `live_out`: the VGPRs read after
+/// the block ([`live_out`]).
+pub(super) fn analyse(items: &[Item], live_out: Vgprs) -> Dead {
     let mut out = Dead::default();
     // Going backwards: the registers replaced in every lane of the EXEC of this point before
-    // anything reads them.
+    // anything reads them (`dead`), and those nothing reads before the wave ends (`gone`,
+    // whatever EXEC does).
     let mut dead = Vgprs::default();
+    let mut gone = Vgprs::ALL.minus(live_out);
     let step = |dead: &mut Vgprs, (r, w): (Vgprs, Vgprs), exec: bool| {
         if exec {
             // (Its own writes happen under the EXEC before it, as do those before it.)
@@ -150,23 +213,30 @@ pub(super) fn analyse(items: &[Item]) -> Dead {
                 let exec = insts
                     .iter()
                     .any(|(_, li)| super::mask_live::lane_writes_exec(li));
-                out.after
-                    .push((insts[0].0, if exec { Vgprs::default() } else { dead }));
+                let replaced = if exec { Vgprs::default() } else { dead };
+                out.after.push((insts[0].0, replaced.or(gone)));
                 for (i, li) in insts.iter().rev() {
                     let effects = lane(li);
-                    let d = dead.and(effects.1);
+                    let d = dead.or(gone).and(effects.1);
                     if !d.is_empty() {
                         out.writes.push((*i, d));
                     }
                     step(&mut dead, effects, super::mask_live::lane_writes_exec(li));
+                    gone = gone.minus(effects.0);
                 }
             }
-            Item::Op(_, k) => step(
-                &mut dead,
-                op_effects(k),
-                super::mask_live::may_write_exec(k),
-            ),
-            Item::Callout(_) => dead = Vgprs::default(),
+            Item::Op(_, k) => {
+                step(
+                    &mut dead,
+                    op_effects(k),
+                    super::mask_live::may_write_exec(k),
+                );
+                gone = gone.minus(reads(item, false));
+            }
+            Item::Callout(_) => {
+                dead = Vgprs::default();
+                gone = Vgprs::default();
+            }
         }
     }
     out.writes.reverse();
@@ -174,17 +244,46 @@ pub(super) fn analyse(items: &[Item]) -> Dead {
     out
 }
 
+/// The VGPRs the JIT may leave unwritten in block `b`: dead writes of its lane ops, and what
+/// its segments write that the block replaces after them (or nothing reads).
+#[cfg(test)]
+fn left_out(b: &super::plan::Block) -> Vgprs {
+    let dead = analyse(&b.items, b.vlive_out);
+    let mut all = Vgprs::default();
+    for (_, s) in &dead.writes {
+        all = all.or(*s);
+    }
+    for item in &b.items {
+        if let Item::Seg(insts) = item {
+            let written = insts
+                .iter()
+                .fold(Vgprs::default(), |a, (_, li)| a.or(lane(li).1));
+            if let Some((_, s)) = dead.after.iter().find(|(i, _)| *i == insts[0].0) {
+                all = all.or(s.and(written));
+            }
+        }
+    }
+    all
+}
+
 /// Every VGPR the JIT may leave unwritten somewhere in `plan`. Tests: a wave that faults ends
 /// with their older values where the rest of its block would have replaced them (the fault's
 /// report names kind, pc, lane and address, not registers).
 #[cfg(test)]
 pub(super) fn maybe_unwritten(plan: &super::plan::Plan) -> Vec<u8> {
-    let mut all = Vgprs::default();
-    for b in &plan.blocks {
-        let dead = analyse(&b.items);
-        for (_, s) in dead.writes.iter().chain(&dead.after) {
-            all = all.or(*s);
-        }
-    }
+    let all = plan
+        .blocks
+        .iter()
+        .fold(Vgprs::default(), |a, b| a.or(left_out(b)));
+    (0..=255u8).filter(|&r| all.has(r)).collect()
+}
+
+/// Every VGPR the JIT may leave unwritten in `plan` because nothing reads it before the wave
+/// ends (tests that compile as outside tests compare the others at a wave's end).
+#[cfg(test)]
+pub(super) fn unread_at_end(plan: &super::plan::Plan) -> Vec<u8> {
+    let all = plan.blocks.iter().fold(Vgprs::default(), |a, b| {
+        a.or(left_out(b).minus(b.vlive_out))
+    });
     (0..=255u8).filter(|&r| all.has(r)).collect()
 }
