@@ -178,22 +178,29 @@ fn segments_leave_out_only_what_the_block_replaces_before_reading_it() {
 }
 
 /// Three blocks: v1 read by the branch target, v3 by the fall-through, v4, v5 and v6 by
-/// nobody before the wave ends.
+/// nobody before the wave ends; v7 replaced by the fall-through before it reads it, the branch
+/// target not reading it; v8 replaced by the branch target, but read after an EXEC change.
 const END_LINES: &[(&str, &[u32])] = &[
     ("v_add_u32_e32 v1, v0, v2", &[0x6802_0500]),
     ("v_mul_lo_u32 v3, v0, v1", &[0xd285_0003, 0x0002_0300]),
     ("v_xor_b32_e32 v4, v0, v2", &[0x2a08_0500]),
+    ("v_sub_u32_e32 v7, v0, v2", &[0x6a0e_0500]),
+    ("v_and_b32_e32 v8, v0, v2", &[0x2610_0500]),
     ("v_cmp_gt_u32_e32 vcc, v0, v2", &[0x7d98_0500]),
-    ("s_cbranch_vccz 2", &[0xbf86_0002]),
-    ("v_add_u32_e32 v5, v3, v0", &[0x680a_0103]),
+    ("s_cbranch_vccz 3", &[0xbf86_0003]),
+    ("v_mov_b32_e32 v7, v3", &[0x7e0e_0303]),
+    ("v_add_u32_e32 v5, v7, v0", &[0x680a_0107]),
     ("s_endpgm", &[0xbf81_0000]),
-    ("v_or_b32_e32 v6, v1, v0", &[0x280c_0101]),
+    ("v_mov_b32_e32 v8, v1", &[0x7e10_0301]),
+    ("v_cmpx_gt_u32_e32 vcc, v0, v2", &[0x7db8_0500]),
+    ("v_or_b32_e32 v6, v8, v0", &[0x280c_0108]),
     ("s_endpgm", &[0xbf81_0000]),
 ];
 
 /// Outside check mode and the tests that compare every register at a wave's end, nothing
-/// reads a VGPR after `s_endpgm`: a write that no path reads before the end is dead, across
-/// blocks too (`vgpr_dead::live_out`); with exact ends, none is.
+/// reads a VGPR after `s_endpgm`: a write that no path reads before the end, or before
+/// replacing it with EXEC unchanged, is dead, across blocks too (`vgpr_dead::live_out`); with
+/// exact ends, none is.
 #[test]
 fn writes_no_path_reads_before_the_wave_ends_are_dead() {
     let prog = program(END_LINES);
@@ -209,8 +216,16 @@ fn writes_no_path_reads_before_the_wave_ends_are_dead() {
         let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
         assert_eq!(plan.blocks.len(), 3, "three blocks");
-        assert_eq!(dead_writes(&plan), [(2, 4), (5, 5), (7, 6)], "{isa:?}");
-        assert_eq!(super::vgpr_dead::unread_at_end(&plan), [4, 5, 6], "{isa:?}");
+        assert_eq!(
+            dead_writes(&plan),
+            [(2, 4), (3, 7), (8, 5), (12, 6)],
+            "{isa:?}"
+        );
+        assert_eq!(
+            super::vgpr_dead::unread_at_end(&plan),
+            [4, 5, 6, 7],
+            "{isa:?}"
+        );
         let exact = super::plan::Plan::new(&prog, 0, false, false, isa);
         assert_eq!(dead_writes(&exact), [], "{isa:?}: exact ends");
     }

@@ -134,10 +134,44 @@ fn reads(item: &Item, exact_end: bool) -> Vgprs {
     }
 }
 
+/// The VGPRs block `items` may read before writing them: a read counts unless the block wrote
+/// the register before it with EXEC unchanged in between (then every lane that reads was
+/// written there). Whatever the JIT cannot say reads everything; `s_endpgm` nothing.
+fn upward_exposed(items: &[Item]) -> Vgprs {
+    let (mut exposed, mut written) = (Vgprs::default(), Vgprs::default());
+    for item in items {
+        match item {
+            Item::Seg(insts) => {
+                for (_, li) in insts {
+                    let (r, w) = lane(li);
+                    exposed = exposed.or(r.minus(written));
+                    if super::mask_live::lane_writes_exec(li) {
+                        written = Vgprs::default();
+                    }
+                    written = written.or(w);
+                }
+            }
+            Item::Op(_, k) => {
+                exposed = exposed.or(reads(item, false).minus(written));
+                if super::mask_live::may_write_exec(k) {
+                    written = Vgprs::default();
+                }
+                written = written.or(op_effects(k).1);
+            }
+            Item::Callout(_) => {
+                exposed = exposed.or(Vgprs::ALL.minus(written));
+                written = Vgprs::default();
+            }
+        }
+    }
+    exposed
+}
+
 /// Per block, the VGPRs some path from its end (`succs`; `None`: unknown) may read before the
-/// wave ends. Writes do not end a VGPR's life here (a lane op under a partial EXEC keeps the
-/// other lanes): what is not live is never read again. With `exact_end` (check mode, tests),
-/// everything is live.
+/// wave ends: what a later block may read before writing it ([`upward_exposed`]). A write
+/// does not end a life across blocks (a lane op under a partial EXEC keeps the other lanes,
+/// which a block after a join may read), only a read after it in its own block with EXEC
+/// unchanged. With `exact_end` (check mode, tests), everything is live.
 pub(super) fn live_out(
     blocks: &[super::plan::Block],
     succs: &[Option<Vec<usize>>],
@@ -147,14 +181,7 @@ pub(super) fn live_out(
     if exact_end {
         return vec![Vgprs::ALL; n];
     }
-    let used: Vec<Vgprs> = blocks
-        .iter()
-        .map(|b| {
-            b.items
-                .iter()
-                .fold(Vgprs::default(), |a, it| a.or(reads(it, false)))
-        })
-        .collect();
+    let used: Vec<Vgprs> = blocks.iter().map(|b| upward_exposed(&b.items)).collect();
     let mut live_in = vec![Vgprs::default(); n];
     let mut out = vec![Vgprs::default(); n];
     loop {
