@@ -197,6 +197,21 @@ const END_LINES: &[(&str, &[u32])] = &[
     ("s_endpgm", &[0xbf81_0000]),
 ];
 
+/// v9 replaced by the fall-through, then read from one lane whatever EXEC
+/// (`v_readlane_b32`: a lane the replacing write, under a partial EXEC, left alone holds the
+/// first block's value).
+const READLANE_LINES: &[(&str, &[u32])] = &[
+    ("v_or_b32_e32 v9, v0, v2", &[0x2812_0500]),
+    ("v_cmp_gt_u32_e32 vcc, v0, v2", &[0x7d98_0500]),
+    ("s_cbranch_vccz 5", &[0xbf86_0005]),
+    ("v_mov_b32_e32 v9, v3", &[0x7e12_0303]),
+    ("v_readlane_b32 s10, v9, 5", &[0xd289_000a, 0x0001_0b09]),
+    ("v_add_u32_e32 v5, s10, v0", &[0x680a_000a]),
+    ("s_endpgm", &[0xbf81_0000]),
+    ("v_mov_b32_e32 v6, v1", &[0x7e0c_0301]),
+    ("s_endpgm", &[0xbf81_0000]),
+];
+
 /// Outside check mode and the tests that compare every register at a wave's end, nothing
 /// reads a VGPR after `s_endpgm`: a write that no path reads before the end, or before
 /// replacing it with EXEC unchanged, is dead, across blocks too (`vgpr_dead::live_out`); with
@@ -228,11 +243,16 @@ fn writes_no_path_reads_before_the_wave_ends_are_dead() {
         );
         let exact = super::plan::Plan::new(&prog, 0, false, false, isa);
         assert_eq!(dead_writes(&exact), [], "{isa:?}: exact ends");
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(true));
+        let plan = super::plan::Plan::new(&program(READLANE_LINES), 0, false, false, isa);
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
+        assert_eq!(dead_writes(&plan), [(5, 5), (7, 6)], "{isa:?}: readlane");
     }
     // Compiled both ways (unrolled and as chunk loops), the other registers end as in the
     // interpreter.
     let mut r = super::tests::Rng(0x5eed_e4d5);
     for case in [2, 5, 8, 11] {
         super::tests::compiled_matches_interpreter(&mut r, case, &prog);
+        super::tests::compiled_matches_interpreter(&mut r, case, &program(READLANE_LINES));
     }
 }

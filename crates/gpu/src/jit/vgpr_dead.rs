@@ -134,9 +134,10 @@ fn reads(item: &Item, exact_end: bool) -> Vgprs {
     }
 }
 
-/// The VGPRs block `items` may read before writing them: a read counts unless the block wrote
-/// the register before it with EXEC unchanged in between (then every lane that reads was
-/// written there). Whatever the JIT cannot say reads everything; `s_endpgm` nothing.
+/// The VGPRs block `items` may read before writing them: a lane-wise read counts unless the
+/// block wrote the register before it with EXEC unchanged in between (then every lane that
+/// reads was written there). Whatever the JIT cannot say reads everything, in every lane;
+/// `s_endpgm` nothing.
 fn upward_exposed(items: &[Item]) -> Vgprs {
     let (mut exposed, mut written) = (Vgprs::default(), Vgprs::default());
     for item in items {
@@ -152,14 +153,21 @@ fn upward_exposed(items: &[Item]) -> Vgprs {
                 }
             }
             Item::Op(_, k) => {
-                exposed = exposed.or(reads(item, false).minus(written));
+                // Lane-wise reads only: a cross-lane op (DPP, `ds_bpermute_b32`,
+                // `v_readlane_b32`: what the JIT cannot say) may read lanes the block's write
+                // under its EXEC left alone.
+                let r = reads(item, false);
+                exposed = exposed.or(match k {
+                    Kind::Lane(_) | Kind::Vmem(_) | Kind::Ds(_) => r.minus(written),
+                    _ => r,
+                });
                 if super::mask_live::may_write_exec(k) {
                     written = Vgprs::default();
                 }
                 written = written.or(op_effects(k).1);
             }
             Item::Callout(_) => {
-                exposed = exposed.or(Vgprs::ALL.minus(written));
+                exposed = Vgprs::ALL;
                 written = Vgprs::default();
             }
         }
