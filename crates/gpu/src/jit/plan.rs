@@ -536,6 +536,13 @@ impl Plan {
                 b.callouts,
                 if b.float { " float" } else { "" }
             );
+            if b.vlive_out != super::vgpr_dead::Vgprs::ALL {
+                let live: Vec<String> = (0..=255u8)
+                    .filter(|&r| b.vlive_out.has(r))
+                    .map(|r| format!("v{r}"))
+                    .collect();
+                let _ = writeln!(out, "  VGPRs live after it: [{}]", live.join(" "));
+            }
             for item in &b.items {
                 match item {
                     Item::Seg(insts) => {
