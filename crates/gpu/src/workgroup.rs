@@ -112,6 +112,10 @@ fn start(job: &Job, ctx: &mut WgContext) -> Result<(), Fault> {
 /// Runs (or resumes) the work-group in `ctx` until it ends, faults or parks.
 /// `inline`: the runner is the dispatch's submitter, which may want to get back to its own work
 /// ([`crate::DispatchClient::yield_inline`]).
+// Never inlined: whether the compiler inlined it into `run_job`'s loop changed with unrelated
+// edits elsewhere in the crate, and inlined it cost 67 more host instructions per wave (a
+// streaming kernel's wave is about 900).
+#[inline(never)]
 pub(crate) fn run_context(
     s: &'static Scheduler,
     job: &'static Job,

@@ -146,8 +146,8 @@ pub(super) struct Emitter<'p> {
     pub(super) linear: super::lane_linear::Linear,
     /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
     exact_end: bool,
-    /// The current block's VGPR writes that it replaces before any read
-    /// ([`super::vgpr_dead::analyse`]; none in check mode).
+    /// The current block's VGPR writes that it replaces before any read or that nothing reads
+    /// before the wave ends ([`super::vgpr_dead::analyse`]; none in check mode).
     vdead: super::vgpr_dead::Dead,
     /// The chunk body being emitted leaves out the NaN tests of f32 adds, subtractions,
     /// multiplies and fmas, and a NaN where their results leave goes here, to the chunk's second run
@@ -167,13 +167,14 @@ pub(super) struct Emitter<'p> {
 
 impl<'p> Emitter<'p> {
     /// Whether lane op `i` of the current block may leave VGPR `r` unwritten: the block
-    /// replaces it before anything reads it ([`super::vgpr_dead`]).
+    /// replaces it before anything reads it, or nothing reads it ([`super::vgpr_dead`]).
     pub(super) fn vgpr_unread(&self, i: u32, r: u8) -> bool {
         self.vdead.writes.iter().any(|&(j, s)| j == i && s.has(r))
     }
 
     /// The VGPRs the current block replaces after the segment that starts with instruction
-    /// `first`, before anything reads them: the segment need not store what it writes there.
+    /// `first` before anything reads them, or that nothing reads: the segment need not store
+    /// what it writes there.
     pub(super) fn vgprs_dead_after(&self, first: u32) -> super::vgpr_dead::Vgprs {
         let found = self.vdead.after.iter().find(|&&(j, _)| j == first);
         found.map(|&(_, s)| s).unwrap_or_default()

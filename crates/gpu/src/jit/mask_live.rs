@@ -154,27 +154,7 @@ pub(super) fn live_out(
             })
         })
         .collect();
-    let n = blocks.len();
-    let mut live_in: Vec<Regs> = vec![0; n];
-    let mut out: Vec<Regs> = vec![0; n];
-    loop {
-        let mut changed = false;
-        for k in (0..n).rev() {
-            out[k] = match &succs[k] {
-                None => ALL,
-                Some(v) => v.iter().fold(0, |a, &s| a | live_in[s]),
-            };
-            let (used, defined) = transfer[k];
-            let live = used | (out[k] & !defined);
-            if live != live_in[k] {
-                live_in[k] = live;
-                changed = true;
-            }
-        }
-        if !changed {
-            return out;
-        }
-    }
+    super::liveness::live_out(succs, &transfer)
 }
 
 /// For each item of a block, the registers whose value after it is never read: those the

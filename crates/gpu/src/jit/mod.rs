@@ -36,6 +36,7 @@ mod lane_prefix;
 mod lane_rep;
 mod lane_wide;
 mod lds_class;
+mod liveness;
 mod mask_live;
 mod mem_buffer;
 mod mem_gather32;

@@ -59,8 +59,8 @@ pub(super) struct Seg {
     /// VGPRs that hold zero in this iteration (`v_mov_b32 v, 0`: the high half of an index
     /// about to be widened to a 64-bit address).
     zero: Vec<u8>,
-    /// VGPRs the block replaces after the segment before reading them: their homes are not
-    /// stored, nor filled by a run on a few lanes.
+    /// VGPRs the block replaces after the segment before reading them, or that nothing reads:
+    /// their homes are not stored, nor filled by a run on a few lanes.
     dead_out: super::vgpr_dead::Vgprs,
     /// A deferring iteration: VGPRs whose homes hold an f32 result not tested for NaN yet
     /// (`nan_defer.rs`).
@@ -232,7 +232,8 @@ impl Emitter<'_> {
 
     /// Emits segment `insts`; `dead_after`: the scalar registers the rest of the block writes
     /// before it reads them ([`super::mask_live::dead_after_each`]); `vdead`: the VGPRs it
-    /// replaces before reading them ([`super::vgpr_dead`]), which the segment does not store;
+    /// replaces before reading them or nothing reads ([`super::vgpr_dead`]), which the
+    /// segment does not store;
     /// `mem_next`: a memory access follows at once.
     pub(super) fn segment(
         &mut self,
@@ -1036,8 +1037,8 @@ impl Emitter<'_> {
         }
     }
 
-    /// Whether the block replaces VGPR `r` after the segment being emitted before reading it
-    /// (the segment need not store it).
+    /// Whether the block replaces VGPR `r` after the segment being emitted before reading it,
+    /// or nothing reads it (the segment need not store it).
     pub(super) fn dead_out(&self, r: u8) -> bool {
         self.seg.as_ref().is_some_and(|g| g.dead_out.has(r))
     }

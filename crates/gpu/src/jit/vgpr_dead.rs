@@ -68,6 +68,17 @@ impl Vgprs {
     }
 }
 
+impl super::liveness::RegSet for Vgprs {
+    const EMPTY: Vgprs = Vgprs([0, 0]);
+    const ALL: Vgprs = Vgprs::ALL;
+    fn union(self, o: Vgprs) -> Vgprs {
+        self.or(o)
+    }
+    fn minus(self, o: Vgprs) -> Vgprs {
+        Vgprs::minus(self, o)
+    }
+}
+
 /// The VGPRs lane op `li` reads (its sources; a kept destination is one of them) and writes.
 fn lane(li: &LaneInst) -> (Vgprs, Vgprs) {
     let mut r = Vgprs::default();
@@ -189,38 +200,25 @@ pub(super) fn live_out(
     if exact_end {
         return vec![Vgprs::ALL; n];
     }
-    let used: Vec<Vgprs> = blocks.iter().map(|b| upward_exposed(&b.items)).collect();
-    let mut live_in = vec![Vgprs::default(); n];
-    let mut out = vec![Vgprs::default(); n];
-    loop {
-        let mut changed = false;
-        for k in (0..n).rev() {
-            out[k] = match &succs[k] {
-                None => Vgprs::ALL,
-                Some(v) => v.iter().fold(Vgprs::default(), |a, &s| a.or(live_in[s])),
-            };
-            let live = used[k].or(out[k]);
-            if live != live_in[k] {
-                live_in[k] = live;
-                changed = true;
-            }
-        }
-        if !changed {
-            return out;
-        }
-    }
+    // (A write does not end a life here: `defined` is empty.)
+    let transfer: Vec<(Vgprs, Vgprs)> = blocks
+        .iter()
+        .map(|b| (upward_exposed(&b.items), Vgprs::default()))
+        .collect();
+    super::liveness::live_out(succs, &transfer)
 }
 
-/// What the JIT may leave unwritten in a block ([`analyse`]).
+/// What the JIT may leave unwritten in a block ([`analyse`]): "dead" below means replaced
+/// before any read (EXEC unchanged) or read by nothing before the wave ends.
 #[derive(Debug, Default)]
 pub(super) struct Dead {
     /// For each lane op of the block's segments that has some (by instruction index, in block
     /// order), the VGPRs it writes that the block replaces, with EXEC unchanged, before any
-    /// item reads them.
+    /// item reads them, or that nothing reads before the wave ends.
     pub writes: Vec<(u32, Vgprs)>,
     /// For each segment (by its first instruction's index), the VGPRs the block replaces after
-    /// it, with EXEC unchanged, before any item reads them: what the segment writes there need
-    /// not leave its registers.
+    /// it, with EXEC unchanged, before any item reads them, or that nothing reads before the
+    /// wave ends: what the segment writes there need not leave its registers.
     pub after: Vec<(u32, Vgprs)>,
 }
 
