@@ -440,6 +440,11 @@ impl WaveStart {
     /// This start made for work-group `wg_id` of the same dispatch: only the work-group id
     /// SGPRs differ between work-groups (a runner keeps its context's start from one
     /// work-group to the next rather than building it again).
+    /// The work-group id it was made (or last set) for.
+    pub fn wg_id(&self) -> [u32; 3] {
+        self.wg_id
+    }
+
     pub fn set_workgroup(&mut self, wg_id: [u32; 3]) {
         for (slot, id) in self.wg_slots.iter().zip(wg_id) {
             if let Some(at) = *slot {

@@ -11,10 +11,11 @@ use crate::exec::{ExecCtx, ExecFault};
 use crate::fault::Fault;
 use crate::grid::WorkGroupShape;
 use crate::memory::Checker;
-use crate::sched::context::{Runner, StartKey, WgContext};
+use crate::sched::context::{wg_average, Runner, StartKey, Tally, WgContext};
 use crate::sched::job::{Job, JobData};
 use crate::sched::Scheduler;
 use crate::wave::{init_wave, private_vsharp, LaunchValues, Wave, WaveStart, WaveState};
+use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -41,11 +42,8 @@ pub(crate) enum Park {
 }
 
 pub(crate) enum Outcome {
-    Done {
-        ctx: Box<WgContext>,
-        waves: u64,
-        insts: u64,
-    },
+    /// Every wave ended (counted in the run's tally).
+    Done(Box<WgContext>),
     Park(Box<WgContext>, Park),
     Fault(Box<WgContext>, Fault),
 }
@@ -112,6 +110,12 @@ fn start(job: &Job, ctx: &mut WgContext) -> Result<(), Fault> {
 /// Runs (or resumes) the work-group in `ctx` until it ends, faults or parks.
 /// `inline`: the runner is the dispatch's submitter, which may want to get back to its own work
 /// ([`crate::DispatchClient::yield_inline`]).
+///
+/// Each work-group that ends is added to `tally`. Then `next` (the runner's loop's choice,
+/// given the runner's batch) may name the next fresh work-group: when it has the ended one's
+/// shape, it runs in the same context, set up as the loop would set it up, without leaving
+/// (the runner's set-up for a work-group costs a short kernel's wave as much as its own code).
+/// The outcome is the last work-group's.
 // Never inlined: whether the compiler inlined it into `run_job`'s loop changed with unrelated
 // edits elsewhere in the crate, and inlined it cost 67 more host instructions per wave (a
 // streaming kernel's wave is about 900).
@@ -122,6 +126,8 @@ pub(crate) fn run_context(
     mut ctx: Box<WgContext>,
     r: &mut Runner,
     inline: bool,
+    tally: &mut Tally,
+    next: &mut dyn FnMut(&mut Range<u64>) -> Option<u64>,
 ) -> Outcome {
     let d = job.data();
     if ctx.nw == 0 {
@@ -129,14 +135,14 @@ pub(crate) fn run_context(
             return Outcome::Fault(ctx, f);
         }
     }
-    let res = catch_unwind(AssertUnwindSafe(|| run_waves(s, job, &mut ctx, r, inline)));
+    let res = catch_unwind(AssertUnwindSafe(|| {
+        run_waves(s, job, &mut ctx, r, inline, tally, next)
+    }));
     match res {
         Ok(Ok(Some(park))) => Outcome::Park(ctx, park),
         Ok(Ok(None)) => {
-            let waves = ctx.nw as u64;
-            let insts = ctx.waves[..ctx.nw].iter().map(|w| w.executed).sum();
             ctx.nw = 0;
-            Outcome::Done { ctx, waves, insts }
+            Outcome::Done(ctx)
         }
         Ok(Err(f)) => {
             ctx.nw = 0;
@@ -167,6 +173,8 @@ fn run_waves(
     ctx: &mut WgContext,
     r: &mut Runner,
     inline: bool,
+    tally: &mut Tally,
+    next: &mut dyn FnMut(&mut Range<u64>) -> Option<u64>,
 ) -> Result<Option<Park>, Fault> {
     let d = job.data();
     let kernel = d.kernel();
@@ -203,7 +211,9 @@ fn run_waves(
     let mut gws_epoch = gws.epoch();
     let result = loop {
         if job.stop.load(Ordering::Relaxed) {
-            break Ok(None); // another work-group faulted or the dispatch was cancelled
+            // Another work-group faulted or the dispatch was cancelled: this one ends.
+            end_group(tally, waves, &mut r.wg_insts);
+            break Ok(None);
         }
         let mut progressed = false;
         let mut sleeping = false;
@@ -250,7 +260,32 @@ fn run_waves(
             k = last + 1;
         }
         if waves.iter().all(|w| w.state == WaveState::Done) {
-            break Ok(None);
+            end_group(tally, waves, &mut r.wg_insts);
+            // The next work-group of the batch, where the loop would take it and it has this
+            // one's shape (its waves, scratch and wave start are there: only the ids change).
+            let Some((key, first)) = ctx.start.as_mut() else {
+                break Ok(None);
+            };
+            let Some(i) = r.batch.clone().next() else {
+                break Ok(None);
+            };
+            let (id, extent) = (
+                d.grid.workgroup_id(i),
+                d.grid.workgroup_extent(first.wg_id()),
+            );
+            if d.grid.workgroup_extent(id) != extent || next(&mut r.batch) != Some(i) {
+                break Ok(None);
+            }
+            ctx.index = i;
+            first.set_workgroup(id);
+            let shape = WorkGroupShape::new(extent);
+            for (k, w) in waves.iter_mut().enumerate() {
+                init_wave(w, first, &shape, k as u32, &key.lv);
+            }
+            cx.lds.reset(d.lds_size as usize);
+            ctx.slice_insts = 0;
+            ctx.slice_start = None;
+            continue;
         }
         let can_run = |w: &Wave| {
             matches!(
@@ -304,6 +339,16 @@ fn run_waves(
         ctx.slice_start = None; // a new slice when it resumes
     }
     result
+}
+
+/// Counts a work-group that ended (`waves`: its waves) in `tally` and in the runner's average
+/// of wave instructions per work-group (`wg_insts`).
+fn end_group(tally: &mut Tally, waves: &[Wave], wg_insts: &mut u64) {
+    let insts = waves.iter().map(|w| w.executed).sum();
+    tally.done += 1;
+    tally.waves += waves.len() as u64;
+    tally.insts += insts;
+    *wg_insts = wg_average(*wg_insts, insts);
 }
 
 fn report(d: &JobData, w: &Wave, e: ExecFault) -> Fault {

@@ -94,3 +94,44 @@ fn a_work_group_waiting_for_a_later_one_of_its_batch_lets_it_run() {
         }
     }
 }
+
+/// Each work-item adds 1 to `counts[gy * width + gx]` (its global ids from the work-group
+/// ids and sizes in the kernel arguments: the address, then `width | wg_x << 32`, then
+/// `wg_y`).
+const COVER: &str = "s_load_dwordx2 s[6:7], s[0:1], 0x0\ns_load_dwordx4 s[8:11], s[0:1], 0x8\n\
+    s_waitcnt lgkmcnt(0)\ns_mul_i32 s12, s2, s9\nv_add_u32 v2, s12, v0\n\
+    s_mul_i32 s13, s3, s10\nv_add_u32 v3, s13, v1\nv_mul_lo_u32 v4, v3, s8\n\
+    v_add_u32 v4, v4, v2\nv_lshlrev_b32 v4, 2, v4\nv_mov_b32 v5, 1\n\
+    global_atomic_add v4, v5, s[6:7]\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+
+/// A runner goes on with the next work-group of its batch itself where that one has the
+/// ended one's shape (`workgroup::run_context`): in a 2-D grid whose rows of work-groups
+/// end in narrower ones (and whose last row is lower), the narrower ones come between full
+/// ones in index order. Every work-item must run once, and no lane past the grid's edge.
+#[test]
+fn work_groups_of_other_shapes_in_a_batch_run_with_their_own_shape() {
+    let k = kernel(COVER, descriptor());
+    let (width, height, wg) = (1000u32, 300u32, [16u16, 16, 1]);
+    for workers in [1, 2] {
+        let dev = device_with(workers);
+        let map = Map::default();
+        // Room past the grid's end: a lane past an edge would count there or twice inside.
+        let mut counts = vec![0u32; (width * height) as usize + 64 * 1024];
+        let args = [
+            map.add(&mut counts),
+            u64::from(width) | u64::from(wg[0]) << 32,
+            u64::from(wg[1]),
+        ];
+        let stats =
+            run(&dev, &k, &map, &args, [width, height, 1], wg).unwrap_or_else(|f| panic!("{f}"));
+        let bad = counts.iter().enumerate().find(|&(i, &c)| {
+            let inside = i < (width * height) as usize;
+            c != u32::from(inside)
+        });
+        assert_eq!(bad, None, "{workers} workers: (index, count)");
+        // 63 x 19 work-groups; the last column is 8 wide (two waves), the last row 12 high
+        // (three), the corner 8 x 12 (two).
+        let waves = 62 * 18 * 4 + 18 * 2 + 62 * 3 + 2;
+        assert_eq!(stats.waves, waves, "{workers} workers");
+    }
+}

@@ -23,6 +23,25 @@ pub(crate) struct StartKey {
     pub lv: LaunchValues,
 }
 
+/// Work-groups a runner ended and their statistics, not yet added to the job.
+#[derive(Default)]
+pub(crate) struct Tally {
+    pub done: u64,
+    pub waves: u64,
+    pub insts: u64,
+}
+
+/// The running average of a job's wave instructions per work-group that batch sizes follow
+/// (`job::batch`; `avg` 0: none ended yet), after a work-group of `insts`.
+pub(crate) fn wg_average(avg: u64, insts: u64) -> u64 {
+    let insts = insts.max(1);
+    if avg == 0 {
+        insts
+    } else {
+        (3 * avg + insts) / 4
+    }
+}
+
 /// One work-group in flight.
 pub(crate) struct WgContext {
     /// Linear work-group index in its dispatch.

@@ -228,13 +228,17 @@ impl Job {
         self.ready_count.load(Ordering::Relaxed) > 0
     }
 
+    /// Whether a fresh work-group may start (`ready`: parked ones wait in the ready list):
+    /// while the parked ones stay under the cap.
+    pub fn fresh_allowed(&self, ready: bool) -> bool {
+        !ready || self.parked_waves.load(Ordering::Relaxed) < self.data().parked_cap
+    }
+
     /// The next context to run: a fresh work-group while the parked ones stay under the cap,
     /// else the oldest parked one.
     pub fn take(&self, runner: &mut Runner) -> Option<Box<WgContext>> {
-        let d = self.data();
         let ready = self.ready_count.load(Ordering::Acquire) > 0;
-        let fresh_allowed = !ready || self.parked_waves.load(Ordering::Relaxed) < d.parked_cap;
-        if fresh_allowed {
+        if self.fresh_allowed(ready) {
             if let Some(i) = self.fresh(runner) {
                 let mut c = runner.take_context();
                 c.index = i;

@@ -1,7 +1,7 @@
 //! Runners at work: taking a job's work-groups one after another, parking and resuming them,
 //! and the submitter's side (publishing a job, running it inline, waiting for a blocking one).
 
-use super::context::Runner;
+use super::context::{Runner, Tally};
 use super::job::Job;
 use super::stats::{self, Event};
 use super::{with_runner, Scheduler, Token};
@@ -105,14 +105,6 @@ fn prepare(r: &mut Runner, job: &Job) {
         .map(|c| Tracer::new(c.clone(), &d.kernel().name));
 }
 
-/// Work-groups a runner ended and their statistics, not yet added to the job.
-#[derive(Default)]
-struct Tally {
-    done: u64,
-    waves: u64,
-    insts: u64,
-}
-
 impl Tally {
     fn flush(&mut self, job: &'static Job) {
         if self.done != 0 {
@@ -152,25 +144,37 @@ pub(crate) fn run_job(s: &'static Scheduler, job: &'static Job, mode: Mode) {
             let Some(ctx) = pending.take().or_else(|| job.take(r)) else {
                 break;
             };
-            match run_context(s, job, ctx, r, mode == Mode::Inline) {
-                Outcome::Done { ctx, waves, insts } => {
-                    // The work-group length the batch size follows (`job::batch`).
-                    let per_wg = insts.max(1);
-                    r.wg_insts = if r.wg_insts == 0 {
-                        per_wg
-                    } else {
-                        (3 * r.wg_insts + per_wg) / 4
-                    };
-                    r.give_back(ctx);
-                    tally.waves += waves;
-                    tally.insts += insts;
-                    tally.done += 1;
-                    stats::count(if mode == Mode::Inline {
-                        Event::WgInline
-                    } else {
-                        Event::WgWorker
-                    });
+            // What this loop would do after a work-group that ended, before it takes the next
+            // fresh one of its batch: `run_context` asks, and goes on with that one itself.
+            let mut next = |batch: &mut std::ops::Range<u64>| {
+                if batch.is_empty()
+                    || job.stop.load(Ordering::Acquire)
+                    || !job.fresh_allowed(job.has_ready())
+                    || (mode == Mode::Inline && job.data().client.yield_inline(job.data().tag))
+                {
+                    return None;
                 }
+                let now = s.epoch.load(Ordering::Relaxed);
+                if now != seen {
+                    if s.better_elsewhere(job.slot, prio) {
+                        return None; // (the loop sees the new epoch and leaves)
+                    }
+                    seen = now;
+                }
+                batch.next()
+            };
+            let ended = tally.done;
+            let outcome = run_context(s, job, ctx, r, mode == Mode::Inline, &mut tally, &mut next);
+            stats::add(
+                if mode == Mode::Inline {
+                    Event::WgInline
+                } else {
+                    Event::WgWorker
+                },
+                tally.done - ended,
+            );
+            match outcome {
+                Outcome::Done(ctx) => r.give_back(ctx),
                 Outcome::Fault(ctx, f) => {
                     job.record_fault(ctx.index, f);
                     r.give_back(ctx);
