@@ -84,6 +84,11 @@ impl KernelDescriptor {
     pub fn sgpr_count(&self) -> u32 {
         (self.rsrc1_bits(6, 4) + 1) * 8
     }
+    /// An upper bound of the SGPRs (s0 up) the kernel uses: the GFX9 encoding
+    /// (`2 * (ceil(used / 16) - 1)`) read back, which also bounds the older granule of 8.
+    pub fn sgpr_bound(&self) -> u32 {
+        (self.rsrc1_bits(6, 4) + 2) * 8
+    }
     pub fn float_round_mode_32(&self) -> u32 {
         self.rsrc1_bits(12, 2)
     }
@@ -131,5 +136,34 @@ impl KernelDescriptor {
     /// GRANULATED_LDS_SIZE is set by the hardware, not by the compiler; kept for completeness.
     pub fn granulated_lds_size(&self) -> u32 {
         self.rsrc2_bits(15, 9)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KernelDescriptor;
+
+    /// `sgpr_bound` covers every SGPR count a compiler may have encoded, in the GFX9
+    /// granule (AMDGPUUsage: `2 * max(0, ceil(used / 16) - 1)`) and in the older one of 8
+    /// (`max(0, ceil(used / 8) - 1)`).
+    #[test]
+    fn sgpr_bound_covers_the_encoded_count() {
+        for used in 1u32..=112 {
+            let gfx9 = 2 * (used.div_ceil(16).max(1) - 1);
+            let gfx8 = used.div_ceil(8).max(1) - 1;
+            for field in [gfx9, gfx8] {
+                let d = KernelDescriptor {
+                    pgm_rsrc1: field << 6,
+                    ..KernelDescriptor::default()
+                };
+                assert!(d.sgpr_bound() >= used, "{used} SGPRs as {field}");
+            }
+            // Exact where the granule is 16: no SGPR copied for nothing.
+            let d = KernelDescriptor {
+                pgm_rsrc1: gfx9 << 6,
+                ..KernelDescriptor::default()
+            };
+            assert_eq!(d.sgpr_bound(), used.div_ceil(16) * 16, "{used} SGPRs");
+        }
     }
 }

@@ -355,7 +355,14 @@ pub struct WaveStart {
     /// Work-item id VGPRs (0: packed into v0, gfx90a+).
     id_dims: usize,
     wg_id: [u32; 3],
+    /// Groups of 8 SGPRs from s0 up that hold every SGPR the hardware sets and the kernel
+    /// uses (below [`SPECIAL_GROUP`]).
+    used_groups: usize,
 }
+
+/// The first group of 8 SGPRs that [`init_wave`] always sets (s96 up: FLAT_SCRATCH, VCC, M0
+/// and the other special registers).
+const SPECIAL_GROUP: usize = SGPR_COUNT / 8;
 
 impl WaveStart {
     /// The start of the waves of work-group `wg_id` of a dispatch of `kd`.
@@ -420,6 +427,8 @@ impl WaveStart {
             .enable_sgpr_private_segment_wave_offset()
             .then(&mut slot)
             .flatten();
+        let used = sys.next.max(kd.sgpr_bound() as usize);
+        let used_groups = used.div_ceil(8).min(SPECIAL_GROUP);
         WaveStart {
             s,
             wg_slots,
@@ -432,6 +441,7 @@ impl WaveStart {
                 kd.enable_vgpr_workitem_id().min(2) as usize + 1
             },
             wg_id,
+            used_groups,
         }
     }
 }
@@ -473,8 +483,22 @@ pub fn init_wave(
         unsafe { init_wave_avx2(w, start, shape, index, lv) };
         return;
     }
-    w.s = start.s;
+    copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
+}
+
+/// The start's SGPRs into `w`: those up to the kernel's SGPR count (from its descriptor: the
+/// registers a kernel may use) and the special registers. Those past the count keep what
+/// the previous wave on this context left (hardware leaves them undefined): copying all 512
+/// bytes was a fifth of a streaming kernel's wave start, its stores queued behind the
+/// previous wave's stores to memory.
+#[inline(always)]
+fn copy_sgprs(w: &mut Wave, start: &WaveStart) {
+    for g in 0..start.used_groups {
+        let (d, s) = (&mut w.s[8 * g..8 * g + 8], &start.s[8 * g..8 * g + 8]);
+        d.copy_from_slice(s);
+    }
+    w.s[8 * SPECIAL_GROUP..].copy_from_slice(&start.s[8 * SPECIAL_GROUP..]);
 }
 
 /// [`init_wave`] compiled for AVX2.
@@ -487,13 +511,8 @@ unsafe fn init_wave_avx2(
     index: u32,
     lv: &LaunchValues,
 ) {
-    // The 512-byte SGPR copy as four 128-byte ones, which the compiler inlines: as one copy
-    // (`w.s = start.s`) it calls `memcpy`, whose size dispatch costs twice the host
-    // instructions of the 16 moves. The fences keep the compiler from merging them back.
-    for (d, s) in w.s.chunks_exact_mut(32).zip(start.s.chunks_exact(32)) {
-        d.copy_from_slice(s);
-        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
-    }
+    // (With AVX2 each group of 8 SGPRs moves in one instruction.)
+    copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
 }
 

@@ -135,3 +135,36 @@ fn work_groups_of_other_shapes_in_a_batch_run_with_their_own_shape() {
         assert_eq!(stats.waves, waves, "{workers} workers");
     }
 }
+
+/// Writes -1 to s24..s31 (its descriptor allows every SGPR).
+const DIRTY: &str = "s_mov_b64 s[24:25], -1\ns_mov_b64 s[26:27], -1\ns_mov_b64 s[28:29], -1\n\
+    s_mov_b64 s[30:31], -1\ns_endpgm\n";
+
+/// Stores s24..s31 as found at the wave's start (nothing writes them) to the address in the
+/// kernel arguments.
+const READ_START: &str = "s_load_dwordx2 s[4:5], s[0:1], 0x0\ns_waitcnt lgkmcnt(0)\n\
+    v_mov_b32 v1, 0\nv_mov_b32 v2, s24\nv_mov_b32 v3, s25\nv_mov_b32 v4, s26\n\
+    v_mov_b32 v5, s27\nv_mov_b32 v6, s28\nv_mov_b32 v7, s29\nv_mov_b32 v8, s30\n\
+    v_mov_b32 v9, s31\nglobal_store_dwordx4 v1, v[2:5], s[4:5]\n\
+    global_store_dwordx4 v1, v[6:9], s[4:5] offset:16\ns_waitcnt vmcnt(0)\ns_endpgm\n";
+
+/// A wave starts with the SGPRs its kernel's descriptor counts as its own as every wave of
+/// that kernel does (zero where the hardware loads nothing), whatever the wave before it on
+/// the same runner left there; only SGPRs past that count keep another wave's values.
+#[test]
+fn sgprs_a_kernel_counts_start_alike_after_another_kernel() {
+    let dirty = kernel(DIRTY, descriptor());
+    // GRANULATED_WAVEFRONT_SGPR_COUNT 2: 32 SGPRs (GFX9, a granule of 16).
+    let mut kd = descriptor();
+    kd.pgm_rsrc1 = kd.pgm_rsrc1 & !(0xf << 6) | 2 << 6;
+    let read = kernel(READ_START, kd);
+    let dev = device_with(1);
+    for round in 0..3 {
+        let map = Map::default();
+        run(&dev, &dirty, &map, &[], [64, 1, 1], [64, 1, 1]).unwrap_or_else(|f| panic!("{f}"));
+        let mut out = [7u32; 8];
+        let args = [map.add(&mut out)];
+        run(&dev, &read, &map, &args, [64, 1, 1], [64, 1, 1]).unwrap_or_else(|f| panic!("{f}"));
+        assert_eq!(out, [0; 8], "round {round}");
+    }
+}
