@@ -53,6 +53,22 @@ impl Grid {
         [x as u32, y as u32, z as u32]
     }
 
+    /// The id of the work-group after `id` in linear order (`workgroup_id(i + 1)` where `id`
+    /// is `workgroup_id(i)`), without `workgroup_id`'s divisions.
+    pub fn next_id(&self, id: [u32; 3]) -> [u32; 3] {
+        let [mut x, mut y, mut z] = id;
+        x += 1;
+        if x == self.counts[0] {
+            x = 0;
+            y += 1;
+            if y == self.counts[1] {
+                y = 0;
+                z += 1;
+            }
+        }
+        [x, y, z]
+    }
+
     /// Work-items per dimension of the work-group `id`: smaller at the grid's upper edges.
     pub fn workgroup_extent(&self, id: [u32; 3]) -> [u32; 3] {
         [0, 1, 2].map(|d| self.wg[d].min(self.grid[d] - id[d] * self.wg[d]))
@@ -114,6 +130,20 @@ mod tests {
         assert_eq!(s.exec(1), 0xff);
         // Lane 0 of wave 1 is work-item 64 = (28, 1) in a 36-wide group.
         assert_eq!(s.workitem_id(1, 0), [28, 1, 0]);
+    }
+
+    #[test]
+    fn next_id_steps_as_the_linear_index() {
+        for (grid, wg) in [
+            ([1000, 1, 1], [256, 1, 1]),
+            ([100, 10, 1], [64, 4, 1]),
+            ([33, 17, 9], [4, 4, 2]),
+        ] {
+            let g = Grid::new(grid, wg).unwrap();
+            for i in 0..g.workgroup_count() - 1 {
+                assert_eq!(g.next_id(g.workgroup_id(i)), g.workgroup_id(i + 1), "{i}");
+            }
+        }
     }
 
     #[test]

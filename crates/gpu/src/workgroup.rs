@@ -269,10 +269,11 @@ fn run_waves(
             let Some(i) = r.batch.clone().next() else {
                 break Ok(None);
             };
-            let (id, extent) = (
-                d.grid.workgroup_id(i),
-                d.grid.workgroup_extent(first.wg_id()),
-            );
+            let id = match i == ctx.index + 1 {
+                true => d.grid.next_id(first.wg_id()),
+                false => d.grid.workgroup_id(i),
+            };
+            let extent = d.grid.workgroup_extent(first.wg_id());
             if d.grid.workgroup_extent(id) != extent || next(&mut r.batch) != Some(i) {
                 break Ok(None);
             }
