@@ -4,7 +4,8 @@
 //! JIT a work-group of a streaming kernel lasts about a microsecond, so one `fetch_add` per
 //! work-group makes that counter's cache line bounce between all the cores. A runner therefore
 //! claims a batch of consecutive indices with one `fetch_add` and starts them one after the
-//! other. The batch is sized so that it stays short in time: about [`BATCH_INSTS`] wave
+//! other (those of one shape in one run of `workgroup::run_context`, which sets up a runner's
+//! execution context once for all of them). The batch is sized so that it stays short in time: about [`BATCH_INSTS`] wave
 //! instructions, judged from the work-groups this runner ended (the first claim of a job is a
 //! single work-group), at most [`MAX_BATCH`], and at most a quarter of each runner's share of
 //! what remains (guided self-scheduling: the tail of a grid is spread over all runners).
