@@ -206,13 +206,24 @@ fn run_waves(
     };
     let limit = config.wave_instruction_budget;
     let mut runner = crate::jit::WaveRunner::new(&cx, engine, limit);
+    let mut chain = Chain {
+        d,
+        tally,
+        batch: &mut r.batch,
+        wg_insts: &mut r.wg_insts,
+        index: &mut ctx.index,
+        start: &mut ctx.start,
+        slice_insts: &mut ctx.slice_insts,
+        slice_start: &mut ctx.slice_start,
+        next,
+    };
     let gws = &d.shared.gws;
     // A change of the device's GWS made here wakes the work-groups parked at GWS operations.
     let mut gws_epoch = gws.epoch();
     let result = loop {
         if job.stop.load(Ordering::Relaxed) {
             // Another work-group faulted or the dispatch was cancelled: this one ends.
-            end_group(tally, waves, &mut r.wg_insts);
+            chain.end(waves);
             break Ok(None);
         }
         let mut progressed = false;
@@ -231,13 +242,13 @@ fn run_waves(
             }
             cx.budget = w.start_turn(limit);
             // The run may go on with later waves (`jit/wave_switch.rs`).
-            let clock_in = CHECK_INSTRUCTIONS.saturating_sub(ctx.slice_insts);
-            let ran = runner.run(waves, k, &mut cx, clock_in);
+            let clock_in = CHECK_INSTRUCTIONS.saturating_sub(*chain.slice_insts);
+            let ran = runner.run(waves, k, &mut cx, clock_in, Some(&mut chain));
             let (last, w) = (ran.last, &waves[ran.last]);
             if let Err(e) = ran.result {
                 return Err(report(d, w, e));
             }
-            ctx.slice_insts += ran.insts;
+            *chain.slice_insts += ran.insts;
             if ran.released {
                 // Generated code started later rounds: this is the last one's progress.
                 progressed = ran.round_progress;
@@ -260,33 +271,11 @@ fn run_waves(
             k = last + 1;
         }
         if waves.iter().all(|w| w.state == WaveState::Done) {
-            end_group(tally, waves, &mut r.wg_insts);
-            // The next work-group of the batch, where the loop would take it and it has this
-            // one's shape (its waves, scratch and wave start are there: only the ids change).
-            let Some((key, first)) = ctx.start.as_mut() else {
-                break Ok(None);
-            };
-            let Some(i) = r.batch.clone().next() else {
-                break Ok(None);
-            };
-            let id = match i == ctx.index + 1 {
-                true => d.grid.next_id(first.wg_id()),
-                false => d.grid.workgroup_id(i),
-            };
-            let extent = d.grid.workgroup_extent(first.wg_id());
-            if d.grid.workgroup_extent(id) != extent || next(&mut r.batch) != Some(i) {
-                break Ok(None);
+            if chain.next_group(waves, cx.lds) {
+                continue;
             }
-            ctx.index = i;
-            first.set_workgroup(id);
-            let shape = WorkGroupShape::new(extent);
-            for (k, w) in waves.iter_mut().enumerate() {
-                init_wave(w, first, &shape, k as u32, &key.lv);
-            }
-            cx.lds.reset(d.lds_size as usize);
-            ctx.slice_insts = 0;
-            ctx.slice_start = None;
-            continue;
+            chain.end(waves);
+            break Ok(None);
         }
         let can_run = |w: &Wave| {
             matches!(
@@ -314,19 +303,19 @@ fn run_waves(
         if sleeping
             && !progressed
             && (job.has_work()
-                || !r.batch.is_empty()
+                || !chain.batch.is_empty()
                 || s.work_elsewhere(job.slot)
                 || submitter_busy())
         {
             break Ok(Some(Park::Sleep));
         }
-        if ctx.slice_insts >= CHECK_INSTRUCTIONS {
+        if *chain.slice_insts >= CHECK_INSTRUCTIONS {
             // The clock is read from the first check on: short work-groups never read it.
-            ctx.slice_insts = 0;
-            let ran = ctx.slice_start.get_or_insert_with(Instant::now).elapsed();
+            *chain.slice_insts = 0;
+            let ran = chain.slice_start.get_or_insert_with(Instant::now).elapsed();
             if ran >= PREEMPT_AFTER
                 && (job.has_ready()
-                    || (ran >= START_OTHERS_AFTER && (job.startable() || !r.batch.is_empty()))
+                    || (ran >= START_OTHERS_AFTER && (job.startable() || !chain.batch.is_empty()))
                     || s.better_elsewhere(job.slot, d.priority)
                     || submitter_busy())
             {
@@ -334,22 +323,79 @@ fn run_waves(
             }
         }
     };
+    if result.as_ref().is_ok_and(|p| p.is_some()) {
+        *chain.slice_start = None; // a new slice when it resumes
+    }
     // The proven ranges stay with the runner (they hold for every work-group of the job).
     r.mem_cache = cx.mem.take_cache();
-    if result.as_ref().is_ok_and(|p| p.is_some()) {
-        ctx.slice_start = None; // a new slice when it resumes
-    }
     result
 }
 
-/// Counts a work-group that ended (`waves`: its waves) in `tally` and in the runner's average
-/// of wave instructions per work-group (`wg_insts`).
-fn end_group(tally: &mut Tally, waves: &[Wave], wg_insts: &mut u64) {
-    let insts = waves.iter().map(|w| w.executed).sum();
-    tally.done += 1;
-    tally.waves += waves.len() as u64;
-    tally.insts += insts;
-    *wg_insts = wg_average(*wg_insts, insts);
+/// A run's work-groups, one after another in one context (see [`run_context`]): what the
+/// runner's loop would do between two of them, done inside the run.
+struct Chain<'a> {
+    d: &'a JobData,
+    tally: &'a mut Tally,
+    /// The runner's batch and its average of wave instructions per work-group.
+    batch: &'a mut Range<u64>,
+    wg_insts: &'a mut u64,
+    /// The context's work-group index, wave start and time slice.
+    index: &'a mut u64,
+    start: &'a mut Option<(StartKey, WaveStart)>,
+    slice_insts: &'a mut u64,
+    slice_start: &'a mut Option<Instant>,
+    next: &'a mut dyn FnMut(&mut Range<u64>) -> Option<u64>,
+}
+
+impl Chain<'_> {
+    /// Counts the work-group whose waves (`waves`) ended.
+    fn end(&mut self, waves: &[Wave]) {
+        let insts = waves.iter().map(|w| w.executed).sum();
+        self.tally.done += 1;
+        self.tally.waves += waves.len() as u64;
+        self.tally.insts += insts;
+        *self.wg_insts = wg_average(*self.wg_insts, insts);
+    }
+
+    /// Where the loop would take the next work-group of the batch now and it has the shape of
+    /// the one whose waves all ended: counts that one and sets the next one up in its place
+    /// (its waves, scratch and wave start are there: only the ids change). `false`: nothing
+    /// changed.
+    fn next_group(&mut self, waves: &mut [Wave], lds: &mut crate::lds::Lds) -> bool {
+        let (d, index) = (self.d, *self.index);
+        let (Some((key, first)), Some(i)) = (self.start.as_mut(), self.batch.clone().next()) else {
+            return false;
+        };
+        let id = match i == index + 1 {
+            true => d.grid.next_id(first.wg_id()),
+            false => d.grid.workgroup_id(i),
+        };
+        let extent = d.grid.workgroup_extent(first.wg_id());
+        if d.grid.workgroup_extent(id) != extent || (self.next)(self.batch) != Some(i) {
+            return false;
+        }
+        let lv = key.lv;
+        first.set_workgroup(id);
+        self.end(waves);
+        let Some((_, first)) = self.start.as_ref() else {
+            return false;
+        };
+        *self.index = i;
+        let shape = WorkGroupShape::new(extent);
+        for (k, w) in waves.iter_mut().enumerate() {
+            init_wave(w, first, &shape, k as u32, &lv);
+        }
+        lds.reset(d.lds_size as usize);
+        *self.slice_insts = 0;
+        *self.slice_start = None;
+        true
+    }
+}
+
+impl crate::jit::GroupEnd for Chain<'_> {
+    fn chain(&mut self, waves: &mut [Wave], cx: &mut ExecCtx) -> Option<u64> {
+        self.next_group(waves, cx.lds).then_some(CHECK_INSTRUCTIONS)
+    }
 }
 
 fn report(d: &JobData, w: &Wave, e: ExecFault) -> Fault {

@@ -420,6 +420,24 @@ pub(crate) struct JitCtx {
     pub code: u64,
     /// Switches made at barriers (tests look).
     pub switches: u64,
+    /// Where the work-group loop lets generated code go on with the next work-group when
+    /// every wave of this one has ended: a `*mut &mut dyn GroupEnd`, null when it does not
+    /// ([`WaveRunner::run`]); and the call-out generated code calls then.
+    pub group_end: *mut (),
+    pub group_end_fn: extern "C" fn(*mut JitCtx) -> u32,
+    /// A panic in that call-out, resumed once generated code has returned.
+    pub panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// What the work-group loop does when every wave of its work-group has ended: where it
+/// would go on with the next work-group of its batch in the same context, counts the ended
+/// one, sets the next one's waves up (all runnable) and returns the instructions after which
+/// its run releases no barrier ([`JitCtx::clock_in`]); `None`: nothing changed, the loop
+/// ends the work-group itself. Generated code asks it at the last wave's `s_endpgm`
+/// (`wave_switch.rs`), so that a batch of work-groups is one call of the code.
+pub trait GroupEnd {
+    /// Counts the ended work-group and sets the next one up (see the trait).
+    fn chain(&mut self, waves: &mut [Wave], cx: &mut ExecCtx) -> Option<u64>;
 }
 
 /// Snapshot slots of a segment's uniform operands.
@@ -514,8 +532,16 @@ impl<'p> WaveRunner<'p> {
     /// work-group loop would start in this round, in generated code (`wave_switch.rs`).
     /// Generated code releases barriers only while the waves have run fewer than
     /// `clock_in` instructions (the work-group loop looks at the clock then). `cx` must be
-    /// the context the runner was made for.
-    pub fn run(&mut self, waves: &mut [Wave], k: usize, cx: &mut ExecCtx, clock_in: u64) -> Ran {
+    /// the context the runner was made for. Where it switches, and `end` is given, the last
+    /// wave of a work-group to end asks `end` for the next work-group and goes on with it.
+    pub fn run(
+        &mut self,
+        waves: &mut [Wave],
+        k: usize,
+        cx: &mut ExecCtx,
+        clock_in: u64,
+        end: Option<&mut dyn GroupEnd>,
+    ) -> Ran {
         let w = &mut waves[k];
         let before = w.executed;
         match self.code {
@@ -529,7 +555,13 @@ impl<'p> WaveRunner<'p> {
                 self.j.ran = 0;
                 self.j.releases = 0;
                 self.j.round_switches = 0;
+                let mut end = end.filter(|_| switch);
+                self.j.group_end = match &mut end {
+                    Some(e) => e as *mut &mut dyn GroupEnd as *mut (),
+                    None => std::ptr::null_mut(),
+                };
                 let (last, result) = run_code_in(&mut self.j, waves, k, cx, code);
+                self.j.group_end = std::ptr::null_mut();
                 Ran {
                     last,
                     insts: self.j.ran + (waves[last].executed - self.j.turn_start),
@@ -647,6 +679,47 @@ impl JitCtx {
             entries: std::ptr::null(),
             code: 0,
             switches: 0,
+            group_end: std::ptr::null_mut(),
+            group_end_fn: group_end,
+            panic: None,
+        }
+    }
+}
+
+/// [`JitCtx::group_end_fn`]: 1 when the next work-group's waves are set up in `j.waves`
+/// (the run goes on with its first wave), 0 when the loop ends the work-group.
+extern "C" fn group_end(j: *mut JitCtx) -> u32 {
+    // SAFETY: generated code passes the context `run_code_in` gave it, live and ours while
+    // the code is suspended here; `group_end` is the `&mut dyn GroupEnd` that `run` set for
+    // this call of the code (it outlives it); `waves` and `nw` are the work-group's waves,
+    // reached only through this pointer while the code runs; `cx` is the `ExecCtx` the run
+    // borrowed mutably.
+    let (j, end, waves, cx) = unsafe {
+        let j = &mut *j;
+        let end = &mut *(j.group_end as *mut &mut dyn GroupEnd);
+        let waves = std::slice::from_raw_parts_mut(j.waves, j.nw as usize);
+        let cx = &mut *(j.cx as *mut ExecCtx);
+        (j, end, waves, cx)
+    };
+    // A panic must not unwind through generated code (it has no unwind tables).
+    match catch_unwind(AssertUnwindSafe(|| {
+        let clock_in = end.chain(waves, cx)?;
+        Some((clock_in, cx.lds.as_mut_ptr(), cx.lds.size() as u64))
+    })) {
+        Ok(Some((clock_in, lds, lds_size))) => {
+            // A new run of the loop's: every wave runnable, nothing counted or released yet.
+            j.run_mask = u64::MAX >> (64 - j.nw);
+            j.ran = 0;
+            j.releases = 0;
+            j.round_switches = 0;
+            j.clock_in = clock_in;
+            (j.lds, j.lds_size) = (lds, lds_size);
+            1
+        }
+        Ok(None) => 0,
+        Err(p) => {
+            j.panic = Some(p);
+            0
         }
     }
 }
@@ -728,6 +801,9 @@ fn run_code_in(
             let g: extern "C" fn(*mut Wave, *mut JitCtx, u64) -> u32 = std::mem::transmute(f);
             g(w, j, code.code.addr() + u64::from(off))
         };
+        if let Some(p) = j.panic.take() {
+            std::panic::resume_unwind(p);
+        }
         // The wave the code left with (a later one after a switch).
         let cur = j.cur as usize;
         // SAFETY: as above.

@@ -112,7 +112,7 @@ fn jit_run_clock(
 ) -> JitRun {
     let mut runner = WaveRunner::with_code(cx, code, limit);
     cx.budget = ws[k].start_turn(limit);
-    let ran = runner.run(ws, k, cx, clock_in);
+    let ran = runner.run(ws, k, cx, clock_in, None);
     JitRun {
         last: ran.last,
         insts: ran.insts,
@@ -262,6 +262,71 @@ fn waves_switched_to_end_as_the_interpreter_leaves_them() {
         assert_eq!(format!("{je:?}"), format!("{ie:?}"), "{isa:?}: the fault");
         for k in 0..4 {
             assert_same(&jw[k], &iw[k], &format!("{isa:?} budget, wave {k}"));
+        }
+    }
+}
+
+/// The work-group loop's side of [`super::GroupEnd`] for a test: `groups` more work-groups,
+/// each four fresh waves with the given loop counts; the waves of each ended one kept.
+struct Groups {
+    groups: Vec<[(u32, u32); 4]>,
+    ended: Vec<Vec<Wave>>,
+    asked: usize,
+}
+
+impl super::GroupEnd for Groups {
+    fn chain(&mut self, ws: &mut [Wave], _: &mut ExecCtx) -> Option<u64> {
+        self.asked += 1;
+        let loops = self.groups.pop()?;
+        self.ended.push(ws.to_vec());
+        ws.clone_from_slice(&waves(loops));
+        Some(u64::MAX)
+    }
+}
+
+/// Where the loop lets it, the last wave of a work-group to end goes on in generated code
+/// with the next work-group the loop sets up (`wave_switch.rs`, `GroupEnd`): one run does
+/// three work-groups, each left as the interpreter leaves it, asks at each one's end (the
+/// last time in vain: the run ends), and counts only the last one's instructions as its own.
+#[test]
+fn work_groups_chain_in_one_run() {
+    let prog = kernel();
+    let map = NoMemory;
+    let count = |ws: &[Wave]| ws.iter().map(|w| w.executed).sum::<u64>();
+    let order = [
+        MAIN,
+        [(1, 0), (0, 2), (3, 3), (0, 0)],
+        [(4, 4), (0, 1), (1, 0), (2, 2)],
+    ];
+    for isa in isas() {
+        let code = JitCode::compile(&prog, 0, false, false, isa).unwrap();
+        let mut rig = Rig::new(0);
+        let mut cx = rig.cx(&prog, Checker::new(&map, 0..0), 0);
+        let limit = 1 << 20;
+        let mut groups = Groups {
+            groups: vec![order[2], order[1]],
+            ended: Vec::new(),
+            asked: 0,
+        };
+        let mut jw = waves(order[0]);
+        let mut runner = WaveRunner::with_code(&cx, &code, limit);
+        cx.budget = jw[0].start_turn(limit);
+        let ran = runner.run(&mut jw, 0, &mut cx, u64::MAX, Some(&mut groups));
+        ran.result.unwrap();
+        assert_eq!(groups.asked, 3, "{isa:?}: asked at each work-group's end");
+        assert_eq!(ran.last, 3, "{isa:?}");
+        assert_eq!(
+            ran.insts,
+            count(&jw),
+            "{isa:?}: the last work-group's count"
+        );
+        groups.ended.push(jw);
+        for (g, loops) in order.iter().enumerate() {
+            let mut iw = waves(*loops);
+            interp_group(&mut cx, &mut iw, limit).1.unwrap();
+            for (k, (jw, iw)) in groups.ended[g].iter().zip(&iw).enumerate() {
+                assert_same(jw, iw, &format!("{isa:?} work-group {g} wave {k}"));
+            }
         }
     }
 }

@@ -42,6 +42,8 @@ const J_ROUND_SWITCHES: i32 = offset_of!(JitCtx, round_switches) as i32;
 const J_CLOCK_IN: i32 = offset_of!(JitCtx, clock_in) as i32;
 const J_TURN_START: i32 = offset_of!(JitCtx, turn_start) as i32;
 const J_RAN: i32 = offset_of!(JitCtx, ran) as i32;
+const J_GROUP_END: i32 = offset_of!(JitCtx, group_end) as i32;
+const J_GROUP_END_FN: i32 = offset_of!(JitCtx, group_end_fn) as i32;
 /// Bytes between two waves of the work-group's array.
 const WAVE_BYTES: i32 = std::mem::size_of::<Wave>() as i32;
 
@@ -79,6 +81,7 @@ impl Emitter<'_> {
         let mut scan_next = a.create_label();
         let mut not_waiting = a.create_label();
         let mut release = a.create_label();
+        let mut all_done = a.create_label();
         let mut out = a.create_label();
         a.mov(byte_ptr(rbx + W_STATE), al)?;
         a.mov(rcx, qword_ptr(r12 + J_RUN_MASK))?;
@@ -158,7 +161,7 @@ impl Emitter<'_> {
         a.cmp(edi, dword_ptr(r12 + J_NW))?;
         a.jb(scan)?;
         a.test(rsi, rsi)?;
-        a.jz(out)?;
+        a.jz(all_done)?;
         a.mov(rcx, qword_ptr(r12 + J_STOP))?;
         a.cmp(byte_ptr(rcx), 0)?;
         a.jne(out)?;
@@ -181,6 +184,21 @@ impl Emitter<'_> {
         a.jnz(release)?;
         a.inc(qword_ptr(r12 + J_RELEASES))?;
         a.mov(qword_ptr(r12 + J_ROUND_SWITCHES), 0)?;
+        a.jmp(switch)?;
+        // Every wave ended: where the loop would go on with the next work-group of its batch,
+        // the call-out sets its waves up and names them all in the run mask (nothing else is
+        // live here: rbx, r12-r15 and rbp are callee-saved, the stack as at a block's start).
+        // The switch to its first wave adds nothing to the instructions counted.
+        bind(a, &mut all_done)?;
+        a.cmp(qword_ptr(r12 + J_GROUP_END), 0)?;
+        a.je(out)?;
+        a.vzeroupper()?;
+        a.mov(rdi, r12)?;
+        a.call(qword_ptr(r12 + J_GROUP_END_FN))?;
+        a.test(eax, eax)?;
+        a.jz(out)?;
+        a.mov(qword_ptr(r12 + J_TURN_START), rbp)?;
+        a.mov(rcx, qword_ptr(r12 + J_RUN_MASK))?;
         a.jmp(switch)?;
         // Out, as without switching (the loop decides).
         bind(a, &mut out)?;
