@@ -20,6 +20,11 @@
 //! with the loop; the order in which waves run, and so every result, is the same. A
 //! work-group of waves without barriers is one call of the code, and so is one whose waves
 //! only ever meet at barriers, until the clock is due.
+//!
+//! When every wave of the work-group has ended, the code asks the work-group loop for the next
+//! work-group of the runner's batch (`JitCtx::group_end`, the loop's `GroupEnd`); where the
+//! loop would go on with it in the same context, its waves are set up there and the code goes
+//! on with the first one: a batch of work-groups is one call of the code.
 
 use super::emit::{bind, Emitter, J_LIMIT, J_STOP, R, W_EXECUTED, W_PC, W_V};
 use super::{JitCtx, EXIT_BARRIER, EXIT_DISPATCH, EXIT_END};
