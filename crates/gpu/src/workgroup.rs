@@ -347,14 +347,20 @@ struct Chain<'a> {
     next: &'a mut dyn FnMut(&mut Range<u64>) -> Option<u64>,
 }
 
+/// Counts a work-group whose waves (`waves`) ended in `tally` and in the runner's average of
+/// wave instructions per work-group (`wg_insts`).
+fn count_group(tally: &mut Tally, wg_insts: &mut u64, waves: &[Wave]) {
+    let insts = waves.iter().map(|w| w.executed).sum();
+    tally.done += 1;
+    tally.waves += waves.len() as u64;
+    tally.insts += insts;
+    *wg_insts = wg_average(*wg_insts, insts);
+}
+
 impl Chain<'_> {
     /// Counts the work-group whose waves (`waves`) ended.
     fn end(&mut self, waves: &[Wave]) {
-        let insts = waves.iter().map(|w| w.executed).sum();
-        self.tally.done += 1;
-        self.tally.waves += waves.len() as u64;
-        self.tally.insts += insts;
-        *self.wg_insts = wg_average(*self.wg_insts, insts);
+        count_group(self.tally, self.wg_insts, waves);
     }
 
     /// Where the loop would take the next work-group of the batch now and it has the shape of
@@ -374,16 +380,12 @@ impl Chain<'_> {
         if d.grid.workgroup_extent(id) != extent || (self.next)(self.batch) != Some(i) {
             return false;
         }
-        let lv = key.lv;
-        first.set_workgroup(id);
-        self.end(waves);
-        let Some((_, first)) = self.start.as_ref() else {
-            return false;
-        };
+        count_group(self.tally, self.wg_insts, waves);
         *self.index = i;
+        first.set_workgroup(id);
         let shape = WorkGroupShape::new(extent);
         for (k, w) in waves.iter_mut().enumerate() {
-            init_wave(w, first, &shape, k as u32, &lv);
+            init_wave(w, first, &shape, k as u32, &key.lv);
         }
         lds.reset(d.lds_size as usize);
         *self.slice_insts = 0;
