@@ -360,8 +360,8 @@ pub struct WaveStart {
     used_groups: usize,
 }
 
-/// The first group of 8 SGPRs that [`init_wave`] always sets (s96 up: FLAT_SCRATCH, VCC, M0
-/// and the other special registers).
+/// The first group of 8 SGPRs that [`init_wave`] always sets: s96-s101, then the special
+/// registers from FLAT_SCRATCH (s102) on (XNACK_MASK, VCC, the trap temporaries, M0).
 const SPECIAL_GROUP: usize = SGPR_COUNT / 8;
 
 impl WaveStart {
@@ -447,14 +447,14 @@ impl WaveStart {
 }
 
 impl WaveStart {
-    /// This start made for work-group `wg_id` of the same dispatch: only the work-group id
-    /// SGPRs differ between work-groups (a runner keeps its context's start from one
-    /// work-group to the next rather than building it again).
     /// The work-group id it was made (or last set) for.
     pub fn wg_id(&self) -> [u32; 3] {
         self.wg_id
     }
 
+    /// This start made for work-group `wg_id` of the same dispatch: only the work-group id
+    /// SGPRs differ between work-groups (a runner keeps its context's start from one
+    /// work-group to the next rather than building it again).
     pub fn set_workgroup(&mut self, wg_id: [u32; 3]) {
         for (slot, id) in self.wg_slots.iter().zip(wg_id) {
             if let Some(at) = *slot {

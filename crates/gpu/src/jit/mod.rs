@@ -432,7 +432,7 @@ pub(crate) struct JitCtx {
 /// What the work-group loop does when every wave of its work-group has ended: where it
 /// would go on with the next work-group of its batch in the same context, counts the ended
 /// one, sets the next one's waves up (all runnable) and returns the instructions after which
-/// its run releases no barrier ([`JitCtx::clock_in`]); `None`: nothing changed, the loop
+/// its run releases no barrier (`JitCtx::clock_in`); `None`: nothing changed, the loop
 /// ends the work-group itself. Generated code asks it at the last wave's `s_endpgm`
 /// (`wave_switch.rs`), so that a batch of work-groups is one call of the code.
 pub trait GroupEnd {

@@ -5,10 +5,11 @@
 //! work-group makes that counter's cache line bounce between all the cores. A runner therefore
 //! claims a batch of consecutive indices with one `fetch_add` and starts them one after the
 //! other (those of one shape in one run of `workgroup::run_context`, which sets up a runner's
-//! execution context once for all of them). The batch is sized so that it stays short in time: about [`BATCH_INSTS`] wave
-//! instructions, judged from the work-groups this runner ended (the first claim of a job is a
-//! single work-group), at most [`MAX_BATCH`], and at most a quarter of each runner's share of
-//! what remains (guided self-scheduling: the tail of a grid is spread over all runners).
+//! execution context once for all of them). The batch is sized so that it stays short in
+//! time: about [`BATCH_INSTS`] wave instructions, judged from the work-groups this runner
+//! ended (the first claim of a job is a single work-group), at most [`MAX_BATCH`], and at
+//! most a quarter of each runner's share of what remains (guided self-scheduling: the tail of
+//! a grid is spread over all runners).
 //!
 //! A claimed index must run or be counted as finished, or the job never completes:
 //! - a runner that sees the job stopped counts its unstarted indices as finished;
