@@ -161,6 +161,18 @@ pub(super) struct Emitter<'p> {
     pub(super) bound: std::collections::HashMap<CodeLabel, usize>,
     /// Classified LDS address registers at the current point of the block.
     pub(super) lds_cls: super::lds_class::ClassState,
+    /// The global access after the segment being emitted, where it may take the segment's
+    /// address from its first and last chunks alone (`addr_defer.rs`).
+    pub(super) addr_next: Option<super::addr_defer::NextAccess>,
+    /// What the segment just emitted left out of its middle chunks, for the access after it
+    /// to complete (`addr_defer.rs`).
+    pub(super) deferred: Option<super::addr_defer::Deferred>,
+    /// The chunk being emitted is a middle chunk of a full wave: instructions marked
+    /// deferred are left out (`addr_defer.rs`).
+    pub(super) middle: bool,
+    /// The segment being emitted is a completion (`addr_defer.rs`): a full wave's middle
+    /// chunks alone.
+    pub(super) middle_only: bool,
     /// `SOFTHSA_JIT_DEBUG=size`: x86 instructions and GPU instructions per item kind.
     stats: Option<std::collections::BTreeMap<&'static str, (usize, usize)>>,
 }
@@ -178,6 +190,27 @@ impl<'p> Emitter<'p> {
     pub(super) fn vgprs_dead_after(&self, first: u32) -> super::vgpr_dead::Vgprs {
         let found = self.vdead.after.iter().find(|&&(j, _)| j == first);
         found.map(|&(_, s)| s).unwrap_or_default()
+    }
+
+    /// Item `next`, after a segment, as an access that may take the segment's address from
+    /// its first and last chunks alone (`addr_defer.rs`): a global dword access proven
+    /// lane-linear in waves of one row, in a kernel whose waves come in one row (the rows
+    /// path reads a lane of every chunk: in a 2-D kernel's waves of 16-lane rows, each
+    /// access would complete the chunks first). Never in check mode.
+    fn next_access(&self, next: Option<&Item>) -> Option<super::addr_defer::NextAccess> {
+        let Some(Item::Op(at, Kind::Vmem(m))) = next else {
+            return None;
+        };
+        let linear = self.linear.linear(*at) == Some(false) && !self.linear.rows;
+        if self.check || !super::lane_linear::covered(m) || !linear {
+            return None;
+        }
+        let dead = self.vdead.after_access.iter().find(|(j, _)| j == at)?.1;
+        Some(super::addr_defer::NextAccess {
+            at: *at,
+            m: *m,
+            dead,
+        })
     }
 
     /// The instruction at `i`.
@@ -378,6 +411,10 @@ impl<'p> Emitter<'p> {
         };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
+            // (What a segment deferred is the next item's to complete, and only its.)
+            if !matches!(item, Item::Op(_, Kind::Vmem(_))) {
+                self.deferred = None;
+            }
             let before = self.a.instructions().len();
             let kind = match item {
                 Item::Seg(_) => "segment",
@@ -420,7 +457,10 @@ impl<'p> Emitter<'p> {
                         }
                         None => {
                             let vdead = self.vgprs_dead_after(insts[0].0);
-                            self.segment(insts, dead_after, vdead, mem_next)?
+                            self.addr_next = self.next_access(b.items.get(p + 1));
+                            let r = self.segment(insts, dead_after, vdead, mem_next);
+                            self.addr_next = None;
+                            r?
                         }
                     }
                     if hooked {
@@ -694,6 +734,10 @@ impl<'p> Emitter<'p> {
             stubs: Default::default(),
             lds_cls: Default::default(),
             bound: Default::default(),
+            addr_next: None,
+            deferred: None,
+            middle: false,
+            middle_only: false,
             stats: std::env::var("SOFTHSA_JIT_DEBUG")
                 .is_ok_and(|v| v == "size")
                 .then(Default::default),

@@ -72,6 +72,27 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// A lane-linear access whose address the segment before it computed in its first and
+    /// last chunks alone (`addr_defer.rs`): [`Self::lin_access`]'s fast path; every other way
+    /// on first completes the middle chunks of a full wave, then goes on past here, to the
+    /// access's usual paths.
+    pub(super) fn deferred_access(
+        &mut self,
+        m: &VmemInst,
+        site: u32,
+        d: super::addr_defer::Deferred,
+        done: CodeLabel,
+    ) -> R<()> {
+        let mut complete = self.a.create_label();
+        self.lin_access(m, site, complete, complete, done)?;
+        bind(&mut self.a, &mut complete)?;
+        // (A partial wave ran every chunk of the segment.)
+        let mut partial = self.a.create_label();
+        super::emit::unless_full_wave(&mut self.a, partial)?;
+        self.complete_deferred(d)?;
+        bind(&mut self.a, &mut partial)
+    }
+
     /// A lane-linear access (`lane_linear.rs`): in a wave of one row (`Wave::lin_rows` 64,
     /// else on to `fallback`), lane l's address is lane 0's + 4l exactly when lane 63's is
     /// lane 0's + 252.

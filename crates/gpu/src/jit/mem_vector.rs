@@ -175,6 +175,9 @@ impl Emitter<'_> {
         let site = self.sites;
         self.sites += 1;
         let mut stub = self.a.create_label();
+        if let Some(d) = self.deferred.take().filter(|d| d.at == i) {
+            self.deferred_access(m, site, d, done)?;
+        }
         self.vmem_inline(i, m, site, stub, done)?;
         bind(&mut self.a, &mut stub)?;
         if let Some(b) = m.buf {

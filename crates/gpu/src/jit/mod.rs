@@ -21,6 +21,7 @@
 //! first difference stops the dispatch with a report naming kernel, PC, instruction and
 //! register.
 
+mod addr_defer;
 pub mod code;
 mod emit;
 mod encode;

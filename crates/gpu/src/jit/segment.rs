@@ -114,6 +114,8 @@ struct PerInst<'a> {
     reread: &'a [bool],
     unread: &'a [bool],
     hand: &'a [Option<usize>],
+    /// Left out of a full wave's middle chunks (`addr_defer.rs`); empty: none.
+    skip: &'a [bool],
 }
 
 /// The VGPRs an iteration wrote, in their homes (stored at its end).
@@ -250,6 +252,16 @@ impl Emitter<'_> {
             false => super::mov_fold::fold_moves(insts),
         };
         let insts: &[(u32, LaneInst)] = folded.as_deref().unwrap_or(insts);
+        // Instructions computing only the next access's address, in its checked lanes alone
+        // (`addr_defer.rs`): in unrolled full-wave chunks, where each chunk's code is its own.
+        let (mut left_out, mut next_at) = (Vec::new(), 0);
+        if let Some(next) = self.addr_next.take() {
+            if !self.check && insts.len() <= UNROLL_MAX && insts.len() <= self.unroll_left {
+                left_out = super::addr_defer::deferrable(insts, &next, dead_after, vdead)
+                    .unwrap_or_default();
+                next_at = next.at;
+            }
+        }
         // Homes for the most used values.
         let mut uses: VecMap<Opd, u32> = VecMap::new();
         let mut masks_out = Vec::new();
@@ -414,16 +426,32 @@ impl Emitter<'_> {
         for &(_, r) in &collected {
             a.xor(r, r)?;
         }
+        let rep = match self.middle_only {
+            true => None,
+            false => self.rep_plan(first_inst, insts, &unread, !collected.is_empty(), defer),
+        };
+        if rep.is_some() {
+            left_out.clear();
+        }
         let flags = PerInst {
             dead: &dead,
             accs: &accs,
             reread: &reread,
             unread: &unread,
             hand: &hand,
+            skip: &left_out,
         };
         let mut done = self.a.create_label();
-        if let Some(plan) = self.rep_plan(first_inst, insts, &unread, !collected.is_empty(), defer)
-        {
+        if self.middle_only {
+            if !collected.is_empty() {
+                return Err(super::emit::err("a completion collects a lane mask"));
+            }
+            self.full_exec_middle(insts, &flags, done, defer)?;
+            bind(&mut self.a, &mut done)?;
+            self.seg = None;
+            return Ok(());
+        }
+        if let Some(plan) = rep {
             // (Without `defer`, no second run: nothing jumps back to the chunk's stores.)
             let mut run = |e: &mut Self| {
                 e.chunk_at = Some(0);
@@ -435,7 +463,19 @@ impl Emitter<'_> {
         }
         let full_path = !self.check;
         if full_path {
-            self.full_exec_loop(insts, &flags, done, defer, &collected)?;
+            let unrolled = self.full_exec_loop(insts, &flags, done, defer, &collected)?;
+            if unrolled && !left_out.is_empty() {
+                self.deferred = Some(super::addr_defer::Deferred {
+                    at: next_at,
+                    insts: insts
+                        .iter()
+                        .zip(&left_out)
+                        .filter(|(_, &x)| x)
+                        .map(|(i, _)| *i)
+                        .collect(),
+                    dead_masks: dead_after,
+                });
+            }
         }
         if self.linear.segment(first_inst) {
             // A lane-linear value written with lanes inactive (`lane_linear.rs`). Past the
@@ -542,7 +582,7 @@ impl Emitter<'_> {
     /// stores of the registers it writes back), and a short segment is unrolled. Both ISAs:
     /// on AVX-512 too (a Zen 4 core, which splits 512-bit work in two, ran mandelbrot 1.27x,
     /// the reduction 1.17x and the stencil 1.13x faster with it than with masked chunk loops
-    /// alone).
+    /// alone). Returns whether the chunks were unrolled.
     fn full_exec_loop(
         &mut self,
         insts: &[(u32, LaneInst)],
@@ -550,7 +590,7 @@ impl Emitter<'_> {
         done: CodeLabel,
         defer: bool,
         collected: &[(u8, AsmRegister64)],
-    ) -> R<()> {
+    ) -> R<bool> {
         let exec = self.isa.exec_mask();
         let mut general = self.a.create_label();
         let mut top = self.a.create_label();
@@ -564,8 +604,10 @@ impl Emitter<'_> {
         }
         if insts.len() <= UNROLL_MAX && insts.len() <= self.unroll_left {
             self.unroll_left -= insts.len();
-            self.full_exec_unrolled(insts, flags, done, defer, collected)?;
-            return bind(&mut self.a, &mut general);
+            let chunks = 0..self.isa.chunks() as u32;
+            self.full_exec_unrolled(insts, flags, done, defer, collected, chunks)?;
+            bind(&mut self.a, &mut general)?;
+            return Ok(true);
         }
         self.a.xor(esi, esi)?;
         self.a.mov(rdi, r13)?;
@@ -578,13 +620,36 @@ impl Emitter<'_> {
         a.jb(top)?;
         a.jmp(done)?;
         self.full_redo(insts, flags, redo, back, &dirty, collected)?;
-        bind(&mut self.a, &mut general)
+        bind(&mut self.a, &mut general)?;
+        Ok(false)
+    }
+
+    /// A completion's chunks (`addr_defer.rs`): a full wave's middle ones, unrolled, then a
+    /// jump to `done`. The caller knows EXEC is full.
+    fn full_exec_middle(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        flags: &PerInst,
+        done: CodeLabel,
+        defer: bool,
+    ) -> R<()> {
+        let exec = self.isa.exec_mask();
+        match self.isa {
+            Isa::Avx512 => {
+                let k = super::vx::kr(exec);
+                self.a.kxnorw(k, k, k)?
+            }
+            Isa::Avx2 => self.v_ones(V(exec.0))?,
+        }
+        let chunks = self.isa.chunks() as u32;
+        self.full_exec_unrolled(insts, flags, done, defer, &[], 1..chunks - 1)
     }
 
     /// [`Self::full_exec_loop`]'s chunks one after another for a short segment: no loop
     /// test, counter or pointer step per chunk: each chunk addresses its VGPRs and lane masks
     /// by displacement ([`Emitter::chunk_at`]). Second runs of chunks with NaNs (`defer`)
-    /// come after the last chunk, out of line.
+    /// come after the last chunk, out of line. `ks`: the chunks; the middle ones of a full
+    /// wave leave out the instructions `flags.skip` marks.
     fn full_exec_unrolled(
         &mut self,
         insts: &[(u32, LaneInst)],
@@ -592,24 +657,29 @@ impl Emitter<'_> {
         done: CodeLabel,
         defer: bool,
         collected: &[(u8, AsmRegister64)],
+        ks: std::ops::Range<u32>,
     ) -> R<()> {
         let chunks = self.isa.chunks() as u32;
+        let middle = |k: u32| !flags.skip.is_empty() && k > 0 && k + 1 < chunks;
         let mut redos = Vec::new();
         let emit = || -> R<()> {
-            for k in 0..chunks {
+            for k in ks {
                 self.chunk_at = Some(k);
+                self.middle = middle(k);
                 let (dirty, redo, back) = self.full_chunk(insts, flags, defer, collected)?;
                 redos.push((k, redo, back, dirty));
             }
             self.a.jmp(done)?;
             for (k, redo, back, dirty) in redos {
                 self.chunk_at = Some(k);
+                self.middle = middle(k);
                 self.full_redo(insts, flags, redo, back, &dirty, collected)?;
             }
             Ok(())
         };
         let r = emit();
         self.chunk_at = None;
+        self.middle = false;
         r
     }
 
@@ -762,6 +832,9 @@ impl Emitter<'_> {
             seg.temps.clear(self.a.instructions().len());
         }
         for (k, (i, li)) in insts.iter().enumerate() {
+            if self.middle && f.skip.get(k) == Some(&true) {
+                continue;
+            }
             self.free_all();
             if let Some(seg) = self.seg.as_mut() {
                 seg.mask_store_dead = f.dead[k];

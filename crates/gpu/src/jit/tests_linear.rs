@@ -765,3 +765,131 @@ fn prefix_compares_are_exact() {
         }
     }
 }
+
+/// `z[i] = x[i] + y[i]` as clang compiles it, each array's 64-bit address in a pair that only
+/// its access reads (x at s[10:11], y at s[12:13], z at s[14:15]; the index the id plus s8),
+/// the pairs and the carry replaced at the end: each segment leaves its address out of a full
+/// wave's middle chunks (`addr_defer.rs`).
+pub(super) fn streams() -> Program {
+    program(&[
+        ("v_add_u32_e32 v0, s8, v0", &[0x6800_0008]),
+        ("v_mov_b32_e32 v1, 0", &[0x7e02_0280]),
+        (
+            "v_lshlrev_b64 v[0:1], 2, v[0:1]",
+            &[0xd28f_0000, 0x0002_0082],
+        ),
+        ("v_mov_b32_e32 v3, s11", &[0x7e06_020b]),
+        ("v_add_co_u32_e32 v2, vcc, s10, v0", &[0x3204_000a]),
+        ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
+        (
+            "global_load_dword v4, v[2:3], off",
+            &[0xdc50_8000, 0x047f_0002],
+        ),
+        ("v_mov_b32_e32 v3, s13", &[0x7e06_020d]),
+        ("v_add_co_u32_e32 v2, vcc, s12, v0", &[0x3204_000c]),
+        ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
+        (
+            "global_load_dword v2, v[2:3], off",
+            &[0xdc50_8000, 0x027f_0002],
+        ),
+        ("v_mov_b32_e32 v3, s15", &[0x7e06_020f]),
+        ("v_add_co_u32_e32 v0, vcc, s14, v0", &[0x3200_000e]),
+        ("v_addc_co_u32_e32 v1, vcc, v3, v1, vcc", &[0x3802_0303]),
+        ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+        ("v_add_u32_e32 v2, v4, v2", &[0x6804_0504]),
+        (
+            "global_store_dword v[0:1], v2, off",
+            &[0xdc70_8000, 0x007f_0200],
+        ),
+        ("v_mov_b32_e32 v0, 7", &[0x7e00_0287]),
+        ("v_mov_b32_e32 v1, 7", &[0x7e02_0287]),
+        ("v_mov_b32_e32 v3, 7", &[0x7e06_0287]),
+        ("s_mov_b64 vcc, 0", &[0xbeea_0180]),
+        ("s_endpgm", &[0xbf81_0000]),
+    ])
+}
+
+/// [`streams`]'s wave: ids from `first` (`lin`: one row), s8 = `add`, x at `base`, y and z
+/// 1 KiB and 2 KiB above it.
+fn streams_wave(first: u32, lin: bool, add: u32, base: u64) -> Wave {
+    let mut w = wave(first, lin, add, 0, base, !0);
+    for (k, b) in [(12, base + 0x400), (14, base + 0x800)] {
+        w.s[k] = b as u32;
+        w.s[k + 1] = (b >> 32) as u32;
+    }
+    w
+}
+
+/// Addresses left out of a full wave's middle chunks (`addr_defer.rs`): where the access
+/// takes its fast path, and wherever it does not (the segment's middle chunks completed
+/// first), the registers, memory and fault are the interpreter's.
+#[test]
+fn deferred_addresses_are_exact_on_every_path_of_their_access() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let Some(mut m) = Wide::new() else {
+        panic!("no free address range for the test's mappings");
+    };
+    let mut r = Rng(47);
+    let init: Vec<u8> = (0..5 * LEN).map(|_| r.next() as u8).collect();
+    let low = m.start + 0x40;
+    let prog = streams();
+    let mut cases = vec![
+        ("linear: the fast path", streams_wave(64, true, 128, low)),
+        ("linear ids, flag clear", streams_wave(64, false, 128, low)),
+        ("ids not counting up", {
+            let mut w = streams_wave(64, true, 128, low);
+            w.v[0].swap(3, 40);
+            w.lin_rows = 0;
+            w
+        }),
+        // Lanes 0-15 at the high mapping, 16-63 2^34 bytes below.
+        (
+            "an index wrapping past 2^32",
+            streams_wave(0, true, 0xffff_fff0, low),
+        ),
+        ("a partial wave", {
+            let mut w = streams_wave(64, true, 128, low);
+            w.set_exec(!0 ^ 1 << 17);
+            w
+        }),
+        // Past every mapping the checker was told of: x's load faults.
+        (
+            "a fault",
+            streams_wave(64, true, 128, m.start + APART + 4 * LEN as u64),
+        ),
+    ];
+    // z's store faults after both loads.
+    let mut w = streams_wave(64, true, 128, low);
+    let z = m.start + APART + 4 * LEN as u64;
+    w.s[14] = z as u32;
+    w.s[15] = (z >> 32) as u32;
+    cases.push(("the store faults", w));
+    let warm = streams_wave(0, true, 0, low);
+    for (what, w0) in &cases {
+        let (ra, wa, ma) = run(&mut m, &init, &prog, w0, w0, None);
+        for &isa in &isas {
+            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+            assert_eq!(jit.native, jit.reachable, "translated");
+            let (rb, mut wb, mb) = run(&mut m, &init, &prog, &warm, w0, Some(&jit));
+            let ctx = format!("{isa:?}, {what}");
+            assert_eq!(ra, rb, "{ctx}");
+            // (A fault's report names no registers, as in `tests_mem`: lane masks and VGPRs
+            // the rest of the block would have replaced may keep older values.)
+            if ra.is_err() {
+                for m in super::tests_mem::mask_outputs(&prog, isa) {
+                    for r in [m, m + 1] {
+                        wb.s[usize::from(r)] = wa.s[usize::from(r)];
+                    }
+                }
+                for r in super::tests_mem::maybe_unwritten(&prog, isa) {
+                    wb.v[usize::from(r)] = wa.v[usize::from(r)];
+                }
+            }
+            assert_eq!(first_difference(&wb, &wa, 0..256), None, "{ctx}");
+            assert!(ma == mb, "{ctx}: memory differs");
+        }
+    }
+}

@@ -40,7 +40,8 @@ impl Vgprs {
         self.0[usize::from(r >> 7)] >> (r & 127) & 1 != 0
     }
 
-    fn add(&mut self, r: u8) {
+    /// Adds `r`.
+    pub(super) fn add(&mut self, r: u8) {
         self.0[usize::from(r >> 7)] |= 1 << (r & 127);
     }
 
@@ -51,19 +52,23 @@ impl Vgprs {
         s
     }
 
-    fn and(self, o: Vgprs) -> Vgprs {
+    /// The intersection.
+    pub(super) fn and(self, o: Vgprs) -> Vgprs {
         Vgprs([self.0[0] & o.0[0], self.0[1] & o.0[1]])
     }
 
-    fn or(self, o: Vgprs) -> Vgprs {
+    /// The union.
+    pub(super) fn or(self, o: Vgprs) -> Vgprs {
         Vgprs([self.0[0] | o.0[0], self.0[1] | o.0[1]])
     }
 
-    fn minus(self, o: Vgprs) -> Vgprs {
+    /// The registers of `self` not in `o`.
+    pub(super) fn minus(self, o: Vgprs) -> Vgprs {
         Vgprs([self.0[0] & !o.0[0], self.0[1] & !o.0[1]])
     }
 
-    fn is_empty(self) -> bool {
+    /// Whether the set is empty.
+    pub(super) fn is_empty(self) -> bool {
         self == Vgprs::default()
     }
 }
@@ -80,7 +85,7 @@ impl super::liveness::RegSet for Vgprs {
 }
 
 /// The VGPRs lane op `li` reads (its sources; a kept destination is one of them) and writes.
-fn lane(li: &LaneInst) -> (Vgprs, Vgprs) {
+pub(super) fn lane(li: &LaneInst) -> (Vgprs, Vgprs) {
     let mut r = Vgprs::default();
     for i in 0..li.n {
         let k = if li.wide[i] { 2 } else { 1 };
@@ -220,6 +225,11 @@ pub(super) struct Dead {
     /// it, with EXEC unchanged, before any item reads them, or that nothing reads before the
     /// wave ends: what the segment writes there need not leave its registers.
     pub after: Vec<(u32, Vgprs)>,
+    /// For each global access (by instruction index), the VGPRs the block replaces after it,
+    /// with EXEC unchanged, before any item reads them, or that nothing reads before the wave
+    /// ends: an address only the access reads may stay unwritten in most lanes
+    /// (`addr_defer.rs`).
+    pub after_access: Vec<(u32, Vgprs)>,
 }
 
 /// The dead writes of a block's items (in execution order); `live_out`: the VGPRs read after
@@ -258,7 +268,10 @@ pub(super) fn analyse(items: &[Item], live_out: Vgprs) -> Dead {
                     gone = gone.minus(effects.0);
                 }
             }
-            Item::Op(_, k) => {
+            Item::Op(i, k) => {
+                if let Kind::Vmem(_) = k {
+                    out.after_access.push((*i, dead.or(gone)));
+                }
                 step(
                     &mut dead,
                     op_effects(k),
@@ -274,6 +287,7 @@ pub(super) fn analyse(items: &[Item], live_out: Vgprs) -> Dead {
     }
     out.writes.reverse();
     out.after.reverse();
+    out.after_access.reverse();
     out
 }
 
@@ -286,13 +300,19 @@ fn left_out(b: &super::plan::Block) -> Vgprs {
     for (_, s) in &dead.writes {
         all = all.or(*s);
     }
-    for item in &b.items {
+    for (p, item) in b.items.iter().enumerate() {
         if let Item::Seg(insts) = item {
             let written = insts
                 .iter()
                 .fold(Vgprs::default(), |a, (_, li)| a.or(lane(li).1));
             if let Some((_, s)) = dead.after.iter().find(|(i, _)| *i == insts[0].0) {
                 all = all.or(s.and(written));
+            }
+            // An address the next access alone reads (`addr_defer.rs`).
+            if let Some(Item::Op(i, Kind::Vmem(_))) = b.items.get(p + 1) {
+                if let Some((_, s)) = dead.after_access.iter().find(|(j, _)| j == i) {
+                    all = all.or(s.and(written));
+                }
             }
         }
     }
