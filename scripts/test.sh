@@ -43,7 +43,7 @@ stage() {
 }
 
 stage deps scripts/install-deps.sh
-stage lint bash -c "cargo fmt --all -- --check && cargo clippy --release --workspace --all-targets -- -D warnings"
+stage lint bash -c "cargo fmt --all -- --check && cargo clippy --release --workspace --all-targets -- -D warnings && RUSTDOCFLAGS=\"-D warnings\" cargo doc --no-deps --workspace"
 stage build-lib scripts/build-lib.sh --strict
 stage build-cli cargo build --release -p softhsa
 stage hip scripts/run-hip-tests.sh

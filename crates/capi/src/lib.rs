@@ -1,7 +1,7 @@
 //! The C ABI: every function ROCm 5.2's `libhsa-runtime64.so.1` exports, as `extern "C"`.
 //!
 //! Thin by design: check pointers and handles, call `softhsa-runtime`, map errors to statuses.
-//! Every export goes through [`call`] or [`with_runtime`], which catch panics so that none crosses
+//! Every export goes through `call` or `with_runtime`, which catch panics so that none crosses
 //! the C boundary, and which return HSA_STATUS_ERROR_NOT_INITIALIZED before `hsa_init`.
 //!
 //! Files by domain: `system` (init, system info, extensions), `agent` (agents, ISAs, caches,

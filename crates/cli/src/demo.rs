@@ -9,7 +9,7 @@
 //! Each run goes twice, under the JIT (`SOFTHSA_JIT`, `on` unless set) and under the
 //! interpreter, and prints the JIT's speed-up; `SOFTHSA_JIT=off` runs the interpreter only.
 //!
-//! The HSA functions are softhsa-capi's exports, declared in [`ffi`] and resolved at link time
+//! The HSA functions are softhsa-capi's exports, declared in `demo/hsa.rs` and resolved at link time
 //! (the cli links softhsa-capi); no compiler or ROCm installation is needed.
 
 use softhsa_abi::*;

@@ -17,7 +17,7 @@ unsafe impl Sync for Code {}
 
 impl Code {
     /// Copies `bytes` (position-dependent code assembled for the address that
-    /// [`Code::reserve`] returned) into place and seals the mapping.
+    /// [`Reserved::new`] reserved) into place and seals the mapping.
     pub fn seal(mut reserved: Reserved, bytes: &[u8]) -> Result<Code, String> {
         if bytes.len() > reserved.len {
             return Err(format!(

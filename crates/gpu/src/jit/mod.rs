@@ -2,10 +2,10 @@
 //! that runs a whole wave on the wave's register file in place.
 //!
 //! Shape (DESIGN.md, "Execution engines"): at a kernel's first dispatch, the code reachable
-//! from its entry is planned ([`plan`]: basic blocks; lane-wise instructions grouped into
+//! from its entry is planned (`plan`: basic blocks; lane-wise instructions grouped into
 //! segments that run chunk by chunk with values in host registers; wave-wide memory, scalar
 //! and branch instructions) and compiled into one function with an entry per block. What the
-//! JIT does not translate is a call-out to the interpreter's [`exec::step_at`] for that one
+//! JIT does not translate is a call-out to the interpreter's `exec::step_at` for that one
 //! instruction, which also counts, checks the budget, traces and does control flow, so both
 //! engines stop at the same points (barrier, sleep, end, fault) and the work-group scheduler
 //! cannot tell which ran. Instructions are counted per block; a block that would pass the

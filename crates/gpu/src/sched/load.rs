@@ -10,7 +10,7 @@
 //! machine whose cores are all taken, such a spinner is preempted and reacts a scheduling period
 //! late, while a sleeper woken by a futex gets the core at once. So [`SpinPermit::try_new`]
 //! grants nothing while the system's runnable threads (`/proc/loadavg`, read at most every
-//! [`LOAD_PERIOD`]) fill the cores. A host thread waiting for the result it needs next
+//! `LOAD_PERIOD`) fill the cores. A host thread waiting for the result it needs next
 //! ([`SpinPermit::for_waiter`]) spins anyway: it was just running, and its wait is short.
 
 use std::sync::atomic::{AtomicU32, Ordering};

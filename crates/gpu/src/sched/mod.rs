@@ -7,14 +7,14 @@
 //!   running the work-group of a small dispatch itself: no hand-off, no wake-up). At most
 //!   `workers` runners execute work-groups at once (they hold a token), so inline runners never
 //!   oversubscribe the host.
-//! - A runner claims fresh work-groups of its job in batches ([`job`]'s `batch`: one atomic per
+//! - A runner claims fresh work-groups of its job in batches (`job`'s `batch`: one atomic per
 //!   batch, sized to tens of microseconds of work) and takes them until the job has none left or another job
 //!   deserves the runner more: one of higher priority, or one of the same priority that no
 //!   runner serves. It checks this only when the table changed (one relaxed load of an epoch
 //!   per work-group) and at time-slice ends.
-//! - A work-group that waits is parked ([`context`]): at `s_sleep` when something else could
+//! - A work-group that waits is parked (`context`): at `s_sleep` when something else could
 //!   run, at the end of a time slice when another job is starved or of higher priority, at a
-//!   global wave sync until it is released ([`gws`]). That is the forward-progress guarantee
+//!   global wave sync until it is released (`gws`). That is the forward-progress guarantee
 //!   grid-wide syncs and spin locks need, whatever the number of workers.
 //! - Idle workers spin briefly while a host core is spare ([`load`]), then sleep on a futex;
 //!   publishing work wakes them only when one sleeps.

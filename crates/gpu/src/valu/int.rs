@@ -66,7 +66,7 @@ pub enum IntOp {
     LshlrevB64,
     LshrrevB64,
     AshrrevI64,
-    /// gfx940 `v_lshl_add_u64`: (src0 << src1[2:0]) + src2, 64-bit.
+    /// gfx940 `v_lshl_add_u64`: (src0 << src1\[2:0\]) + src2, 64-bit.
     LshlAddU64,
     /// gfx940 `v_mov_b64`.
     MovB64,

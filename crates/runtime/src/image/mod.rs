@@ -4,7 +4,7 @@
 //!
 //! - [`formats`]: what each (channel order, channel type, geometry) maps to, swizzles, limits;
 //! - [`geometry`]: descriptor validation, the linear storage plan, the 12-dword image object;
-//! - [`transfer`]: import, export, copy and clear; [`slab`]: descriptor memory.
+//! - [`transfer`]: import, export, copy and clear; `slab`: descriptor memory.
 
 pub mod formats;
 pub mod geometry;

@@ -2,7 +2,7 @@
 //!
 //! [`Loader`] owns every reader, executable and (deprecated) code object of a runtime instance,
 //! in tables keyed by never-reused ids, so C handles are decoded and looked up, never
-//! dereferenced ([`handles`]). Loading ([`load`]) parses with `softhsa-codeobj`, copies the
+//! dereferenced ([`handles`]). Loading (`load`) parses with `softhsa-codeobj`, copies the
 //! segments into host memory registered with the runtime's allocation registry (through
 //! [`SegmentRegistry`]), relocates, and indexes every kernel by its kernel object so that
 //! [`Loader::kernel`] is one hash lookup for the dispatcher. The AMD loader extension table is

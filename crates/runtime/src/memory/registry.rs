@@ -10,7 +10,7 @@
 //! Aliases (see `memory::alias`): a runtime range of kind [`RangeKind::Alias`] is an agent-side
 //! address range whose bytes live elsewhere in host memory: host address = address + `delta`
 //! (wrapping). [`Registry::resolve`] translates them for the runtime's own accesses (copies,
-//! fills); [`Registry::translate`] gives the GPU the range and its delta. The plain
+//! fills); `MemoryMap::translate` (implemented by [`Registry`]) gives the GPU the range and its delta. The plain
 //! `MemoryMap::lookup` refuses alias addresses, so a GPU that does not translate yet reports a
 //! memory fault instead of touching the (inaccessible) alias reservation.
 //!

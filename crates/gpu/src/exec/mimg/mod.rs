@@ -3,7 +3,7 @@
 //!
 //! - [`rsrc`]: T#/S#/V# fields (shared with the runtime, which builds the descriptors);
 //! - [`layout`]: the linear mip layout (shared with the runtime, which sizes images);
-//! - [`format`]: texel formats and conversions;
+//! - [`mod@format`]: texel formats and conversions;
 //! - [`view`]: an instruction's image (levels, texel addresses, wrap modes, swizzles);
 //! - [`args`]: address VGPRs; [`filter`]: sampling arithmetic; [`texmem`]: checked texel memory;
 //! - [`access`]: loads, stores, atomics and `image_get_resinfo`.
