@@ -634,14 +634,15 @@ impl Emitter<'_> {
     /// `d = s + (mask ? 1 : 0)` per lane.
     pub(super) fn v_add_mask_bit(&mut self, d: V, s: V, mask: M) -> R<()> {
         match self.isa {
+            // A mask lane is -1 (zero-masked all-ones): subtracting it adds one. Two
+            // instructions, and no copy of `s` into `d` that a merge-masked add would need.
             Isa::Avx512 => {
-                let one = self.tmp()?;
-                self.v_mov(d, Vs::R(s))?;
-                self.a.vpternlogd(zr(one), zr(one), zr(one), 0xff)?;
-                self.a.vpsubd(zk(zr(d), mask), zr(d), zr(one))?;
-                self.free(one);
+                let t = self.tmp()?;
+                self.a.vpternlogd(zk(zr(t), mask).z(), zr(t), zr(t), 0xff)?;
+                self.a.vpsubd(zr(d), zr(s), zr(t))?;
+                self.free(t);
             }
-            // A mask lane is -1: subtracting it adds one.
+            // (AVX2 mask lanes are -1 already.)
             Isa::Avx2 => self.v_sub(d, s, Vs::R(V(mask.0)))?,
         }
         Ok(())
@@ -651,11 +652,10 @@ impl Emitter<'_> {
     pub(super) fn v_sub_mask_bit(&mut self, d: V, s: V, mask: M) -> R<()> {
         match self.isa {
             Isa::Avx512 => {
-                let one = self.tmp()?;
-                self.v_mov(d, Vs::R(s))?;
-                self.a.vpternlogd(zr(one), zr(one), zr(one), 0xff)?;
-                self.a.vpaddd(zk(zr(d), mask), zr(d), zr(one))?;
-                self.free(one);
+                let t = self.tmp()?;
+                self.a.vpternlogd(zk(zr(t), mask).z(), zr(t), zr(t), 0xff)?;
+                self.a.vpaddd(zr(d), zr(s), zr(t))?;
+                self.free(t);
             }
             Isa::Avx2 => self.v_add(d, s, Vs::R(V(mask.0)))?,
         }
