@@ -180,43 +180,34 @@ mod tests {
     use crate::jit::plan::{Item, Plan};
     use crate::jit::select::Kind;
     use crate::jit::tests::isas;
-    use crate::jit::tests_linear::program;
+    use crate::jit::tests_linear::{program, FIRST_LOAD};
 
-    /// Saxpy as clang-15 compiles it for gfx900 (`z[i] = a * x[i] + y[i]`), then lines of
-    /// its own (after the `s_endpgm`, never run) for the cases of `what_is_deferred`.
-    const SAXPY: &[(&str, &[u32])] = &[
-        ("v_mov_b32_e32 v1, 0", &[0x7e02_0280]),
-        (
-            "v_lshlrev_b64 v[0:1], 2, v[0:1]",
-            &[0xd28f_0000, 0x0002_0082],
-        ),
-        ("v_mov_b32_e32 v3, s11", &[0x7e06_020b]),
-        ("v_add_co_u32_e32 v2, vcc, s10, v0", &[0x3204_000a]),
-        ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
-        (
-            "global_load_dword v4, v[2:3], off",
-            &[0xdc50_8000, 0x047f_0002],
-        ),
-        ("v_mov_b32_e32 v3, s3", &[0x7e06_0203]),
-        ("v_add_co_u32_e32 v2, vcc, s2, v0", &[0x3204_0002]),
-        ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
-        (
-            "global_load_dword v2, v[2:3], off",
-            &[0xdc50_8000, 0x027f_0002],
-        ),
-        ("v_mov_b32_e32 v3, s9", &[0x7e06_0209]),
-        ("v_add_co_u32_e32 v0, vcc, s8, v0", &[0x3200_0008]),
-        ("v_addc_co_u32_e32 v1, vcc, v3, v1, vcc", &[0x3802_0303]),
-        ("s_waitcnt vmcnt(1)", &[0xbf8c_0f71]),
-        ("v_mul_f32_e32 v4, s0, v4", &[0x0a08_0800]),
-        ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
-        ("v_add_f32_e32 v2, v4, v2", &[0x0204_0504]),
-        (
-            "global_store_dword v[0:1], v2, off",
-            &[0xdc70_8000, 0x007f_0200],
-        ),
-        ("s_endpgm", &[0xbf81_0000]),
-    ];
+    /// Saxpy as clang-15 compiles it for gfx900 (`z[i] = a * x[i] + y[i]`) from its index.
+    fn saxpy() -> Vec<(&'static str, &'static [u32])> {
+        let mut lines = FIRST_LOAD.to_vec();
+        lines.extend_from_slice(&[
+            ("v_mov_b32_e32 v3, s3", &[0x7e06_0203][..]),
+            ("v_add_co_u32_e32 v2, vcc, s2, v0", &[0x3204_0002]),
+            ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
+            (
+                "global_load_dword v2, v[2:3], off",
+                &[0xdc50_8000, 0x027f_0002],
+            ),
+            ("v_mov_b32_e32 v3, s9", &[0x7e06_0209]),
+            ("v_add_co_u32_e32 v0, vcc, s8, v0", &[0x3200_0008]),
+            ("v_addc_co_u32_e32 v1, vcc, v3, v1, vcc", &[0x3802_0303]),
+            ("s_waitcnt vmcnt(1)", &[0xbf8c_0f71]),
+            ("v_mul_f32_e32 v4, s0, v4", &[0x0a08_0800]),
+            ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+            ("v_add_f32_e32 v2, v4, v2", &[0x0204_0504]),
+            (
+                "global_store_dword v[0:1], v2, off",
+                &[0xdc70_8000, 0x007f_0200],
+            ),
+            ("s_endpgm", &[0xbf81_0000]),
+        ]);
+        lines
+    }
 
     /// For each segment of `lines`' first block that a global access follows: the text of
     /// the instructions [`deferrable`] leaves out (with `dead_end`: as compiled outside
@@ -270,13 +261,14 @@ mod tests {
         if isas().is_empty() {
             return;
         }
+        let saxpy = saxpy();
         let pair =
-            |k: usize| -> Vec<String> { SAXPY[k..k + 3].iter().map(|l| l.0.to_string()).collect() };
+            |k: usize| -> Vec<String> { saxpy[k..k + 3].iter().map(|l| l.0.to_string()).collect() };
         // The first address: v[0:1] is read again by the next ones, so its shift stays.
         // The last, the store's: read by nothing after the wave's end outside tests, by the
         // final comparison in them.
-        assert_eq!(deferred(SAXPY, true), [pair(2), pair(6), pair(10)]);
-        assert_eq!(deferred(SAXPY, false), [pair(2), pair(6), Vec::new()]);
+        assert_eq!(deferred(&saxpy, true), [pair(2), pair(6), pair(10)]);
+        assert_eq!(deferred(&saxpy, false), [pair(2), pair(6), Vec::new()]);
     }
 
     #[test]
@@ -284,8 +276,8 @@ mod tests {
         if isas().is_empty() {
             return;
         }
-        let first = &SAXPY[..5];
-        let load: (&str, &[u32]) = SAXPY[5];
+        let first = &FIRST_LOAD[..5];
+        let load = FIRST_LOAD[5];
         // The address and the carry replaced after the load (read by nothing after it).
         let replaced = [
             ("v_mov_b32_e32 v3, s3", &[0x7e06_0203][..]),
@@ -311,7 +303,7 @@ mod tests {
             lines.push(load);
             lines.extend_from_slice(&replaced);
             let want = match what {
-                "none" => vec![SAXPY[2..5].iter().map(|l| l.0.to_string()).collect()],
+                "none" => vec![FIRST_LOAD[2..5].iter().map(|l| l.0.to_string()).collect()],
                 _ => vec![Vec::new()],
             };
             assert_eq!(deferred(&lines, false), want, "{what}");

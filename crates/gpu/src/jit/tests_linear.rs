@@ -770,21 +770,27 @@ fn prefix_compares_are_exact() {
 /// its access reads (x at s[10:11], y at s[12:13], z at s[14:15]; the index the id plus s8),
 /// the pairs and the carry replaced at the end: each segment leaves its address out of a full
 /// wave's middle chunks (`addr_defer.rs`).
+/// `x[i]` as clang-15 compiles it for gfx900 from the index in v0: widened to 64 bits, shifted,
+/// added to s[10:11] and loaded into v4 (saxpy's first load; `addr_defer.rs` tests it too).
+pub(super) const FIRST_LOAD: &[(&str, &[u32])] = &[
+    ("v_mov_b32_e32 v1, 0", &[0x7e02_0280]),
+    (
+        "v_lshlrev_b64 v[0:1], 2, v[0:1]",
+        &[0xd28f_0000, 0x0002_0082],
+    ),
+    ("v_mov_b32_e32 v3, s11", &[0x7e06_020b]),
+    ("v_add_co_u32_e32 v2, vcc, s10, v0", &[0x3204_000a]),
+    ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
+    (
+        "global_load_dword v4, v[2:3], off",
+        &[0xdc50_8000, 0x047f_0002],
+    ),
+];
+
 pub(super) fn streams() -> Program {
-    program(&[
-        ("v_add_u32_e32 v0, s8, v0", &[0x6800_0008]),
-        ("v_mov_b32_e32 v1, 0", &[0x7e02_0280]),
-        (
-            "v_lshlrev_b64 v[0:1], 2, v[0:1]",
-            &[0xd28f_0000, 0x0002_0082],
-        ),
-        ("v_mov_b32_e32 v3, s11", &[0x7e06_020b]),
-        ("v_add_co_u32_e32 v2, vcc, s10, v0", &[0x3204_000a]),
-        ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
-        (
-            "global_load_dword v4, v[2:3], off",
-            &[0xdc50_8000, 0x047f_0002],
-        ),
+    let mut lines = vec![("v_add_u32_e32 v0, s8, v0", &[0x6800_0008u32][..])];
+    lines.extend_from_slice(FIRST_LOAD);
+    lines.extend_from_slice(&[
         ("v_mov_b32_e32 v3, s13", &[0x7e06_020d]),
         ("v_add_co_u32_e32 v2, vcc, s12, v0", &[0x3204_000c]),
         ("v_addc_co_u32_e32 v3, vcc, v3, v1, vcc", &[0x3806_0303]),
@@ -806,7 +812,8 @@ pub(super) fn streams() -> Program {
         ("v_mov_b32_e32 v3, 7", &[0x7e06_0287]),
         ("s_mov_b64 vcc, 0", &[0xbeea_0180]),
         ("s_endpgm", &[0xbf81_0000]),
-    ])
+    ]);
+    program(&lines)
 }
 
 /// [`streams`]'s wave: ids from `first` (`lin`: one row), s8 = `add`, x at `base`, y and z
