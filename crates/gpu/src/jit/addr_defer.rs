@@ -101,7 +101,8 @@ pub(super) fn deferrable(
     seg_dead: Vgprs,
 ) -> Option<Vec<bool>> {
     let m = &next.m;
-    if m.dwords != 1 || m.sub.is_some() || m.saddr.is_some() || m.buf.is_some() || m.flat {
+    // (The shape whose fast path reads lanes 0 and 63 of a pair: one dword per lane.)
+    if !super::lane_linear::covered(m) {
         return None;
     }
     let mut unread_after = next.dead;
