@@ -347,7 +347,8 @@ fn rows_wave(r: usize, rows: u8, add: u32, stride: u32, base: u64) -> Wave {
 /// apart, overlapping, identical and descending; rows of 16, 32 and 8; a flag that is clear;
 /// an index that wraps within a row; a row across a 4 GiB boundary, with and without a
 /// wrap of a zero-extended byte offset there; rows past the buffer's end; lanes inactive
-/// from the start and at the access only. Compiled for a kernel with y ids (the rows path)
+/// from the start and at the access only, among them each row's first (a 2-D grid's left
+/// edge: stale addresses where a group's base would be read). Compiled for a kernel with y ids (the rows path)
 /// and without (the stub): both as the interpreter.
 #[test]
 fn lane_linear_rows_accesses_are_exact() {
@@ -364,13 +365,13 @@ fn lane_linear_rows_accesses_are_exact() {
     let across = start + (1 << 32) - 32;
     // Row 0 of the rows 256 bytes apart 128 bytes before the end, the others past it.
     let past = start + APART + LEN as u64 - 640;
-    let inactive = |mut w: Wave| {
-        w.set_exec(!0 ^ 1 << 20);
+    let exec = |mut w: Wave, e: u64| {
+        w.set_exec(e);
         w
     };
-    let at_access = |mut w: Wave| {
-        w.s[20] = !(1u32 << 20);
-        w.s[21] = !0;
+    let exec_at_access = |mut w: Wave, e: u64| {
+        w.s[20] = e as u32;
+        w.s[21] = (e >> 32) as u32;
         w
     };
     use Index::{Rows, RowsBytes, RowsExec};
@@ -396,19 +397,44 @@ fn lane_linear_rows_accesses_are_exact() {
         (
             Rows,
             "a lane inactive",
-            inactive(rows_wave(16, 16, 0, 64, low)),
+            exec(rows_wave(16, 16, 0, 64, low), !(1 << 20)),
         ),
         (
             RowsExec,
             "a lane inactive at the access",
-            at_access(rows_wave(16, 16, 0, 64, low)),
+            exec_at_access(rows_wave(16, 16, 0, 64, low), !(1 << 20)),
         ),
         (
             RowsExec,
             "all lanes active at the access",
             rows_wave(16, 16, 0, 64, low),
         ),
+        (
+            Rows,
+            "each row's first lane inactive",
+            exec(rows_wave(16, 16, 0, 64, low), ROW_STARTS_OFF),
+        ),
+        (
+            Rows,
+            "a group's first three lanes and a whole group inactive",
+            exec(rows_wave(16, 16, 0, 64, low), !0b111 & !(0xff << 24)),
+        ),
+        (
+            RowsExec,
+            "each row's first lane inactive at the access",
+            exec_at_access(rows_wave(16, 16, 0, 64, low), ROW_STARTS_OFF),
+        ),
         (RowsBytes, "byte offsets", rows_wave(16, 16, 0, 64, low)),
+        // (Lanes 4-15 of each row at the array's start, lanes 0-3 inactive: their offsets
+        // wrap to the top of the 4 GiB, so a row base taken from lane 4 would wrap too.)
+        (
+            RowsBytes,
+            "byte offsets wrapping before each row's first active lane",
+            exec(
+                rows_wave(16, 16, 0x3fff_fffc, 0, start),
+                !0xf_000f_000f_000f,
+            ),
+        ),
         // (A byte offset wrapping past 2^32 from a 4 GiB-aligned base: the row's last
         // address has the first's high dword, 60 bytes below it.)
         (
@@ -443,6 +469,9 @@ fn lane_linear_rows_accesses_are_exact() {
         }
     }
 }
+
+/// EXEC without lane 0 of each row of 16 (a 2-D grid's left edge).
+const ROW_STARTS_OFF: u64 = !0x0001_0001_0001_0001;
 
 /// The analysis proves the accesses of the kernels above linear (else the test above would
 /// not reach the path it is about), and nothing of a kernel that indexes by a loaded value.
