@@ -11,16 +11,72 @@
 //! `vpgatherdd`/`vpscatterdd` sign-extend their indices; the offsets are unsigned. With the
 //! base raised by 2^31 and each offset's top bit flipped (`off ^ 2^31`, which as a signed
 //! number is `off - 2^31`), base + index is the lane's address for every offset.
+//!
+//! A 64-bit address in a VGPR pair whose active lanes share their high dword (all of a
+//! kernel's buffers within one 4 GiB of the address space: a binary search, a gather through
+//! an index array, a scatter by bin) is the same shape: the low dwords are 32-bit offsets from
+//! (high dword << 32) + the instruction's offset. [`Emitter::uniform_high`] finds it, and the
+//! paths above serve it instead of the general ones (on AVX-512: 4 dword gathers instead of 8
+//! qword gathers after 64 addresses widened to qwords; on AVX2: 8 gathers instead of 64
+//! scalar loads).
 
 use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R};
 use super::mem_vector::{
-    exec_byte, exec_word, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
+    exec_byte, exec_word, merge_chunk, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
 };
+use super::vx::Isa;
 use iced_x86::code_asm::*;
 
+/// Active lanes from which AVX2 takes the offsets path for address pairs: below it the
+/// general path's lane-by-lane span is cheaper than the vector passes (`mem_lanes.rs`).
+const AVX2_MIN_LANES: i32 = 20;
+
 impl Emitter<'_> {
+    /// In a vector-memory stub for address pairs (rdi = the pairs, r10 = the first active
+    /// lane, r15 = the EXEC byte masks on AVX2): whether every active lane's high dword is
+    /// lane r10's, which it leaves in r8d (where the offsets paths' span reads it, as
+    /// [`Emitter::min_max_span`] does for pairs); else on to `not`. On AVX2 also `not` for
+    /// fewer than [`AVX2_MIN_LANES`] active lanes.
+    pub(super) fn uniform_high(&mut self, not: CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        match self.isa {
+            Isa::Avx512 => {
+                a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+                a.vpbroadcastd(zmm1, r8d)?;
+                a.kxorw(k4, k4, k4)?;
+                for c in 0..4 {
+                    a.kmovw(k1, exec_word(c))?;
+                    a.vpcmpd(k2.k1(), zmm1, zmmword_ptr(rdi + (256 + 64 * c)), 4)?;
+                    a.korw(k4, k4, k2)?;
+                }
+                a.kortestw(k4, k4)?;
+                a.jnz(not)?;
+            }
+            Isa::Avx2 => {
+                a.popcnt(rax, sreg64(EXEC))?;
+                a.cmp(eax, AVX2_MIN_LANES)?;
+                a.jb(not)?;
+                a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
+                a.vmovd(xmm1, r8d)?;
+                a.vpbroadcastd(ymm1, xmm1)?;
+                a.vpxor(ymm4, ymm4, ymm4)?; // active lanes' differences so far
+                for g in 0..8 {
+                    a.movzx(ecx, exec_byte(g))?;
+                    a.shl(ecx, 5)?;
+                    a.vpxor(ymm0, ymm1, ymmword_ptr(rdi + (256 + 32 * g)))?;
+                    a.vpand(ymm0, ymm0, ymmword_ptr(r15 + rcx))?;
+                    a.vpor(ymm4, ymm4, ymm0)?;
+                }
+                a.vptest(ymm4, ymm4)?;
+                a.jnz(not)?;
+            }
+        }
+        Ok(())
+    }
+
     /// In a vector-memory stub (AVX-512, one dword per lane, offsets: rdi = the 32-bit lane
-    /// offsets, rsi = the data VGPR, rdx = the uniform base, r9 = the site): the span from the
+    /// offsets, or the low dwords of address pairs whose high dword, in r8d, is uniform;
+    /// rsi = the data VGPR, rdx = the uniform base, r9 = the site): the span from the
     /// active lanes' lowest and highest offset (a miss asks the checker, then `retry`, or goes
     /// to `slow`), then per chunk of 16 lanes one gather or scatter under EXEC. Chunks go in
     /// order and a scatter writes overlapping lanes from the lowest to the highest, so the
@@ -42,6 +98,10 @@ impl Emitter<'_> {
         }
         reduce_min_max_u32(a)?;
         self.min_max_span(shape, retry, slow)?;
+        let mut done = self.a.create_label();
+        if shape.load {
+            self.one_address_load(done)?;
+        }
         let a = &mut self.a;
         // r8 = host base + 2^31 (see the module documentation).
         a.mov(eax, 0x8000_0000u32)?;
@@ -59,7 +119,49 @@ impl Emitter<'_> {
                 a.vpscatterdd(zmmword_ptr(r8 + zmm0).k1(), zmm4)?;
             }
         }
-        Ok(())
+        bind(a, &mut done)
+    }
+
+    /// After an offsets path's span (lane 0 of xmm2/xmm3 = the active lanes' lowest and
+    /// highest offset, r8 = the host base): where they are one, a load's active lanes all
+    /// read one dword (a binary search's first steps, a table entry every lane wants), which
+    /// is loaded once and broadcast to them instead of gathered; then on to `done`.
+    fn one_address_load(&mut self, done: CodeLabel) -> R<()> {
+        let a = &mut self.a;
+        let mut scattered = a.create_label();
+        a.vmovd(eax, xmm2)?;
+        a.vmovd(ecx, xmm3)?;
+        a.cmp(eax, ecx)?;
+        a.jne(scattered)?;
+        match self.isa {
+            Isa::Avx512 => {
+                a.vpbroadcastd(zmm0, dword_ptr(r8 + rax))?;
+                for c in 0..4 {
+                    a.kmovw(k1, exec_word(c))?;
+                    merge_chunk(a, rsi + 64 * c, zmm4, |a, t| Ok(a.vmovdqa32(t.k1(), zmm0)?))?;
+                }
+            }
+            Isa::Avx2 => {
+                a.vpbroadcastd(ymm0, dword_ptr(r8 + rax))?;
+                let mut masked = a.create_label();
+                unless_full_wave(a, masked)?;
+                for g in 0..8 {
+                    a.vmovdqu(ymmword_ptr(rsi + 32 * g), ymm0)?;
+                }
+                a.jmp(done)?;
+                bind(a, &mut masked)?;
+                for g in 0..8 {
+                    a.movzx(ecx, exec_byte(g))?;
+                    a.shl(ecx, 5)?;
+                    a.vmovdqu(ymm5, ymmword_ptr(r15 + rcx))?;
+                    a.vmovdqu(ymm4, ymmword_ptr(rsi + 32 * g))?;
+                    a.vpblendvb(ymm4, ymm4, ymm0, ymm5)?;
+                    a.vmovdqu(ymmword_ptr(rsi + 32 * g), ymm4)?;
+                }
+            }
+        }
+        a.jmp(done)?;
+        bind(a, &mut scattered)
     }
 }
 
@@ -126,13 +228,15 @@ impl Emitter<'_> {
             a.jnz(lane)?;
             return bind(a, &mut done);
         }
+        let mut done = a.create_label();
+        self.one_address_load(done)?;
+        let a = &mut self.a;
         // r8 = host base + 2^31 (see the module documentation).
         a.mov(eax, 0x8000_0000u32)?;
         a.add(r8, rax)?;
         a.vmovd(xmm7, eax)?;
         a.vpbroadcastd(ymm7, xmm7)?;
         let mut masked = a.create_label();
-        let mut done = a.create_label();
         unless_full_wave(a, masked)?;
         // All 64 lanes active: every gather under all ones (it clears its mask register).
         a.vpcmpeqd(ymm9, ymm9, ymm9)?;

@@ -9,10 +9,12 @@
 //! access is one span check and masked vector moves (fault suppression keeps inactive lanes
 //! from touching memory). Lanes in rows (each group of 8 consecutive) take one span check and
 //! a move per group (`rows_512`, `mem_rows.rs` on AVX2). Otherwise, on AVX-512, the addresses
-//! are built as qwords (32-bit offsets from a uniform base stay dwords: `mem_gather32.rs`),
+//! are built as qwords (32-bit offsets from a uniform base stay dwords, and so do address
+//! pairs whose active lanes share their high dword: `mem_gather32.rs`),
 //! their span is checked from their minimum and maximum, and gathers and scatters move the
 //! data (scatters write in lane order, as the interpreter does, so the highest lane wins where
-//! lanes overlap); AVX2 moves them lane by lane (`mem_lanes.rs`). Every naturally aligned 8-byte piece of a multi-dword access moves as one
+//! lanes overlap); AVX2 moves them lane by lane (`mem_lanes.rs`; loads of offsets gather).
+//! Every naturally aligned 8-byte piece of a multi-dword access moves as one
 //! 8-byte element (single-copy atomicity, `docs/MEMORY_MODEL.md`); a multi-dword access that
 //! is not 8-byte aligned goes to the interpreter.
 //!
@@ -306,9 +308,17 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
             self.general_entry(&mut general, &mut general_skip)?;
         }
-        if isa == Isa::Avx512 && shape.dwords == 1 && !shape.pair {
+        // (Address pairs too where their high dwords are uniform: `mem_gather32.rs`.)
+        let mut not_offsets = self.a.create_label();
+        if isa == Isa::Avx512 && shape.dwords == 1 {
+            if shape.pair {
+                self.uniform_high(not_offsets)?;
+            }
             self.offsets32_512(shape, top, slow)?;
             self.a.jmp(ok)?;
+        }
+        if isa == Isa::Avx512 && shape.dwords == 1 && shape.pair {
+            bind(&mut self.a, &mut not_offsets)?;
         }
         if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
             self.scattered_512(shape, top, slow)?;
@@ -319,9 +329,16 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
             self.general_entry(&mut general, &mut general_skip)?;
         }
-        if isa == Isa::Avx2 && shape.dwords == 1 && !shape.pair {
+        let mut not_offsets = self.a.create_label();
+        if isa == Isa::Avx2 && shape.dwords == 1 {
+            if shape.pair {
+                self.uniform_high(not_offsets)?;
+            }
             self.offsets32_avx2(shape, top, slow)?;
             self.a.jmp(ok)?;
+            if shape.pair {
+                bind(&mut self.a, &mut not_offsets)?;
+            }
         }
         if isa == Isa::Avx2 {
             self.scattered_lanes(shape, top, slow)?;
