@@ -52,3 +52,5 @@ for what in sort scan; do
     mb=$(grep -o " ${what}_B=[0-9.]*" "$res" | cut -d= -f2 | median)
     echo "$what A=$ma B=$mb A/B=$(awk -v a="$ma" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')"
 done
+# (Every run's sort and scan matched the host's: a wrong one stops the script above.)
+echo "$((2 * rounds)) passed, 0 failed"
