@@ -7,11 +7,13 @@
 #   scripts/bench-rocprim.sh LIB_DIR_A LIB_DIR_B [--rounds N] [--keys N]
 #
 # Builds the program with hipcc into $BENCH_OUT (default target/bench) unless it is there
-# already. SOFTHSA_WORKERS and SOFTHSA_JIT_ISA pass through to both libraries.
+# already. SOFTHSA_WORKERS and SOFTHSA_JIT_ISA pass through to both libraries; an
+# LD_LIBRARY_PATH set outside (HIP's libraries carried to a machine without them) stays
+# after the library's directory.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${BENCH_OUT:-$ROOT/target/bench}
-[ $# -ge 2 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 A=$(cd "$1" && pwd) B=$(cd "$2" && pwd)
 shift 2
 rounds=5 keys=1048576
@@ -39,7 +41,7 @@ for r in $(seq "$rounds"); do
     for lib in A B; do
         dir=$A
         [ $lib = B ] && dir=$B
-        out=$(LD_LIBRARY_PATH=$dir "$bin" "$keys")
+        out=$(LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$bin" "$keys")
         grep -q "sort ok, scan ok" <<<"$out" || { echo "$lib: wrong results"; echo "$out"; exit 1; }
         line+=" sort_$lib=$(best radix_sort <<<"$out") scan_$lib=$(best inclusive_scan <<<"$out")"
     done
