@@ -175,34 +175,7 @@ impl Emitter<'_> {
         retry: CodeLabel,
         slow: CodeLabel,
     ) -> R<()> {
-        let a = &mut self.a;
-        a.vpcmpeqd(ymm9, ymm9, ymm9)?; // all ones
-        a.vmovdqa(ymm2, ymm9)?; // minimum so far
-        a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
-        let mut masked = a.create_label();
-        let mut reduce = a.create_label();
-        unless_full_wave(a, masked)?;
-        // All 64 lanes active: no masks, no blends.
-        for g in 0..8 {
-            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
-            a.vpminud(ymm2, ymm2, ymm6)?;
-            a.vpmaxud(ymm3, ymm3, ymm6)?;
-        }
-        a.jmp(reduce)?;
-        bind(a, &mut masked)?;
-        for g in 0..8 {
-            a.movzx(ecx, exec_byte(g))?;
-            a.shl(ecx, 5)?;
-            a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?;
-            a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
-            // Inactive lanes count as all ones for the minimum and 0 for the maximum.
-            a.vpblendvb(ymm7, ymm9, ymm6, ymm8)?;
-            a.vpminud(ymm2, ymm2, ymm7)?;
-            a.vpand(ymm7, ymm6, ymm8)?;
-            a.vpmaxud(ymm3, ymm3, ymm7)?;
-        }
-        bind(a, &mut reduce)?;
-        reduce_min_max_u32_ymm(a)?;
+        offsets_min_max_avx2(&mut self.a)?;
         self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
         if !shape.load {
@@ -264,4 +237,36 @@ impl Emitter<'_> {
         }
         bind(a, &mut done)
     }
+}
+
+/// In an AVX2 offsets path (rdi = the 32-bit offsets, r15 = the EXEC byte masks): lane 0 of
+/// xmm2 and xmm3 = the active lanes' lowest and highest offset.
+pub(super) fn offsets_min_max_avx2(a: &mut CodeAssembler) -> R<()> {
+    a.vpcmpeqd(ymm9, ymm9, ymm9)?; // all ones
+    a.vmovdqa(ymm2, ymm9)?; // minimum so far
+    a.vpxor(ymm3, ymm3, ymm3)?; // maximum so far
+    let mut masked = a.create_label();
+    let mut reduce = a.create_label();
+    unless_full_wave(a, masked)?;
+    // All 64 lanes active: no masks, no blends.
+    for g in 0..8 {
+        a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
+        a.vpminud(ymm2, ymm2, ymm6)?;
+        a.vpmaxud(ymm3, ymm3, ymm6)?;
+    }
+    a.jmp(reduce)?;
+    bind(a, &mut masked)?;
+    for g in 0..8 {
+        a.movzx(ecx, exec_byte(g))?;
+        a.shl(ecx, 5)?;
+        a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?;
+        a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
+        // Inactive lanes count as all ones for the minimum and 0 for the maximum.
+        a.vpblendvb(ymm7, ymm9, ymm6, ymm8)?;
+        a.vpminud(ymm2, ymm2, ymm7)?;
+        a.vpand(ymm7, ymm6, ymm8)?;
+        a.vpmaxud(ymm3, ymm3, ymm7)?;
+    }
+    bind(a, &mut reduce)?;
+    reduce_min_max_u32_ymm(a)
 }

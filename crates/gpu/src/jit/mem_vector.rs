@@ -340,6 +340,14 @@ impl Emitter<'_> {
                 bind(&mut self.a, &mut not_offsets)?;
             }
         }
+        if isa == Isa::Avx2 && shape.dwords == 2 && shape.pair && shape.load {
+            // (Two dwords per lane through offsets: `mem_gather64.rs`.)
+            let mut not = self.a.create_label();
+            self.uniform_high(not)?;
+            self.offsets_x2_load_avx2(shape, top, slow, not)?;
+            self.a.jmp(ok)?;
+            bind(&mut self.a, &mut not)?;
+        }
         if isa == Isa::Avx2 {
             self.scattered_lanes(shape, top, slow)?;
             self.a.jmp(ok)?;
@@ -764,9 +772,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The span of a single-dword access whose active lanes' lowest and highest low dword
-    /// (or 32-bit offset) are in lane 0 of xmm2 and xmm3, r8d = the uniform high dword of
-    /// address pairs: `[addr(lowest), addr(highest) + 4)` with 64-bit sums (a wrap misses the
+    /// The span of an access whose active lanes' lowest and highest low dword (or 32-bit
+    /// offset) are in lane 0 of xmm2 and xmm3, r8d = the uniform high dword of address pairs:
+    /// `[addr(lowest), addr(highest) + 4 * dwords)` with 64-bit sums (a wrap misses the
     /// cache and the checker refuses it). A miss asks the checker, then `retry`, or goes to
     /// `slow`. Leaves r8 = the host address of low dword (or offset) 0, r11 = the site.
     pub(super) fn min_max_span(
@@ -786,7 +794,7 @@ impl Emitter<'_> {
         a.vmovd(eax, xmm2)?;
         a.vmovd(ecx, xmm3)?;
         a.add(rax, r8)?;
-        a.lea(rcx, qword_ptr(rcx + r8 + 4))?;
+        a.lea(rcx, qword_ptr(rcx + r8 + 4 * i32::from(shape.dwords)))?;
         self.stub_range_check(!shape.load, retry, slow)?;
         self.a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         Ok(())

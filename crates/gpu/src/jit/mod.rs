@@ -41,6 +41,7 @@ mod liveness;
 mod mask_live;
 mod mem_buffer;
 mod mem_gather32;
+mod mem_gather64;
 mod mem_inline;
 mod mem_lanes;
 mod mem_lds;

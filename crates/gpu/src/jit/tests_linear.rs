@@ -930,12 +930,14 @@ fn deferred_addresses_are_exact_on_every_path_of_their_access() {
     }
 }
 
-/// Scattered accesses through address pairs (`mem_gather32.rs`, `uniform_high`): lanes
-/// permuted and repeated within one 4 GiB (the offsets path: dword gathers and scatters, or
-/// AVX2's gathers), the same with inactive lanes whose high dwords differ, lanes on both
-/// sides of a 4 GiB boundary (the general path), a store whose offset carries its lanes
-/// across that boundary, few active lanes, and one address for every active lane (loaded
-/// once); as the interpreter, registers and memory.
+/// Scattered accesses through address pairs (`mem_gather32.rs`, `uniform_high`;
+/// `mem_gather64.rs`): lanes permuted and repeated within one 4 GiB (the offsets path:
+/// dword gathers and scatters, or AVX2's gathers), the same with inactive lanes whose high
+/// dwords differ, lanes on both sides of a 4 GiB boundary (the general path), a store whose
+/// offset carries its lanes across that boundary, few active lanes, and one address for
+/// every active lane (loaded once); for a dword per lane and for two (elements 8 bytes
+/// apart, and 4: some lanes not 8-byte aligned, the general path); as the interpreter,
+/// registers and memory.
 #[test]
 fn scattered_address_pairs_are_exact() {
     let isas = isas();
@@ -947,7 +949,7 @@ fn scattered_address_pairs_are_exact() {
     };
     let mut r = Rng(46);
     let init: Vec<u8> = (0..5 * LEN).map(|_| r.next() as u8).collect();
-    let prog = program(&[
+    let dword = program(&[
         (
             "global_load_dword v4, v[2:3], off",
             &[0xdc50_8000, 0x047f_0002][..],
@@ -957,6 +959,19 @@ fn scattered_address_pairs_are_exact() {
         (
             "global_store_dword v[2:3], v4, off offset:256",
             &[0xdc70_8100, 0x007f_0402],
+        ),
+        ("s_endpgm", &[0xbf81_0000]),
+    ]);
+    let qword = program(&[
+        (
+            "global_load_dwordx2 v[4:5], v[2:3], off",
+            &[0xdc54_8000, 0x047f_0002][..],
+        ),
+        ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+        ("v_add_u32_e32 v4, v6, v4", &[0x6808_0906]),
+        (
+            "global_store_dwordx2 v[2:3], v[4:5], off offset:256",
+            &[0xdc74_8100, 0x007f_0402],
         ),
         ("s_endpgm", &[0xbf81_0000]),
     ]);
@@ -972,58 +987,68 @@ fn scattered_address_pairs_are_exact() {
         w.set_exec(exec);
         w
     };
-    let cases: Vec<(&str, Wave)> = vec![
-        ("permuted", lanes(&|l| low + 4 * ((l * 37) % 64), !0)),
-        (
-            "repeated (the highest lane's store stays)",
-            lanes(&|l| low + 4 * ((l * 7) % 23), !0),
-        ),
-        (
-            "inactive lanes 16 GiB away",
-            lanes(
-                &|l| {
-                    if l % 3 == 0 {
-                        low + APART + 4 * l
-                    } else {
-                        low + 4 * ((l * 37) % 64)
-                    }
-                },
-                !0x9249_2492_4924_9249,
+    // Elements `e` bytes apart.
+    let cases = |e: u64| -> Vec<(&str, Wave)> {
+        vec![
+            ("permuted", lanes(&|l| low + e * ((l * 37) % 64), !0)),
+            (
+                "repeated (the highest lane's store stays)",
+                lanes(&|l| low + e * ((l * 7) % 23), !0),
             ),
-        ),
-        (
-            "on both sides of 4 GiB",
-            lanes(&|l| boundary - 128 + 4 * ((l * 37) % 64), !0),
-        ),
-        (
-            "a store carried across 4 GiB by its offset",
-            lanes(&|l| boundary - 256 + 4 * ((l * 37) % 64), !0),
-        ),
-        (
-            "five lanes",
-            lanes(&|l| low + 4 * ((l * 37) % 64), 0x8000_0100_0010_0101),
-        ),
-        ("one address", lanes(&|_| low + 1000, !0)),
-        (
-            "one address, the inactive lanes elsewhere",
-            lanes(
-                &|l| low + if l % 5 == 2 { 4 * l } else { 1000 },
-                (0..64).filter(|l| l % 5 != 2).fold(0, |e, l| e | 1 << l),
+            (
+                "inactive lanes 16 GiB away",
+                lanes(
+                    &|l| {
+                        if l % 3 == 0 {
+                            low + APART + e * l
+                        } else {
+                            low + e * ((l * 37) % 64)
+                        }
+                    },
+                    !0x9249_2492_4924_9249,
+                ),
             ),
-        ),
+            (
+                "on both sides of 4 GiB",
+                lanes(&|l| boundary - 32 * e + e * ((l * 37) % 64), !0),
+            ),
+            (
+                "a store carried across 4 GiB by its offset",
+                lanes(&|l| boundary - 64 * e + e * ((l * 37) % 64), !0),
+            ),
+            (
+                "five lanes",
+                lanes(&|l| low + e * ((l * 37) % 64), 0x8000_0100_0010_0101),
+            ),
+            ("one address", lanes(&|_| low + 1000, !0)),
+            (
+                "one address, the inactive lanes elsewhere",
+                lanes(
+                    &|l| low + if l % 5 == 2 { e * l } else { 1000 },
+                    (0..64).filter(|l| l % 5 != 2).fold(0, |x, l| x | 1 << l),
+                ),
+            ),
+        ]
+    };
+    let runs = [
+        (&dword, 4, "dword"),
+        (&qword, 8, "two dwords"),
+        (&qword, 4, "two dwords 4 apart"),
     ];
-    let warm = lanes(&|l| low + 4 * l, !0);
-    for (what, w0) in &cases {
-        let (ra, wa, ma) = run(&mut m, &init, &prog, w0, w0, None);
-        assert!(ra.is_ok(), "{what}: {ra:?}");
-        for &isa in &isas {
-            let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-            assert_eq!(jit.native, jit.reachable, "translated");
-            let (rb, wb, mb) = run(&mut m, &init, &prog, &warm, w0, Some(&jit));
-            let ctx = format!("{isa:?}, {what}");
-            assert_eq!(ra, rb, "{ctx}");
-            assert_eq!(first_difference(&wb, &wa, 0..256), None, "{ctx}");
-            assert!(ma == mb, "{ctx}: memory differs");
+    for (prog, e, kind) in runs {
+        let warm = lanes(&|l| low + e * l, !0);
+        for (what, w0) in &cases(e) {
+            let (ra, wa, ma) = run(&mut m, &init, prog, w0, w0, None);
+            assert!(ra.is_ok(), "{kind}, {what}: {ra:?}");
+            for &isa in &isas {
+                let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
+                assert_eq!(jit.native, jit.reachable, "translated");
+                let (rb, wb, mb) = run(&mut m, &init, prog, &warm, w0, Some(&jit));
+                let ctx = format!("{isa:?}, {kind}, {what}");
+                assert_eq!(ra, rb, "{ctx}");
+                assert_eq!(first_difference(&wb, &wa, 0..256), None, "{ctx}");
+                assert!(ma == mb, "{ctx}: memory differs");
+            }
         }
     }
 }
