@@ -309,16 +309,16 @@ impl Emitter<'_> {
             self.general_entry(&mut general, &mut general_skip)?;
         }
         // (Address pairs too where their high dwords are uniform: `mem_gather32.rs`.)
-        let mut not_offsets = self.a.create_label();
         if isa == Isa::Avx512 && shape.dwords == 1 {
+            let mut not_offsets = self.a.create_label();
             if shape.pair {
                 self.uniform_high(not_offsets)?;
             }
             self.offsets32_512(shape, top, slow)?;
             self.a.jmp(ok)?;
-        }
-        if isa == Isa::Avx512 && shape.dwords == 1 && shape.pair {
-            bind(&mut self.a, &mut not_offsets)?;
+            if shape.pair {
+                bind(&mut self.a, &mut not_offsets)?;
+            }
         }
         if isa == Isa::Avx512 && (shape.load || shape.dwords < 4) {
             self.scattered_512(shape, top, slow)?;
@@ -329,8 +329,8 @@ impl Emitter<'_> {
             self.a.jmp(ok)?;
             self.general_entry(&mut general, &mut general_skip)?;
         }
-        let mut not_offsets = self.a.create_label();
         if isa == Isa::Avx2 && shape.dwords == 1 {
+            let mut not_offsets = self.a.create_label();
             if shape.pair {
                 self.uniform_high(not_offsets)?;
             }
