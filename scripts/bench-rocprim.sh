@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# rocPRIM's radix sort and scan (benches/hip/rocprim_sort.hip, a real library's kernels) under
-# two softhsa libraries side by side, in alternating rounds (A, B, A, B, ...): per round and
-# library, the fastest of the program's last two sorts and scans (the first compiles); at the
-# end the medians of the rounds and B's gain (A/B).
+# rocPRIM's radix sort and scan (a real library's kernels) and a gather of doubles through an
+# index (benches/hip/rocprim_sort.hip) under two softhsa libraries side by side, in
+# alternating rounds (A, B, A, B, ...): per round and library, the fastest of the program's
+# last two runs of each (the first compiles); at the end the medians of the rounds and B's
+# gain (A/B).
 #
 #   scripts/bench-rocprim.sh LIB_DIR_A LIB_DIR_B [--rounds N] [--keys N]
 #
@@ -13,7 +14,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${BENCH_OUT:-$ROOT/target/bench}
-[ $# -ge 2 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 A=$(cd "$1" && pwd) B=$(cd "$2" && pwd)
 shift 2
 rounds=5 keys=1048576
@@ -42,17 +43,18 @@ for r in $(seq "$rounds"); do
         dir=$A
         [ $lib = B ] && dir=$B
         out=$(LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$bin" "$keys")
-        grep -q "sort ok, scan ok" <<<"$out" || { echo "$lib: wrong results"; echo "$out"; exit 1; }
+        grep -q "sort ok, scan ok, gather ok" <<<"$out" || { echo "$lib: wrong results"; echo "$out"; exit 1; }
         line+=" sort_$lib=$(best radix_sort <<<"$out") scan_$lib=$(best inclusive_scan <<<"$out")"
+        line+=" gather_$lib=$(best gather_f64 <<<"$out")"
     done
     echo "$line" | tee -a "$res"
 done
 echo "# medians of $rounds rounds"
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
-for what in sort scan; do
+for what in sort scan gather; do
     ma=$(grep -o " ${what}_A=[0-9.]*" "$res" | cut -d= -f2 | median)
     mb=$(grep -o " ${what}_B=[0-9.]*" "$res" | cut -d= -f2 | median)
     echo "$what A=$ma B=$mb A/B=$(awk -v a="$ma" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')"
 done
-# (Every run's sort and scan matched the host's: a wrong one stops the script above.)
+# (Every run's results matched the host's: a wrong one stops the script above.)
 echo "$((2 * rounds)) passed, 0 failed"

@@ -21,22 +21,20 @@
 //! scalar loads).
 
 use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R};
+use super::mem_lanes::VECTOR_SPAN_LANES;
 use super::mem_vector::{
     exec_byte, exec_word, merge_chunk, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
 };
 use super::vx::Isa;
 use iced_x86::code_asm::*;
 
-/// Active lanes from which AVX2 takes the offsets path for address pairs: below it the
-/// general path's lane-by-lane span is cheaper than the vector passes (`mem_lanes.rs`).
-const AVX2_MIN_LANES: i32 = 20;
-
 impl Emitter<'_> {
     /// In a vector-memory stub for address pairs (rdi = the pairs, r10 = the first active
     /// lane, r15 = the EXEC byte masks on AVX2): whether every active lane's high dword is
     /// lane r10's, which it leaves in r8d (where the offsets paths' span reads it, as
     /// [`Emitter::min_max_span`] does for pairs); else on to `not`. On AVX2 also `not` for
-    /// fewer than [`AVX2_MIN_LANES`] active lanes.
+    /// fewer active lanes than repay vector passes (`mem_lanes::VECTOR_SPAN_LANES`: the
+    /// general path's span then goes lane by lane).
     pub(super) fn uniform_high(&mut self, not: CodeLabel) -> R<()> {
         let a = &mut self.a;
         match self.isa {
@@ -54,7 +52,7 @@ impl Emitter<'_> {
             }
             Isa::Avx2 => {
                 a.popcnt(rax, sreg64(EXEC))?;
-                a.cmp(eax, AVX2_MIN_LANES)?;
+                a.cmp(eax, VECTOR_SPAN_LANES)?;
                 a.jb(not)?;
                 a.mov(r8d, dword_ptr(rdi + r10 * 4 + 256))?;
                 a.vmovd(xmm1, r8d)?;
@@ -103,10 +101,7 @@ impl Emitter<'_> {
             self.one_address_load(done)?;
         }
         let a = &mut self.a;
-        // r8 = host base + 2^31 (see the module documentation).
-        a.mov(eax, 0x8000_0000u32)?;
-        a.add(r8, rax)?;
-        a.vpbroadcastd(zmm7, eax)?;
+        offsets_bias(a, Isa::Avx512)?;
         for c in 0..4 {
             a.kmovw(k1, exec_word(c))?;
             a.vpxord(zmm0, zmm7, zmmword_ptr(rdi + 64 * c))?;
@@ -204,11 +199,7 @@ impl Emitter<'_> {
         let mut done = a.create_label();
         self.one_address_load(done)?;
         let a = &mut self.a;
-        // r8 = host base + 2^31 (see the module documentation).
-        a.mov(eax, 0x8000_0000u32)?;
-        a.add(r8, rax)?;
-        a.vmovd(xmm7, eax)?;
-        a.vpbroadcastd(ymm7, xmm7)?;
+        offsets_bias(a, Isa::Avx2)?;
         let mut masked = a.create_label();
         unless_full_wave(a, masked)?;
         // All 64 lanes active: every gather under all ones (it clears its mask register).
@@ -269,4 +260,20 @@ pub(super) fn offsets_min_max_avx2(a: &mut CodeAssembler) -> R<()> {
     }
     bind(a, &mut reduce)?;
     reduce_min_max_u32_ymm(a)
+}
+
+/// Before an offsets path's gathers or scatters: r8 (the host base) raised by 2^31 and
+/// 2^31 in every dword of zmm7 (ymm7 on AVX2), which an offset is xor-ed with to make its
+/// index (see the module documentation). Clobbers eax.
+pub(super) fn offsets_bias(a: &mut CodeAssembler, isa: Isa) -> R<()> {
+    a.mov(eax, 0x8000_0000u32)?;
+    a.add(r8, rax)?;
+    match isa {
+        Isa::Avx512 => a.vpbroadcastd(zmm7, eax)?,
+        Isa::Avx2 => {
+            a.vmovd(xmm7, eax)?;
+            a.vpbroadcastd(ymm7, xmm7)?;
+        }
+    }
+    Ok(())
 }

@@ -9,8 +9,9 @@
 //! does.
 
 use super::emit::{bind, Emitter, R};
-use super::mem_gather32::offsets_min_max_avx2;
+use super::mem_gather32::{offsets_bias, offsets_min_max_avx2};
 use super::mem_vector::{exec_byte, VmemShape};
+use super::vx::Isa;
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
@@ -50,11 +51,8 @@ impl Emitter<'_> {
         offsets_min_max_avx2(a)?;
         self.min_max_span(shape, retry, slow)?;
         let a = &mut self.a;
-        // r8 = host base + 2^31, indices = offsets ^ 2^31 (`mem_gather32.rs`).
-        a.mov(eax, 0x8000_0000u32)?;
-        a.add(r8, rax)?;
-        a.vmovd(xmm7, eax)?;
-        a.vpbroadcastd(ymm7, xmm7)?;
+        // (Indices = offsets ^ 2^31 from the base raised by 2^31.)
+        offsets_bias(a, Isa::Avx2)?;
         for g in 0..8 {
             let mut next = a.create_label();
             a.movzx(ecx, exec_byte(g))?;

@@ -194,7 +194,7 @@ fn lane_pieces(a: &mut CodeAssembler, load: bool, pieces: &[(i32, bool)]) -> R<(
 
 /// Active lanes from which pass 1 takes vectors: about 230 instructions for a wave against
 /// 12 per lane one by one.
-const VECTOR_SPAN_LANES: i32 = 20;
+pub(super) const VECTOR_SPAN_LANES: i32 = 20;
 
 /// r8 = the lowest and rax = the highest of the active lanes' addresses (the VGPR dwords at
 /// rdi, or pairs, plus rdx), four lanes at a time as qwords (ymm0-ymm7 are scratch). AVX2
