@@ -72,7 +72,9 @@ pub trait DispatchClient: Send + Sync {
 
     /// Asked while the submitter runs dispatch `tag` inline: whether it has other work (a
     /// packet processor with packets to launch), in which case a work-group that waits or has
-    /// run a while is handed to the workers instead of keeping the submitter.
+    /// run a while is handed to the workers instead of keeping the submitter. Only the
+    /// submitting thread asks, inside its submit call (clients may rely on what that call's
+    /// caller keeps alive).
     fn yield_inline(&self, _tag: u64) -> bool {
         false
     }

@@ -12,6 +12,7 @@
 //! | `SOFTHSA_JIT` | `off`: the interpreter; `on`: the JIT (x86-64 with AVX2 and FMA; other hosts use the interpreter); `check`: the JIT, every translated instruction checked against the interpreter | `on` |
 //! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); `0`: the host address, as an APU does | `1` in the base profile, `0` in the full profile |
 //! | `SOFTHSA_SPIN` | when waiting threads (packet processors, idle workers, signal waits) spin before they sleep: `auto`: while a host core is spare, counting other processes' runnable threads; `always`: counting only softhsa's threads; `never`: every wait sleeps at once | `auto` |
+//! | `SOFTHSA_ROTATE` | `1`: while two or more packet processors stream kernels inline, they take turns on the host's CPUs (`queue/rotation.rs`); `0`: each runs where the kernel places it | `1` |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
 //! | `SOFTHSA_TIMELINE` | file to write a Chrome trace-event JSON timeline to (open it in Perfetto) | none |
@@ -158,6 +159,8 @@ pub struct Config {
     pub engine: softhsa_gpu::Engine,
     /// When waiting threads spin (`SOFTHSA_SPIN`).
     pub spin: softhsa_gpu::sched::load::SpinPolicy,
+    /// Streaming packet processors take turns on the CPUs (`SOFTHSA_ROTATE`).
+    pub rotate: bool,
 }
 
 /// Default per-wave instruction budget: long enough for any real kernel, short enough that an
@@ -181,6 +184,7 @@ impl Default for Config {
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             engine: softhsa_gpu::Engine::default(),
             spin: Default::default(),
+            rotate: true,
             lock_alias: true,
             trace: TraceConfig::default(),
         }
@@ -256,6 +260,13 @@ impl Config {
         if let Some(v) = var("SOFTHSA_SPIN") {
             c.spin = softhsa_gpu::sched::load::SpinPolicy::parse(&v)
                 .ok_or_else(|| bad("SOFTHSA_SPIN", &v, "auto, always or never"))?;
+        }
+        if let Some(v) = var("SOFTHSA_ROTATE") {
+            c.rotate = match v.as_str() {
+                "0" => false,
+                "1" => true,
+                _ => return Err(bad("SOFTHSA_ROTATE", &v, "0 or 1")),
+            };
         }
         // A discrete board (base profile) has distinct agent addresses for locked memory.
         c.lock_alias = c.profile == Profile::Base;
@@ -389,6 +400,9 @@ mod tests {
         assert!(cfg(&[("SOFTHSA_JIT", "fast")]).is_err());
         use softhsa_gpu::sched::load::SpinPolicy;
         assert_eq!(cfg(&[]).unwrap().spin, SpinPolicy::Auto);
+        assert!(cfg(&[]).unwrap().rotate);
+        assert!(!cfg(&[("SOFTHSA_ROTATE", "0")]).unwrap().rotate);
+        assert!(cfg(&[("SOFTHSA_ROTATE", "yes")]).is_err());
         assert_eq!(
             cfg(&[("SOFTHSA_SPIN", "never")]).unwrap().spin,
             SpinPolicy::Never

@@ -27,6 +27,7 @@ pub mod packets;
 mod parker;
 mod processor;
 pub mod ring;
+mod rotation;
 #[cfg(test)]
 mod tests;
 

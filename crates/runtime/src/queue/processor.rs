@@ -29,6 +29,7 @@ use super::agent_dispatch::AgentCall;
 use super::completion::{complete_packet, completion_signal, fail};
 use super::packets::{Kind, Packet, SCOPE_NONE};
 use super::ring::PACKET_TYPE_INVALID;
+use super::rotation::Rotation;
 use super::{Queue, STATE_ACTIVE};
 use crate::signal::{notify::Sleeper, MemoryOrder, Signal};
 use crate::system::trace;
@@ -89,7 +90,8 @@ struct Idle {
 /// up 9.5% (median of nine runs against nine, alternating, on a noisy machine; a sleep every
 /// 500 µs whether preempted or not: 8.8% and 18% in two such runs, but fewer back-to-back
 /// dispatches), with the streams' spread of times about as wide (docs/BENCHMARKS.md,
-/// twenty-fourth session).
+/// twenty-fourth session). While other processors stream too, the processor takes turns on
+/// the CPUs with them instead ([`Rotation`]): that evens the streams out.
 struct Replace {
     /// When the run started, or the count was last read.
     since: Instant,
@@ -98,10 +100,13 @@ struct Replace {
     /// Involuntary context switches of this thread at the last reading (`None`: not read
     /// since the run started).
     preempted: Option<i64>,
+    /// Its turns on the CPUs while other processors stream too.
+    rotation: Rotation,
 }
 
 impl Replace {
-    fn new() -> Replace {
+    /// `rotate`: take turns on the CPUs with other streaming processors (`Config::rotate`).
+    fn new(rotate: bool) -> Replace {
         // A timer slack of a microsecond: the default 50 µs would make each brief sleep last
         // that long (this thread's other timed waits get more precise too).
         // SAFETY: prctl with integer arguments only; it changes this thread's timer slack.
@@ -110,6 +115,7 @@ impl Replace {
             since: Instant::now(),
             packets: 0,
             preempted: None,
+            rotation: Rotation::new(rotate),
         }
     }
 
@@ -117,6 +123,10 @@ impl Replace {
     /// packets), a brief sleep if another thread preempted this one meanwhile.
     fn after_packet(&mut self) {
         self.packets += 1;
+        if self.rotation.pinned() {
+            // (Every packet: the processors move together at each period's start.)
+            self.rotation.streaming();
+        }
         if self.packets < 16 {
             return;
         }
@@ -124,8 +134,9 @@ impl Replace {
         if self.since.elapsed() < REPLACE_CHECK {
             return;
         }
+        self.rotation.streaming();
         let now = involuntary_switches();
-        if self.preempted.is_some_and(|was| was != now) {
+        if !self.rotation.pinned() && self.preempted.is_some_and(|was| was != now) {
             // (A wait like the others: the token goes back first.)
             release_held_token();
             std::thread::sleep(REPLACE_SLEEP);
@@ -137,6 +148,7 @@ impl Replace {
     /// The processor blocked (an empty ring, dispatches waited for): a new run starts (the
     /// count is read when the run has lasted: nothing on a packet's own path).
     fn blocked(&mut self) {
+        self.rotation.idle();
         self.since = Instant::now();
         self.packets = 0;
         self.preempted = None;
@@ -210,7 +222,7 @@ pub(super) fn run(q: Arc<Queue>, rt: Weak<Runtime>) {
         average_ns: PACKET_SPIN.as_nanos() as u64 / 2,
         since: None,
     };
-    let mut replace = Replace::new();
+    let mut replace = Replace::new(rt.config.rotate);
     loop {
         if q.stop.load(Ordering::Acquire) || q.state() != STATE_ACTIVE {
             break;
