@@ -14,13 +14,20 @@
 //! processor moves between two of its kernels (a few microseconds of cold caches every
 //! period). A processor alone is not pinned: the kernel's own placement serves it best.
 //! `SOFTHSA_ROTATE=0` turns this off.
+//!
+//! 16 queues of 1,000 small kernels on the 16-core machine (three leases, alternating with
+//! it off): 1.3x the kernels per second, 90% of what the same work-groups reach as one
+//! dispatch; the slowest stream 1.1-1.3x the fastest's time instead of 1.8-2.4x.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// How long a slot stays on one CPU.
-const PERIOD: Duration = Duration::from_millis(2);
+/// How long a slot stays on one CPU. Short enough that a stream of a few tens of
+/// milliseconds visits every CPU of a 16-core machine more than once: with 2 ms the slowest
+/// of 16 streams took 1.2-1.3x the fastest's time, with 500 µs 1.06-1.3x (250 µs: no better,
+/// twice the moves; docs/BENCHMARKS.md, twenty-sixth session).
+const PERIOD: Duration = Duration::from_micros(500);
 
 /// Slots held by streaming processors (bit s: slot s).
 static SLOTS: AtomicU64 = AtomicU64::new(0);
