@@ -99,6 +99,34 @@ fn system_busy() -> bool {
     SYSTEM_BUSY.load(Ordering::Relaxed) != 0
 }
 
+/// Whether other processes' runnable threads stay off this process's cores: 0 yes, 1 no.
+static OTHERS_BUSY: AtomicU32 = AtomicU32::new(0);
+/// When `OTHERS_BUSY` was last refreshed (ms since `epoch()`).
+static OTHERS_READ_MS: AtomicU32 = AtomicU32::new(0);
+
+/// Whether the system's runnable threads are no more than this process's (those running
+/// work-groups or spinning, plus two for the caller and a passing thread), refreshed every
+/// [`LOAD_PERIOD`] from `/proc/loadavg`: then nothing else competes for the cores, and this
+/// process may choose where its threads run (`queue/rotation.rs` in the runtime pins
+/// streaming packet processors only then; two processes pinning their threads could put
+/// them on the same core, where the kernel could not separate them). `true` where the count
+/// cannot be read.
+pub fn others_idle() -> bool {
+    let now = epoch().elapsed().as_millis() as u32;
+    let last = OTHERS_READ_MS.load(Ordering::Relaxed);
+    if now.wrapping_sub(last) >= LOAD_PERIOD.as_millis() as u32
+        && OTHERS_READ_MS
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    {
+        if let Some(r) = system_runnable() {
+            let ours = RUNNING.load(Ordering::Relaxed) + SPINNING.load(Ordering::Relaxed);
+            OTHERS_BUSY.store(u32::from(r > ours + 2), Ordering::Relaxed);
+        }
+    }
+    OTHERS_BUSY.load(Ordering::Relaxed) == 0
+}
+
 /// Threads executing work-groups now (workers and inline runners).
 static RUNNING: AtomicU32 = AtomicU32::new(0);
 /// Threads holding a spin permit now.

@@ -113,10 +113,21 @@ impl Rotation {
     }
 
     /// The processor streams (a long run of packets): takes a slot, and moves to its CPU of
-    /// the period while another processor streams too.
+    /// the period while another processor streams too and other processes leave the cores
+    /// to this one.
     pub(super) fn streaming(&mut self) {
+        self.streaming_if(softhsa_gpu::sched::load::others_idle());
+    }
+
+    /// [`Self::streaming`], `alone`: whether other processes leave the cores to this one
+    /// (else it runs where the kernel places it, as without rotation).
+    fn streaming_if(&mut self, alone: bool) {
         let s = setup();
         if !self.on || s.cpus.len() < 2 {
+            return;
+        }
+        if !alone {
+            self.unpin();
             return;
         }
         let slot = match self.slot {
@@ -200,7 +211,8 @@ mod tests {
     }
 
     /// Two streaming processors are pinned to CPUs of the process's, one each (slot s on CPU
-    /// s + period), and run where they ran before once they stop.
+    /// s + period), and run where they ran before while other processes take cores and once
+    /// they stop.
     #[test]
     fn streaming_processors_take_turns_on_the_cpus_and_give_them_back() {
         if setup().cpus.len() < 2 {
@@ -218,15 +230,19 @@ mod tests {
                 let phase = phase.clone();
                 std::thread::spawn(move || {
                     let mut r = Rotation::new(true);
-                    r.streaming(); // takes a slot
+                    r.streaming_if(true); // takes a slot
                     phase.wait();
                     let first = period();
-                    r.streaming();
+                    r.streaming_if(true);
                     let periods = first..=period();
                     let (pinned, slot, is_pinned) = (cpus_now(), r.slot, r.pinned());
                     phase.wait();
+                    // Another process takes cores: back where the kernel places it.
+                    r.streaming_if(false);
+                    let busy = (cpus_now(), r.pinned());
+                    r.streaming_if(true);
                     r.idle();
-                    (pinned, slot, is_pinned, periods, cpus_now())
+                    (pinned, slot, is_pinned, periods, busy, cpus_now())
                 })
             })
             .collect();
@@ -234,7 +250,8 @@ mod tests {
         phase.wait();
         let mut slots = Vec::new();
         for t in threads {
-            let (cpus, slot, pinned, periods, after) = t.join().unwrap();
+            let (cpus, slot, pinned, periods, busy, after) = t.join().unwrap();
+            assert_eq!(busy, (before.clone(), false), "unpinned while others run");
             assert!(pinned);
             assert_eq!(cpus.len(), 1, "pinned to one CPU: {cpus:?}");
             let slot = slot.expect("a slot") as usize;
