@@ -99,18 +99,22 @@ fn system_busy() -> bool {
     SYSTEM_BUSY.load(Ordering::Relaxed) != 0
 }
 
-/// Whether other processes' runnable threads stay off this process's cores: 0 yes, 1 no.
+/// Whether other processes compete for this process's cores ([`others_idle`]): bit 0 the
+/// verdict (1: they do), bits 1.. how many readings in a row contradicted it.
 static OTHERS_BUSY: AtomicU32 = AtomicU32::new(0);
 /// When `OTHERS_BUSY` was last refreshed (ms since `epoch()`).
 static OTHERS_READ_MS: AtomicU32 = AtomicU32::new(0);
+/// Readings in a row it takes to change the verdict of [`others_idle`]: one reading is a
+/// moment's count, and a thread that wakes for a microsecond is in it.
+const OTHERS_STREAK: u32 = 3;
 
-/// Whether the system's runnable threads are no more than this process's (those running
-/// work-groups or spinning, plus two for the caller and a passing thread), refreshed every
-/// [`LOAD_PERIOD`] from `/proc/loadavg`: then nothing else competes for the cores, and this
-/// process may choose where its threads run (`queue/rotation.rs` in the runtime pins
-/// streaming packet processors only then; two processes pinning their threads could put
-/// them on the same core, where the kernel could not separate them). `true` where the count
-/// cannot be read.
+/// Whether other processes leave this process its cores: the system's runnable threads
+/// (`/proc/loadavg`, read at most every [`LOAD_PERIOD`]) are no more than this process's
+/// (running work-groups or spinning) plus a slack of 2 + cores/8 (the reader, threads passing
+/// by), and were so for [`OTHERS_STREAK`] readings in a row, or the opposite held as many
+/// readings before. `queue/rotation.rs` in the runtime pins streaming packet processors only
+/// then: two processes pinning their threads would put them on the same cores, where the
+/// kernel could not move them apart. `true` where the count cannot be read.
 pub fn others_idle() -> bool {
     let now = epoch().elapsed().as_millis() as u32;
     let last = OTHERS_READ_MS.load(Ordering::Relaxed);
@@ -121,10 +125,24 @@ pub fn others_idle() -> bool {
     {
         if let Some(r) = system_runnable() {
             let ours = RUNNING.load(Ordering::Relaxed) + SPINNING.load(Ordering::Relaxed);
-            OTHERS_BUSY.store(u32::from(r > ours + 2), Ordering::Relaxed);
+            let busy = r > ours + 2 + host_cores() / 8;
+            // (Only the thread that won the compare-exchange above writes.)
+            let was = OTHERS_BUSY.load(Ordering::Relaxed);
+            OTHERS_BUSY.store(next_verdict(was, busy), Ordering::Relaxed);
         }
     }
-    OTHERS_BUSY.load(Ordering::Relaxed) == 0
+    OTHERS_BUSY.load(Ordering::Relaxed) & 1 == 0
+}
+
+/// The verdict state of [`others_idle`] after a reading (`busy`: the reading found other
+/// processes' threads runnable).
+fn next_verdict(was: u32, busy: bool) -> u32 {
+    let (verdict, streak) = (was & 1 != 0, was >> 1);
+    match (busy == verdict, streak + 1 >= OTHERS_STREAK) {
+        (true, _) => u32::from(verdict),
+        (false, true) => u32::from(busy),
+        (false, false) => u32::from(verdict) | (streak + 1) << 1,
+    }
 }
 
 /// Threads executing work-groups now (workers and inline runners).
@@ -258,6 +276,24 @@ impl Drop for SpinPermit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The verdict changes after three contrary readings in a row, not after fewer.
+    #[test]
+    fn others_verdict_needs_readings_in_a_row() {
+        let run = |readings: &[bool]| {
+            readings
+                .iter()
+                .fold(0, |state, &busy| next_verdict(state, busy))
+                & 1
+                != 0
+        };
+        assert!(!run(&[true, true]));
+        assert!(run(&[true, true, true]));
+        assert!(!run(&[true, true, false, true, true]));
+        assert!(run(&[true, true, true, false, false]));
+        assert!(!run(&[true, true, true, false, false, false]));
+        assert!(run(&[true, true, true, false, false, true, false, false]));
+    }
 
     #[test]
     fn permits_stop_at_the_core_count() {
