@@ -12,7 +12,7 @@
 //! | `SOFTHSA_JIT` | `off`: the interpreter; `on`: the JIT (x86-64 with AVX2 and FMA; other hosts use the interpreter); `check`: the JIT, every translated instruction checked against the interpreter | `on` |
 //! | `SOFTHSA_LOCK_ALIAS` | `1`: `hsa_amd_memory_lock*` returns an agent-side alias address distinct from the host address, as a discrete GPU does (HIP 5.2's `hipHostUnregister` needs it); `0`: the host address, as an APU does | `1` in the base profile, `0` in the full profile |
 //! | `SOFTHSA_SPIN` | when waiting threads (packet processors, idle workers, signal waits) spin before they sleep: `auto`: while a host core is spare, counting other processes' runnable threads; `always`: counting only softhsa's threads; `never`: every wait sleeps at once | `auto` |
-//! | `SOFTHSA_ROTATE` | `1`: while two or more packet processors stream kernels inline, they take turns on the host's CPUs (`queue/rotation.rs`); `0`: each runs where the kernel places it | `1` |
+//! | `SOFTHSA_ROTATE` | `1`: while two or more packet processors stream kernels inline, they take turns on the host's CPUs while no other process competes for them (`queue/rotation.rs`); `0`: each runs where the kernel places it | `1` |
 //! | `SOFTHSA_TRACE` | comma-separated categories: `api`, `packet`, `dispatch`, `fault`, `isa`, or `all` | none |
 //! | `SOFTHSA_TRACE_FILE` | file the trace goes to | stderr |
 //! | `SOFTHSA_TIMELINE` | file to write a Chrome trace-event JSON timeline to (open it in Perfetto) | none |
