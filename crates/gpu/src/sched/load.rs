@@ -77,19 +77,24 @@ fn system_runnable() -> Option<u32> {
     field.split('/').next()?.parse().ok()
 }
 
+/// Whether a reading of the system's load falls to the caller: the last one, at `read_ms`
+/// (ms since `epoch()`), is [`LOAD_PERIOD`] old, and no other thread took this one.
+fn reading_due(read_ms: &AtomicU32) -> bool {
+    let now = epoch().elapsed().as_millis() as u32;
+    let last = read_ms.load(Ordering::Relaxed);
+    now.wrapping_sub(last) >= LOAD_PERIOD.as_millis() as u32
+        && read_ms
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+}
+
 /// Whether runnable threads of other processes fill the cores (refreshed every
 /// [`LOAD_PERIOD`] by whichever caller finds it stale).
 fn system_busy() -> bool {
     if policy() == SpinPolicy::Always {
         return false;
     }
-    let now = epoch().elapsed().as_millis() as u32;
-    let last = LOAD_READ_MS.load(Ordering::Relaxed);
-    if now.wrapping_sub(last) >= LOAD_PERIOD.as_millis() as u32
-        && LOAD_READ_MS
-            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
-    {
+    if reading_due(&LOAD_READ_MS) {
         if let Some(r) = system_runnable() {
             // Our spinners and runners are among the runnable (within the permits, at most one
             // per core): more than the cores means someone waits for one.
@@ -116,17 +121,11 @@ const OTHERS_STREAK: u32 = 3;
 /// then: two processes pinning their threads would put them on the same cores, where the
 /// kernel could not move them apart. `true` where the count cannot be read.
 pub fn others_idle() -> bool {
-    let now = epoch().elapsed().as_millis() as u32;
-    let last = OTHERS_READ_MS.load(Ordering::Relaxed);
-    if now.wrapping_sub(last) >= LOAD_PERIOD.as_millis() as u32
-        && OTHERS_READ_MS
-            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
-    {
+    if reading_due(&OTHERS_READ_MS) {
         if let Some(r) = system_runnable() {
             let ours = RUNNING.load(Ordering::Relaxed) + SPINNING.load(Ordering::Relaxed);
             let busy = r > ours + 2 + host_cores() / 8;
-            // (Only the thread that won the compare-exchange above writes.)
+            // (Only the thread that the reading fell to writes.)
             let was = OTHERS_BUSY.load(Ordering::Relaxed);
             OTHERS_BUSY.store(next_verdict(was, busy), Ordering::Relaxed);
         }
