@@ -15,6 +15,11 @@
 //! period). A processor alone is not pinned: the kernel's own placement serves it best.
 //! `SOFTHSA_ROTATE=0` turns this off.
 //!
+//! Moves happen between kernels only: during a long kernel its processor stays where it is
+//! while the others move on, each sharing that CPU for a period as it passes. With more
+//! streaming processors than CPUs, slots n apart share a CPU throughout, as threads would
+//! share some CPU anyway.
+//!
 //! 16 queues of 1,000 small kernels on the 16-core machine (three leases, alternating with
 //! it off): 1.3x the kernels per second, 90% of what the same work-groups reach as one
 //! dispatch; the slowest stream 1.1-1.3x the fastest's time instead of 1.8-2.4x.
