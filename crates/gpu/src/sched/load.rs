@@ -114,9 +114,9 @@ static OTHERS_READ_MS: AtomicU32 = AtomicU32::new(0);
 const OTHERS_STREAK: u32 = 3;
 
 /// Whether other processes leave this process its cores: the system's runnable threads
-/// (`/proc/loadavg`, read at most every [`LOAD_PERIOD`]) are no more than this process's
+/// (`/proc/loadavg`, read at most every `LOAD_PERIOD`) are no more than this process's
 /// (running work-groups or spinning) plus a slack of 2 + cores/8 (the reader, threads passing
-/// by), and were so for [`OTHERS_STREAK`] readings in a row, or the opposite held as many
+/// by), and were so for `OTHERS_STREAK` readings in a row, or the opposite held as many
 /// readings before. `queue/rotation.rs` in the runtime pins streaming packet processors only
 /// then: two processes pinning their threads would put them on the same cores, where the
 /// kernel could not move them apart. `true` where the count cannot be read.
