@@ -8,13 +8,12 @@
 //! at the end while it finished. Work-groups of one dispatch balance by themselves (whoever
 //! is free takes the next); the links of a chain cannot.
 //!
-//! So while processors stream on every one of the n CPUs the process may use, each holds a
-//! slot, and in each period of [`PERIOD`] slot s runs on CPU `(s + period) mod n` of them:
-//! every chain gets every CPU in turn, and the chains advance at the CPUs' average speed. A
+//! So while two or more processors stream, each holds a slot, and in each period of
+//! [`PERIOD`] slot s runs on CPU `(s + period) mod n` of the CPUs the process may use: every
+//! chain gets every CPU in turn, and the chains advance at the CPUs' average speed. A
 //! processor moves between two of its kernels (a few microseconds of cold caches every
-//! period). With fewer streams than CPUs nothing is pinned: the kernel gives each a CPU of
-//! its own, and on the 16-core machine 8, 4 or 2 rotating streams gained nothing (8: 7%
-//! slower). `SOFTHSA_ROTATE=0` turns this off.
+//! period). A processor alone is not pinned: the kernel's own placement serves it best.
+//! `SOFTHSA_ROTATE=0` turns this off.
 //!
 //! Moves happen between kernels only: during a long kernel its processor stays where it is
 //! while the others move on, each sharing that CPU for a period as it passes. With more
@@ -35,8 +34,7 @@ use std::time::{Duration, Instant};
 /// twice the moves; docs/BENCHMARKS.md, twenty-sixth session).
 const PERIOD: Duration = Duration::from_micros(500);
 
-/// Slots held by streaming processors (bit s: slot s). At most 64: on a host with more CPUs
-/// the streams never hold one on each, and nothing rotates.
+/// Slots held by streaming processors (bit s: slot s).
 static SLOTS: AtomicU64 = AtomicU64::new(0);
 
 /// What rotation needs once: the CPUs the process may use and the clock's origin.
@@ -161,9 +159,7 @@ impl Rotation {
                 free
             }
         };
-        if (SLOTS.load(Ordering::Relaxed).count_ones() as usize) < s.cpus.len() {
-            // Fewer streams than CPUs: the kernel finds each a CPU of its own, and a stream
-            // that stays keeps its caches (8 of 16 rotating measured 7% slower).
+        if SLOTS.load(Ordering::Relaxed).count_ones() < 2 {
             self.unpin();
             return;
         }
@@ -219,44 +215,27 @@ mod tests {
             .collect()
     }
 
-    /// Streaming processors on fewer than all CPUs stay where they are; once they stream on
-    /// every CPU, each is pinned to one (slot s on CPU s + period), and they run where they
-    /// ran before while other processes take cores and once they stop.
+    /// Two streaming processors are pinned to CPUs of the process's, one each (slot s on CPU
+    /// s + period), and run where they ran before while other processes take cores and once
+    /// they stop.
     #[test]
     fn streaming_processors_take_turns_on_the_cpus_and_give_them_back() {
-        let n = setup().cpus.len();
-        if !(2..=48).contains(&n) {
-            return; // (64 slots, some perhaps held by other tests' processors)
+        if setup().cpus.len() < 2 {
+            return;
         }
         let before = cpus_now();
         // In a period whose CPUs are not the slots' own numbers (the first one's are).
-        while period().is_multiple_of(n) {
+        while period().is_multiple_of(setup().cpus.len()) {
             std::thread::sleep(PERIOD / 4);
         }
-        let held = || SLOTS.load(Ordering::Relaxed).count_ones() as usize;
-        // Phases: all but the last hold slots; they looked; the last holds one too; all were
-        // pinned and looked; all stop.
-        let phase = std::sync::Arc::new(std::sync::Barrier::new(n + 1));
-        let threads: Vec<_> = (0..n)
-            .map(|k| {
+        // Phases: both hold slots; both were pinned and looked; both stop.
+        let phase = std::sync::Arc::new(std::sync::Barrier::new(3));
+        let threads: Vec<_> = (0..2)
+            .map(|_| {
                 let phase = phase.clone();
                 std::thread::spawn(move || {
                     let mut r = Rotation::new(true);
-                    let last = k == n - 1;
-                    if !last {
-                        r.streaming_if(true); // takes a slot
-                    }
-                    phase.wait();
-                    // (Another test's processor streaming meanwhile would make them n.)
-                    let few = held();
-                    if !last {
-                        r.streaming_if(true);
-                    }
-                    let few = (few.max(held()) < n).then_some((cpus_now(), r.pinned()));
-                    phase.wait();
-                    if last {
-                        r.streaming_if(true);
-                    }
+                    r.streaming_if(true); // takes a slot
                     phase.wait();
                     let first = period();
                     r.streaming_if(true);
@@ -268,23 +247,15 @@ mod tests {
                     let busy = (cpus_now(), r.pinned());
                     r.streaming_if(true);
                     r.idle();
-                    (few, pinned, slot, is_pinned, periods, busy, cpus_now())
+                    (pinned, slot, is_pinned, periods, busy, cpus_now())
                 })
             })
             .collect();
-        for _ in 0..4 {
-            phase.wait();
-        }
+        phase.wait();
+        phase.wait();
         let mut slots = Vec::new();
         for t in threads {
-            let (few, cpus, slot, pinned, periods, busy, after) = t.join().unwrap();
-            if let Some(few) = few {
-                assert_eq!(
-                    few,
-                    (before.clone(), false),
-                    "not pinned with fewer streams"
-                );
-            }
+            let (cpus, slot, pinned, periods, busy, after) = t.join().unwrap();
             assert_eq!(busy, (before.clone(), false), "unpinned while others run");
             assert!(pinned);
             assert_eq!(cpus.len(), 1, "pinned to one CPU: {cpus:?}");
@@ -300,8 +271,6 @@ mod tests {
             assert_eq!(after, before, "the CPU set is given back");
             slots.push(slot);
         }
-        slots.sort();
-        slots.dedup();
-        assert_eq!(slots.len(), n, "one slot each");
+        assert_ne!(slots[0], slots[1], "one slot each");
     }
 }
