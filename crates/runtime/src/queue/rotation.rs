@@ -15,6 +15,11 @@
 //! period). A processor alone is not pinned: the kernel's own placement serves it best.
 //! `SOFTHSA_ROTATE=0` turns this off.
 //!
+//! It starts at two streams, not only once they fill every CPU: with fewer streams than
+//! CPUs it gained nothing on the 16-core machine (8, 4 or 2 streams; 8 perhaps 6% slower),
+//! but requiring all 16 lost most of the gain at 16, since the first stream to end stopped
+//! the rotation for the rest, whose spread grows there (docs/BENCHMARKS.md).
+//!
 //! Moves happen between kernels only: during a long kernel its processor stays where it is
 //! while the others move on, each sharing that CPU for a period as it passes. With more
 //! streaming processors than CPUs, slots n apart share a CPU throughout, as threads would
