@@ -56,9 +56,13 @@ pub enum Event {
     /// A launch kept for the launching thread to run next / run so.
     KeptForThread,
     Continued,
+    /// A streaming packet processor moved to its next CPU / was unpinned (`queue/rotation.rs`
+    /// in the runtime).
+    RotateMove,
+    RotateUnpin,
 }
 
-const EVENTS: usize = Event::Continued as usize + 1;
+const EVENTS: usize = Event::RotateUnpin as usize + 1;
 const NAMES: [&str; EVENTS] = [
     "inline_run",
     "inline_refused",
@@ -85,6 +89,8 @@ const NAMES: [&str; EVENTS] = [
     "worker_ns",
     "kept_for_thread",
     "continued",
+    "rotate_move",
+    "rotate_unpin",
 ];
 
 static ON: AtomicBool = AtomicBool::new(false);
@@ -192,11 +198,13 @@ extern "C" fn print_at_exit() {
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
     eprintln!("softhsa sched stats: {}", line.join(" "));
-    // Per thread that ran dispatches inline (packet processors): how many, how long, where.
+    // Per thread that ran dispatches inline or was refused (packet processors): how many,
+    // how long, where, how often refused (its kernels then ran on workers) and moved.
     let blocks = BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
     for b in blocks.iter() {
-        let runs = b.events[Event::InlineRun as usize].load(Ordering::Relaxed);
-        if runs == 0 {
+        let n = |e: Event| b.events[e as usize].load(Ordering::Relaxed);
+        let runs = n(Event::InlineRun);
+        if runs == 0 && n(Event::InlineRefused) == 0 {
             continue;
         }
         let ns = b.events[Event::InlineNs as usize].load(Ordering::Relaxed);
@@ -207,11 +215,13 @@ extern "C" fn print_at_exit() {
             .collect();
         eprintln!(
             "softhsa sched thread {}: inline_runs={runs} inline_us_each={:.1} cpus={} \
-             preempted={}",
+             preempted={} inline_refused={} rotate_moves={}",
             b.thread,
-            ns as f64 / runs as f64 / 1e3,
+            ns as f64 / runs.max(1) as f64 / 1e3,
             cpus.join(","),
-            b.preempted.load(Ordering::Relaxed)
+            b.preempted.load(Ordering::Relaxed),
+            n(Event::InlineRefused),
+            n(Event::RotateMove)
         );
     }
 }

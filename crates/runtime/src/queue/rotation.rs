@@ -29,6 +29,7 @@
 //! it off): 1.3x the kernels per second, 90% of what the same work-groups reach as one
 //! dispatch; the slowest stream 1.1-1.3x the fastest's time instead of 1.8-2.4x.
 
+use softhsa_gpu::sched::stats::{self, Event};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -175,6 +176,7 @@ impl Rotation {
             }
             pin(cpu);
             self.cpu = Some(cpu);
+            stats::count(Event::RotateMove);
         }
     }
 
@@ -186,6 +188,7 @@ impl Rotation {
 
     fn unpin(&mut self) {
         if self.cpu.take().is_some() {
+            stats::count(Event::RotateUnpin);
             if let Some(set) = self.original.take() {
                 set_affinity(&set);
             }
