@@ -23,7 +23,8 @@
 use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R};
 use super::mem_lanes::VECTOR_SPAN_LANES;
 use super::mem_vector::{
-    exec_byte, exec_word, merge_chunk, reduce_min_max_u32, reduce_min_max_u32_ymm, VmemShape,
+    exec_byte, exec_word, group_mask_or_skip, merge_chunk, reduce_min_max_u32,
+    reduce_min_max_u32_ymm, VmemShape,
 };
 use super::vx::Isa;
 use iced_x86::code_asm::*;
@@ -214,11 +215,7 @@ impl Emitter<'_> {
         bind(a, &mut masked)?;
         for g in 0..8 {
             let mut next = a.create_label();
-            a.movzx(ecx, exec_byte(g))?;
-            a.test(ecx, ecx)?;
-            a.jz(next)?;
-            a.shl(ecx, 5)?;
-            a.vmovdqu(ymm5, ymmword_ptr(r15 + rcx))?;
+            group_mask_or_skip(a, g, ymm5, next)?;
             a.vpxor(ymm0, ymm7, ymmword_ptr(rdi + 32 * g))?;
             a.vmovdqu(ymm4, ymmword_ptr(rsi + 32 * g))?;
             // Inactive lanes keep the register's value (the gather leaves them).

@@ -10,7 +10,7 @@
 
 use super::emit::{bind, Emitter, R};
 use super::mem_gather32::{offsets_bias, offsets_min_max_avx2};
-use super::mem_vector::{exec_byte, VmemShape};
+use super::mem_vector::{exec_byte, group_mask_or_skip, VmemShape};
 use super::vx::Isa;
 use iced_x86::code_asm::*;
 
@@ -55,11 +55,7 @@ impl Emitter<'_> {
         offsets_bias(a, Isa::Avx2)?;
         for g in 0..8 {
             let mut next = a.create_label();
-            a.movzx(ecx, exec_byte(g))?;
-            a.test(ecx, ecx)?;
-            a.jz(next)?;
-            a.shl(ecx, 5)?;
-            a.vmovdqu(ymm5, ymmword_ptr(r15 + rcx))?; // the group's active lanes
+            group_mask_or_skip(a, g, ymm5, next)?; // the group's active lanes
             a.vpxor(ymm0, ymm7, ymmword_ptr(rdi + 32 * g))?;
             a.vextracti128(xmm1, ymm0, 1)?;
             // Qword masks of lanes 0-3 and 4-7 (a gather clears its mask).

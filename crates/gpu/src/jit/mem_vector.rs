@@ -109,6 +109,22 @@ pub(super) fn exec_byte(g: i32) -> AsmMemoryOperand {
     byte_ptr(rbx + (W_S + 4 * i32::from(EXEC) + g))
 }
 
+/// AVX2, lanes 8g..8g+7: on to `skip` when none is active, else `mask` = their dword masks
+/// (from the EXEC byte-mask table at r15). Clobbers ecx.
+pub(super) fn group_mask_or_skip(
+    a: &mut CodeAssembler,
+    g: i32,
+    mask: AsmRegisterYmm,
+    skip: CodeLabel,
+) -> R<()> {
+    a.movzx(ecx, exec_byte(g))?;
+    a.test(ecx, ecx)?;
+    a.jz(skip)?;
+    a.shl(ecx, 5)?;
+    a.vmovdqu(mask, ymmword_ptr(r15 + rcx))?;
+    Ok(())
+}
+
 /// Writes VGPR lanes as one plain 64-byte store: `t` = the 16 lanes at `dst`, `fill` puts
 /// the new values into `t` under a mask (merge-masking keeps the other lanes), then `t` goes
 /// back whole. The segment that reads the register next gets it forwarded from the store

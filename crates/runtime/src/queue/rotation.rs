@@ -74,12 +74,15 @@ fn affinity() -> Option<libc::cpu_set_t> {
 
 /// The CPUs this process may run on (the affinity of the first thread that rotates).
 fn allowed_cpus() -> Vec<usize> {
-    affinity().map_or(Vec::new(), |set| {
-        (0..libc::CPU_SETSIZE as usize)
-            // SAFETY: reads a bit of a set that lives on this stack.
-            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
-            .collect()
-    })
+    affinity().map_or(Vec::new(), |set| cpu_list(&set))
+}
+
+/// The CPUs of `set`, in order.
+fn cpu_list(set: &libc::cpu_set_t) -> Vec<usize> {
+    (0..libc::CPU_SETSIZE as usize)
+        // SAFETY: reads a bit of the set it is given.
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, set) })
+        .collect()
 }
 
 /// Sets the calling thread's CPU set.
@@ -127,7 +130,10 @@ impl Rotation {
     /// the period while another processor streams too and other processes leave the cores
     /// to this one.
     pub(super) fn streaming(&mut self) {
-        self.streaming_if(softhsa_gpu::sched::load::others_idle());
+        // (Off, nothing to ask: no reading of the system's load.)
+        if self.on {
+            self.streaming_if(softhsa_gpu::sched::load::others_idle());
+        }
     }
 
     /// [`Self::streaming`], `alone`: whether other processes leave the cores to this one
@@ -216,11 +222,7 @@ mod tests {
 
     /// The CPUs the calling thread may run on.
     fn cpus_now() -> Vec<usize> {
-        let set = affinity().expect("sched_getaffinity");
-        (0..libc::CPU_SETSIZE as usize)
-            // SAFETY: reads a bit of a set on this stack.
-            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
-            .collect()
+        cpu_list(&affinity().expect("sched_getaffinity"))
     }
 
     /// Two streaming processors are pinned to CPUs of the process's, one each (slot s on CPU
