@@ -591,7 +591,12 @@ fn fill_workitem_ids(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usi
         }
         return;
     }
-    let x0 = flat0 % ex;
+    // (A division is a few percent of a 2-D kernel's wave start; its extents are mostly
+    // powers of two.)
+    let x0 = match ex.is_power_of_two() {
+        true => flat0 & (ex - 1),
+        false => flat0 % ex,
+    };
     if x0 + 63 < ex {
         // One row: x counts up, y and z stay.
         let [_, y, z] = shape.workitem_id(index, 0);

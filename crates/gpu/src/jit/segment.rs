@@ -374,13 +374,22 @@ impl Emitter<'_> {
             )
         };
         let mut hand = vec![None; insts.len()];
+        let off_exec = |li: &LaneInst| li.mask_out.is_some_and(|s| s.abs_diff(EXEC_LO as u8) >= 2);
+        if !self.check {
+            // A mask the segment writes whole again before anything reads it (not even from
+            // its home) need not be computed: the carry-out of each `v_addc` of a run of
+            // 64-bit additions, whose VCC the next `v_add_co` replaces.
+            let replaced = dead_mask_stores(insts, false);
+            for (k, (_, li)) in insts.iter().enumerate() {
+                unread[k] |= replaced[k] && off_exec(li);
+            }
+        }
         if isa.mask_homes().is_empty() && !self.check {
             // Without mask homes a dead store's mask is read by nobody at all (no register
             // keeps it for a later read): it need not be computed either, as the carry-out
             // of each `v_addc` of a run of 64-bit additions.
             for (k, (_, li)) in insts.iter().enumerate() {
-                let off_exec = li.mask_out.is_some_and(|s| s.abs_diff(EXEC_LO as u8) >= 2);
-                unread[k] |= dead[k] && off_exec;
+                unread[k] |= dead[k] && off_exec(li);
             }
             // A mask that a later carry op or select alone reads goes there in its register.
             for (k, (h, d)) in handoffs(insts).into_iter().enumerate() {
