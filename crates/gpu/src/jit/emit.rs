@@ -682,6 +682,12 @@ impl<'p> Emitter<'p> {
                 src1,
                 sel,
             } => self.perm(i, dst, src0, src1, sel)?,
+            WaveOp::Div {
+                step,
+                dst,
+                mask,
+                src,
+            } => self.div(i, step, dst, mask, src)?,
         }
         Ok(())
     }

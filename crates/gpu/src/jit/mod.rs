@@ -28,6 +28,7 @@ mod encode;
 mod lane_cmp;
 mod lane_conv;
 mod lane_cross;
+mod lane_div;
 mod lane_f64;
 mod lane_float;
 mod lane_int;
@@ -63,6 +64,8 @@ mod temp_cache;
 mod tests;
 #[cfg(test)]
 mod tests_carry;
+#[cfg(test)]
+mod tests_div;
 #[cfg(test)]
 mod tests_float;
 #[cfg(test)]

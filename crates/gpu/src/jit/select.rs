@@ -284,6 +284,30 @@ pub(super) enum WaveOp {
         src1: u8,
         sel: Src,
     },
+    /// A step of LLVM's f32 division (`v_div_scale_f32`, `v_div_fmas_f32`,
+    /// `v_div_fixup_f32`) into VGPR `dst`, `v_div_scale_f32`'s flags into the pair `mask`;
+    /// sources VGPRs, SGPRs or constants, without modifiers (`lane_div.rs`).
+    Div {
+        step: DivStep,
+        dst: u8,
+        mask: u8,
+        src: [Src; 3],
+    },
+}
+
+/// The f32 division helpers [`WaveOp::Div`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DivStep {
+    Scale,
+    Fmas,
+    Fixup,
+}
+
+impl WaveOp {
+    /// Whether its lowering assumes the float mode a block's guard checks (`Block::float`).
+    pub fn float(&self) -> bool {
+        matches!(self, WaveOp::Div { .. })
+    }
 }
 
 /// Branch conditions.
@@ -778,6 +802,14 @@ fn wave(x: &XInst) -> Option<WaveOp> {
     if x.inst.op == Op::V_PERM_B32 {
         return perm(x);
     }
+    if let Some(step) = match x.inst.op {
+        Op::V_DIV_SCALE_F32 => Some(DivStep::Scale),
+        Op::V_DIV_FMAS_F32 => Some(DivStep::Fmas),
+        Op::V_DIV_FIXUP_F32 => Some(DivStep::Fixup),
+        _ => None,
+    } {
+        return div(x, step);
+    }
     let src = match x.src[0] {
         Src::V(r) => r,
         _ => return None,
@@ -823,6 +855,24 @@ fn perm(x: &XInst) -> Option<WaveOp> {
         src0,
         src1,
         sel: x.src[2],
+    })
+}
+
+fn div(x: &XInst, step: DivStep) -> Option<WaveOp> {
+    let src = [x.src[0], x.src[1], x.src[2]];
+    let ok = |s: Src| matches!(s, Src::V(_)) || wave_scalar(s);
+    if !src.into_iter().all(ok) || !plain(x) || x.inst.mods != VopMods::default() {
+        return None;
+    }
+    let mask = match step {
+        DivStep::Scale => mask_reg(x, x.inst.sdst)?,
+        _ => VCC_LO as u8,
+    };
+    Some(WaveOp::Div {
+        step,
+        dst: x.inst.dst.vgpr_index()?,
+        mask,
+        src,
     })
 }
 
