@@ -684,10 +684,20 @@ impl<'p> Emitter<'p> {
             } => self.perm(i, dst, src0, src1, sel)?,
             WaveOp::Div {
                 step,
+                wide: false,
                 dst,
                 mask,
                 src,
+                ..
             } => self.div(i, step, dst, mask, src)?,
+            WaveOp::Div {
+                step,
+                wide: true,
+                dst,
+                mask,
+                src,
+                fma,
+            } => self.div64(i, step, dst, mask, src, fma)?,
         }
         Ok(())
     }

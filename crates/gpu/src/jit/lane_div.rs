@@ -1,27 +1,28 @@
-//! LLVM's f32 division steps wave-wide: `v_div_scale_f32`, `v_div_fmas_f32` and
-//! `v_div_fixup_f32`, which every `a / b` in a kernel compiled without fast math runs (with
-//! `v_rcp_f32` and a few fmas between them).
+//! LLVM's division steps wave-wide: `v_div_scale`, `v_div_fmas` and `v_div_fixup` in f32
+//! and f64, which every `a / b` in a kernel compiled without fast math runs (with `v_rcp`
+//! and a few fmas between them).
 //!
 //! Their per-lane rules (`valu::divide`) are mostly special cases: operands near the ends of
 //! the exponent range are scaled, zeros, infinities and NaNs get fixed results. For
 //! ordinary operands each step is trivial, and that is what nearly every lane of every wave
-//! holds:
+//! holds (f32 exponents below; f64 the same rules with its own bounds, in `CONSTS`):
 //! - `div_scale(s0, den, num)` returns s0 and a clear flag when den and num are normal, den's
 //!   biased exponent e1 is at most 252 (1/den is not tiny), num's e2 at least 24, and
 //!   -125 <= e2 - e1 <= 95 (no exponent gap to scale away, num/den not tiny);
-//! - `div_fmas(s0, s1, s2)` with its VCC bit clear is the fma, whose result the host's gives
-//!   unless it is a NaN (the NaN rules differ);
+//! - `div_fmas(s0, s1, s2)` with its VCC bit clear is the fma: f32 takes the host's unless it
+//!   is a NaN (the NaN rules differ), f64 runs `v_fma_f64`'s lowering, NaN rules included;
 //! - `div_fixup(q, den, num)` returns q's magnitude with the quotient's sign when den and num
-//!   are normal, e2 - e1 >= -151 (the quotient does not underflow to zero) and q is no NaN.
+//!   are normal, e2 - e1 >= -151 (the quotient does not underflow to zero) and q is no NaN
+//!   (f64: finite).
 //!
 //! So each step first checks its active lanes (a pass that writes nothing); one lane outside
 //! the ordinary case sends the whole instruction to the interpreter, which applies every
 //! rule (`Emitter::slow_callout`). Otherwise a second pass writes the results. The checks
-//! assume the MODE of a float block's guard (f32 denormals kept, round to nearest even), so
-//! a block holding these steps is a float block (`WaveOp::float`).
+//! assume the MODE of a float block's guard (denormals kept, round to nearest even), so a
+//! block holding these steps is a float block (`WaveOp::float`, `WaveOp::float64`).
 //!
-//! Before, each step called the interpreter: about 0.2 µs a wave, a division loop ran 2.5x
-//! faster than the interpreter where a multiplication loop runs 90x faster.
+//! Before, each step called the interpreter: a division loop ran 2.5x faster than the
+//! interpreter where a multiplication loop runs 90x faster.
 
 use super::emit::{err, sreg32, sreg64, Emitter, EXEC, R};
 use super::select::DivStep;
@@ -32,23 +33,30 @@ use iced_x86::code_asm::*;
 
 /// Constants of the checks, each in 16 lanes (a whole vector on either ISA).
 #[repr(align(64))]
-struct Consts([[u32; 16]; 13]);
+struct Consts([[u32; 16]; 25]);
 
 const K_FF: usize = 0;
 const K_SIGN: usize = 1;
 const K_ABS: usize = 2;
 const K_INF: usize = 3;
-/// Per range [lo, hi] of an exponent (or difference): lo and hi - lo. `div_scale`: e1, e2,
-/// e2 - e1; `div_fixup`: the same.
+const K_7FF: usize = 13;
+/// The largest finite f64's high dword (magnitude).
+const K_MAX64: usize = 14;
+/// Per range [lo, hi] of an exponent (or difference): the constants lo and hi - lo, for
+/// the denominator's exponent e1, the numerator's e2 and e2 - e1.
 const SCALE_RANGES: [(usize, usize); 3] = [(4, 5), (6, 7), (8, 9)];
-const FIXUP_RANGES: [(usize, usize); 3] = [(10, 11), (10, 11), (12, 11)];
+const FIXUP_RANGES: [(usize, usize); 3] = [(10, 11), (10, 11), (12, 24)];
+const SCALE_RANGES_64: [(usize, usize); 3] = [(15, 16), (17, 18), (19, 20)];
+const FIXUP_RANGES_64: [(usize, usize); 3] = [(15, 21), (15, 21), (22, 23)];
 
 static CONSTS: Consts = {
     const fn splat(k: u32) -> [u32; 16] {
         [k; 16]
     }
-    // (lo, hi): div_scale e1 in [1, 252], e2 in [24, 254], e2 - e1 in [-125, 95]; div_fixup
-    // e1 and e2 in [1, 254], e2 - e1 >= -151 (at most 253 with both in range).
+    // f32 (biased exponents 0-255): div_scale e1 in [1, 252], e2 in [24, 254], e2 - e1 in
+    // [-125, 95]; div_fixup e1 and e2 in [1, 254], e2 - e1 >= -151 (at most 253).
+    // f64 (0-2047): div_scale e1 in [1, 2044], e2 in [54, 2046], e2 - e1 in [-1021, 767];
+    // div_fixup e1 and e2 in [1, 2046], e2 - e1 >= -1076 (at most 2045).
     Consts([
         splat(0xff),
         splat(0x8000_0000),
@@ -63,6 +71,18 @@ static CONSTS: Consts = {
         splat(1),
         splat(254 - 1),
         splat(-151i32 as u32),
+        splat(0x7ff),
+        splat(0x7fef_ffff),
+        splat(1),
+        splat(2044 - 1),
+        splat(54),
+        splat(2046 - 54),
+        splat(-1021i32 as u32),
+        splat((767 + 1021) as u32),
+        splat(2046 - 1),
+        splat(-1076i32 as u32),
+        splat((2045 + 1076) as u32),
+        splat((253 + 151) as u32),
     ])
 };
 
@@ -161,6 +181,108 @@ impl Emitter<'_> {
             self.mfree(m);
         }
         super::emit::bind(&mut self.a, &mut done)
+    }
+
+    /// The f64 step `step` of instruction `i` (see [`Emitter::div`]): VGPR pair `dst`; `fma`
+    /// the fma `v_div_fmas_f64` is where VCC is clear. The checks read only the operands'
+    /// high dwords (sign, exponent, the top of the mantissa): div_scale's result is src0
+    /// whole, div_fixup's src0's low dword and its high dword with the quotient's sign.
+    pub(super) fn div64(
+        &mut self,
+        i: u32,
+        step: DivStep,
+        dst: u8,
+        mask: u8,
+        src: [Src; 3],
+        fma: Option<super::select::LaneInst>,
+    ) -> R<()> {
+        let mut done = self.a.create_label();
+        let slow = self.slow_callout(i, done)?;
+        if step == DivStep::Fmas {
+            let f = fma.ok_or_else(|| err("v_div_fmas_f64 without its fma"))?;
+            self.a.mov(rax, sreg64(VCC_LO as u8))?;
+            self.a.and(rax, sreg64(EXEC))?;
+            self.a.jnz(slow)?;
+            self.segment(&[(i, f)], 0, Default::default(), false)?;
+            return super::emit::bind(&mut self.a, &mut done);
+        }
+        self.a.mov(rsi, CONSTS.0.as_ptr() as u64)?;
+        let (a, b, c, d) = (self.tmp()?, self.tmp()?, self.tmp()?, self.tmp()?);
+        let (e, g, h) = (self.mtmp()?, self.mtmp()?, self.mtmp()?);
+        let k = |n: usize| Vs::M(rsi + 64 * n as i32);
+        let chunks = self.isa.chunks() as i32;
+        for chunk in 0..chunks {
+            self.chunk_exec(e, chunk, None)?;
+            for (v, s) in [(b, src[1]), (c, src[2])] {
+                self.div_src64(v, s, chunk, true)?;
+                self.v_srli(v, v, 20)?;
+                self.v_and(v, v, k(K_7FF))?;
+            }
+            self.v_sub(d, c, Vs::R(b))?;
+            let ranges = match step {
+                DivStep::Scale => SCALE_RANGES_64,
+                _ => FIXUP_RANGES_64,
+            };
+            for (n, (v, (lo, span))) in [b, c, d].into_iter().zip(ranges).enumerate() {
+                self.v_sub(a, v, k(lo))?;
+                let t = if n == 0 { g } else { h };
+                self.v_icmp(t, Icmp::Le, false, a, k(span))?;
+                if n > 0 {
+                    self.m_and(g, g, h)?;
+                }
+            }
+            if step == DivStep::Fixup {
+                // ... and a finite estimate (an infinite one is left to the interpreter too).
+                self.div_src64(a, src[0], chunk, true)?;
+                self.v_and(a, a, k(K_ABS))?;
+                self.v_icmp(h, Icmp::Le, false, a, k(K_MAX64))?;
+                self.m_and(g, g, h)?;
+            }
+            self.m_andn(g, g, e)?;
+            self.m_test(g)?;
+            self.a.jnz(slow)?;
+        }
+        let cb = self.isa.chunk_bytes();
+        for chunk in 0..chunks {
+            // The high dwords, then the low ones (src0's, both steps).
+            self.div_src64(a, src[0], chunk, true)?;
+            if step == DivStep::Fixup {
+                self.div_src64(b, src[1], chunk, true)?;
+                self.div_src64(c, src[2], chunk, true)?;
+                self.v_xor(b, b, Vs::R(c))?;
+                self.v_and(b, b, k(K_SIGN))?;
+                self.v_and(a, a, k(K_ABS))?;
+                self.v_or(a, a, Vs::R(b))?;
+            }
+            self.div_src64(c, src[0], chunk, false)?;
+            self.chunk_exec(e, chunk, None)?;
+            for (v, r) in [(a, dst + 1), (c, dst)] {
+                let row = r13 + (256 * i32::from(r) + chunk * cb);
+                self.v_store_masked_blend(row, v, e)?;
+            }
+        }
+        if step == DivStep::Scale {
+            self.a.mov(sreg64(mask), 0)?;
+        }
+        for v in [a, b, c, d] {
+            self.free(v);
+        }
+        for m in [e, g, h] {
+            self.mfree(m);
+        }
+        super::emit::bind(&mut self.a, &mut done)
+    }
+
+    /// `d` = the high (`hi`) or low dwords of 64-bit source `s` in the lanes of chunk `chunk`
+    /// (eax clobbered).
+    fn div_src64(&mut self, d: V, s: Src, chunk: i32, hi: bool) -> R<()> {
+        let half = u8::from(hi);
+        match s {
+            Src::V(r) => self.div_src(d, Src::V(r + half), chunk),
+            Src::S(x) => self.div_src(d, Src::S(x + half), chunk),
+            Src::Imm(k) => self.v_const(d, (k >> (32 * u32::from(half))) as u32),
+            _ => Err(err("division operand")),
+        }
     }
 
     /// `a` = fma(src0, src1, src2) of chunk `chunk` (`t` clobbered).

@@ -16,7 +16,7 @@
 use super::emit::{bind, err, Emitter, R};
 use super::select::LaneInst;
 use super::vx::{kr, xr, yr, zk, zr, Isa, Vs, M, V};
-use crate::valu::{CvtOp, FOp};
+use crate::valu::{CvtOp, FOp, TrOp};
 use iced_x86::code_asm::*;
 
 const SIGN: u64 = 1 << 63;
@@ -178,6 +178,79 @@ impl<'p> Emitter<'p> {
             *r_out = r;
         }
         self.put_halves(d, res)
+    }
+
+    /// `v_rcp_f64`, `v_sqrt_f64`, `v_rsq_f64`: the interpreter computes them as the host's
+    /// correctly rounded f64 operations (`valu::transcendental`; rsq as 1 / sqrt, rounded
+    /// twice), so do these; a NaN result is the operand quieted or the default NaN, as for
+    /// the arithmetic ops.
+    pub(super) fn lane_f64_trans(&mut self, li: &LaneInst, op: TrOp) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let mut res = [V(0); 2];
+        for (half, r_out) in res.iter_mut().enumerate() {
+            let x = self.f64_src(li, 0, half)?;
+            let r = self.tmp()?;
+            let one = |e: &mut Self, t: V| e.q_const(t, 1f64.to_bits());
+            match op {
+                TrOp::Sqrt => self.sqrt_pd(r, x)?,
+                TrOp::Rcp => {
+                    one(self, r)?;
+                    self.div_pd(r, r, x)?;
+                }
+                TrOp::Rsq => {
+                    let t = self.tmp()?;
+                    self.sqrt_pd(t, x)?;
+                    one(self, r)?;
+                    self.div_pd(r, r, t)?;
+                    self.free(t);
+                }
+                _ => return Err(err("f64 transcendental")),
+            }
+            let nan = self.mtmp()?;
+            match self.isa {
+                Isa::Avx512 => self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?,
+                Isa::Avx2 => self.a.vcmppd(yr(V(nan.0)), yr(r), yr(r), UNORD)?,
+            }
+            let reserved = match self.isa {
+                Isa::Avx512 => self.reserve(2, 1)?,
+                Isa::Avx2 => self.reserve(1, 1)?,
+            };
+            self.m_test(nan)?;
+            let mut cold = self.a.create_label();
+            let mut back = self.a.create_label();
+            self.a.jnz(cold)?;
+            bind(&mut self.a, &mut back)?;
+            self.cold(move |e| {
+                bind(&mut e.a, &mut cold)?;
+                e.free_v = reserved.0;
+                e.free_m = reserved.1;
+                e.nan3_f64(r, nan, [Some(x), None, None])?;
+                e.free_all();
+                Ok(e.a.jmp(back)?)
+            });
+            self.free_v |= reserved.0;
+            self.free_m |= reserved.1;
+            self.mfree(nan);
+            self.free(x);
+            *r_out = r;
+        }
+        self.put_halves(d, res)
+    }
+
+    fn sqrt_pd(&mut self, d: V, s: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vsqrtpd(zr(d), zr(s))?,
+            Isa::Avx2 => self.a.vsqrtpd(yr(d), yr(s))?,
+        }
+        Ok(())
+    }
+
+    fn div_pd(&mut self, d: V, x: V, y: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vdivpd(zr(d), zr(x), zr(y))?,
+            Isa::Avx2 => self.a.vdivpd(yr(d), yr(x), yr(y))?,
+        }
+        Ok(())
     }
 
     /// `m` = the lanes where source 0 (p) source 1 as f64, `p` a `vcmppd` predicate, with the

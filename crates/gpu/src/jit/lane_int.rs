@@ -113,6 +113,7 @@ impl Emitter<'_> {
             LaneOp::MulHiI32 => self.mul_hi(li, true),
             LaneOp::F32(op) => self.lane_f32(i, li, op),
             LaneOp::F64(op) => self.lane_f64(li, op),
+            LaneOp::F64Trans(op) => self.lane_f64_trans(li, op),
             LaneOp::F32Round(op) => self.lane_f32_round(li, op),
             LaneOp::F64Cvt(op) => self.lane_f64_cvt(li, op),
             LaneOp::Cmp(t, c) => self.lane_cmp(li, t, c),

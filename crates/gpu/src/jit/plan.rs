@@ -500,6 +500,7 @@ fn build_block(kind: &dyn Fn(usize) -> Option<Kind>, start: u32, end: u32, check
             Some(k) => {
                 b.native += 1;
                 b.float |= matches!(k, Kind::Wave(w) if w.float());
+                b.float64 |= matches!(k, Kind::Wave(w) if w.float64());
                 close(&mut b, &mut open);
                 b.items.push(Item::Op(i, k));
             }

@@ -74,6 +74,9 @@ pub(super) enum LaneOp {
     Cvt(CvtOp),
     /// f32 rcp, sqrt, rsq.
     Trans(TrOp),
+    /// f64 rcp, sqrt, rsq on VGPR pairs (`valu::transcendental`: the correctly rounded
+    /// f64 operations).
+    F64Trans(TrOp),
     /// 16-bit integer ops on the low halves (the result zero-extended).
     Int16(I16Op),
     /// Bit fields (`valu::bits`): `v_bfe_u32`, `v_bfe_i32`, `v_bfi_b32`, `v_alignbit_b32`,
@@ -138,6 +141,7 @@ impl LaneInst {
                 | LaneOp::F64Cvt(_)
                 | LaneOp::Cvt(_)
                 | LaneOp::Trans(_)
+                | LaneOp::F64Trans(_)
         ) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
     }
 
@@ -145,7 +149,7 @@ impl LaneInst {
     pub fn float64(&self) -> bool {
         matches!(
             self.op,
-            LaneOp::F64(_) | LaneOp::F64Cvt(_) | LaneOp::Cmp(CmpTy::F64, _)
+            LaneOp::F64(_) | LaneOp::F64Cvt(_) | LaneOp::F64Trans(_) | LaneOp::Cmp(CmpTy::F64, _)
         )
     }
 
@@ -284,14 +288,17 @@ pub(super) enum WaveOp {
         src1: u8,
         sel: Src,
     },
-    /// A step of LLVM's f32 division (`v_div_scale_f32`, `v_div_fmas_f32`,
-    /// `v_div_fixup_f32`) into VGPR `dst`, `v_div_scale_f32`'s flags into the pair `mask`;
-    /// sources VGPRs, SGPRs or constants, without modifiers (`lane_div.rs`).
+    /// A step of LLVM's f32 or (`wide`) f64 division (`v_div_scale`, `v_div_fmas`,
+    /// `v_div_fixup`) into VGPR (pair) `dst`, `v_div_scale`'s flags into the pair `mask`;
+    /// sources VGPRs, SGPRs or constants, without modifiers (`lane_div.rs`). `fma`: the
+    /// fma an f64 `v_div_fmas` is in lanes whose VCC bit is clear.
     Div {
         step: DivStep,
+        wide: bool,
         dst: u8,
         mask: u8,
         src: [Src; 3],
+        fma: Option<LaneInst>,
     },
 }
 
@@ -307,6 +314,11 @@ impl WaveOp {
     /// Whether its lowering assumes the float mode a block's guard checks (`Block::float`).
     pub fn float(&self) -> bool {
         matches!(self, WaveOp::Div { .. })
+    }
+
+    /// ... and the f64 fields of MODE (`Block::float64`).
+    pub fn float64(&self) -> bool {
+        matches!(self, WaveOp::Div { wide: true, .. })
     }
 }
 
@@ -381,7 +393,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Sdwa => {
             lane(x, isa)
                 .map(Kind::Lane)
-                .or_else(|| wave(x).map(Kind::Wave))
+                .or_else(|| wave(x, isa).map(Kind::Wave))
         }
         Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
         // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
@@ -704,6 +716,19 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         ValuOp::Trans(op @ (TrOp::Rcp | TrOp::Sqrt | TrOp::Rsq), FTy::F32) => {
             float_unary(li, LaneOp::Trans(op))
         }
+        ValuOp::Trans(op @ (TrOp::Rcp | TrOp::Sqrt | TrOp::Rsq), FTy::F64) => {
+            if mods.clamp || mods.omod != 0 || li.dst? == 255 {
+                return None;
+            }
+            li.n = 1;
+            li.src[0] = Opd::pair(x.src[0])?;
+            li.wide[0] = true;
+            li.dst_wide = true;
+            li.op = LaneOp::F64Trans(op);
+            li.abs = mods.abs & 1;
+            li.neg = mods.neg & 1;
+            Some(li)
+        }
         ValuOp::Cmp(c) => {
             let ok_ty = matches!(
                 c.ty,
@@ -795,20 +820,23 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
     }
 }
 
-fn wave(x: &XInst) -> Option<WaveOp> {
+fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
     if x.inst.op == Op::V_WRITELANE_B32 {
         return write_lane(x);
     }
     if x.inst.op == Op::V_PERM_B32 {
         return perm(x);
     }
-    if let Some(step) = match x.inst.op {
-        Op::V_DIV_SCALE_F32 => Some(DivStep::Scale),
-        Op::V_DIV_FMAS_F32 => Some(DivStep::Fmas),
-        Op::V_DIV_FIXUP_F32 => Some(DivStep::Fixup),
+    if let Some((step, wide)) = match x.inst.op {
+        Op::V_DIV_SCALE_F32 => Some((DivStep::Scale, false)),
+        Op::V_DIV_FMAS_F32 => Some((DivStep::Fmas, false)),
+        Op::V_DIV_FIXUP_F32 => Some((DivStep::Fixup, false)),
+        Op::V_DIV_SCALE_F64 => Some((DivStep::Scale, true)),
+        Op::V_DIV_FMAS_F64 => Some((DivStep::Fmas, true)),
+        Op::V_DIV_FIXUP_F64 => Some((DivStep::Fixup, true)),
         _ => None,
     } {
-        return div(x, step);
+        return div(x, step, wide, isa);
     }
     let src = match x.src[0] {
         Src::V(r) => r,
@@ -858,9 +886,14 @@ fn perm(x: &XInst) -> Option<WaveOp> {
     })
 }
 
-fn div(x: &XInst, step: DivStep) -> Option<WaveOp> {
+fn div(x: &XInst, step: DivStep, wide: bool, isa: Isa) -> Option<WaveOp> {
     let src = [x.src[0], x.src[1], x.src[2]];
-    let ok = |s: Src| matches!(s, Src::V(_)) || wave_scalar(s);
+    // (A pair's second register must be an ordinary one too.)
+    let ok = |s: Src| match s {
+        Src::V(r) => !wide || r < 255,
+        Src::S(r) if wide => usize::from(r) + 1 < 102 || usize::from(r) == VCC_LO,
+        _ => wave_scalar(s),
+    };
     if !src.into_iter().all(ok) || !plain(x) || x.inst.mods != VopMods::default() {
         return None;
     }
@@ -868,11 +901,29 @@ fn div(x: &XInst, step: DivStep) -> Option<WaveOp> {
         DivStep::Scale => mask_reg(x, x.inst.sdst)?,
         _ => VCC_LO as u8,
     };
+    let dst = x.inst.dst.vgpr_index()?;
+    if wide && dst == 255 {
+        return None;
+    }
+    // v_div_fmas_f64 in lanes with a clear VCC bit is v_fma_f64 (`valu::divide`): that
+    // lowering, NaN rules included.
+    let fma = match (step, wide) {
+        (DivStep::Fmas, true) => {
+            let mut f = x.clone();
+            f.valu = Some(ValuOp::Float(FOp::Fma, FTy::F64));
+            let li = lane(&f, isa)?;
+            (li.op == LaneOp::F64(FOp::Fma)).then_some(li)?;
+            Some(li)
+        }
+        _ => None,
+    };
     Some(WaveOp::Div {
         step,
-        dst: x.inst.dst.vgpr_index()?,
+        wide,
+        dst,
         mask,
         src,
+        fma,
     })
 }
 

@@ -52,15 +52,16 @@ fn edge(r: &mut Rng) -> u32 {
 }
 
 /// Numerator and denominator lanes: ordinary (exponents 100-150), or with `rare` odds in
-/// 256, an edge of one of them or of the gap between them.
-fn operands(r: &mut Rng, rare: u64) -> ([u32; 64], [u32; 64]) {
+/// 256 (only in lane `only`, if given), an edge of one of them or of the gap between them.
+fn operands(r: &mut Rng, rare: u64, only: Option<usize>) -> ([u32; 64], [u32; 64]) {
     let (mut num, mut den) = ([0; 64], [0; 64]);
     for l in 0..64 {
         let e = 100 + (r.next() % 51) as u32;
         num[l] = with_exp(r, e);
         let e = 100 + (r.next() % 51) as u32;
         den[l] = with_exp(r, e);
-        if r.next() % 256 < rare {
+        let pick = r.next() % 256 < rare;
+        if only.map_or(pick, |o| o == l) {
             match r.next() % 3 {
                 0 => num[l] = edge(r),
                 1 => den[l] = edge(r),
@@ -104,7 +105,9 @@ fn check(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
     if case.is_multiple_of(2) {
         w0.set_exec(u64::MAX);
     }
-    let (num, den) = operands(r, rare);
+    // One case in four with rare edges: exactly one edge lane (see `check64`).
+    let only = (rare > 0 && case % 8 >= 6).then(|| (r.next() % 64) as usize);
+    let (num, den) = operands(r, rare, only);
     w0.v[20] = num;
     w0.v[21] = den;
     for l in 0..64 {
@@ -229,5 +232,191 @@ fn division_steps_match_the_interpreter() {
         names.push(name);
         let rare = r.pick(&[0, 0, 8, 64]);
         check(&mut r, case, &code, rare, &names);
+    }
+}
+
+const DIV_SCALE_64: u32 = 0x1e1;
+const DIV_FMAS_64: u32 = 0x1e3;
+const DIV_FIXUP_64: u32 = 0x1df;
+const FMA_64: u32 = 0x1cc;
+const MUL_64: u32 = 0x281;
+
+/// An f64 with biased exponent `e`: (low dword, high dword).
+fn with_exp64(r: &mut Rng, e: u32) -> (u32, u32) {
+    let hi = (r.next() as u32 & 0x8000_0000) | (e & 0x7ff) << 20 | (r.next() as u32 & 0xf_ffff);
+    (r.next() as u32, hi)
+}
+
+/// An f64 at or next to an edge of the f64 steps' ordinary range (or a zero, infinity, NaN).
+fn edge64(r: &mut Rng) -> (u32, u32) {
+    match r.next() % 4 {
+        0 => r.pick(&[
+            (0, 0),
+            (0, 0x8000_0000),
+            (0, 0x7ff0_0000),
+            (0, 0xfff0_0000),
+            (0, 0x7ff8_0000),
+            (1, 0x7ff0_0000),
+            (1, 0),
+        ]),
+        _ => {
+            let e = r.pick(&[
+                0, 1, 2, 53, 54, 55, 1022, 1023, 1024, 2043, 2044, 2045, 2046, 2047,
+            ]);
+            with_exp64(r, e)
+        }
+    }
+}
+
+/// Runs `code` like [`check`], with f64 operands: numerators in v[20:21], denominators in
+/// v[22:23] (ordinary exponents 900-1150, or with `rare` odds in 256 an edge of one of them
+/// or of the gap between them), an estimate near the quotient in v[24:25].
+fn check64(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
+    let mut words = code.to_vec();
+    words.push(0xbf81_0000); // s_endpgm
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Program::new(&bytes, 0x1000);
+    for (k, name) in names.iter().enumerate() {
+        let text = prog.text(k as u32);
+        assert!(
+            text.starts_with(name),
+            "instruction {k}: {text}, not {name}"
+        );
+    }
+    let mut w0 = random_wave(r);
+    if !case.is_multiple_of(8) {
+        w0.mode = 0x2f0;
+    }
+    if case.is_multiple_of(2) {
+        w0.set_exec(u64::MAX);
+    }
+    let f = |(lo, hi): (u32, u32)| f64::from_bits(u64::from(hi) << 32 | u64::from(lo));
+    // One case in four with rare edges: exactly one edge lane, so that a wrong check of one
+    // edge is not hidden by another lane sending the wave to the interpreter.
+    let only = (rare > 0 && case % 8 >= 6).then(|| (r.next() % 64) as usize);
+    for l in 0..64 {
+        let e = 900 + (r.next() % 251) as u32;
+        let mut num = with_exp64(r, e);
+        let e = 900 + (r.next() % 251) as u32;
+        let mut den = with_exp64(r, e);
+        let pick = r.next() % 256 < rare;
+        if only.map_or(pick, |o| o == l) {
+            match r.next() % 3 {
+                0 => num = edge64(r),
+                1 => den = edge64(r),
+                _ => {
+                    let gap = r.pick(&[766i32, 767, 768, -1020, -1021, -1022, -1075, -1076, -1077]);
+                    let e1 = match gap > 0 {
+                        true => 100 + (r.next() % 900) as i32,
+                        false => 1100 + (r.next() % 900) as i32,
+                    };
+                    den = with_exp64(r, e1 as u32);
+                    num = with_exp64(r, (e1 + gap).clamp(0, 2047) as u32);
+                }
+            }
+        }
+        let q = match r.next() % 16 {
+            0 => edge64(r),
+            _ => {
+                let b = (f(num) / f(den)).to_bits() ^ (r.next() & 3);
+                (b as u32, (b >> 32) as u32)
+            }
+        };
+        for (reg, (lo, hi)) in [(20, num), (22, den), (24, q)] {
+            w0.v[reg][l] = lo;
+            w0.v[reg + 1][l] = hi;
+        }
+    }
+    for s in [30, 32] {
+        let e = 900 + (r.next() % 251) as u32;
+        let (lo, hi) = if r.next().is_multiple_of(4) {
+            edge64(r)
+        } else {
+            with_exp64(r, e)
+        };
+        w0.s[s] = lo;
+        w0.s[s + 1] = hi;
+    }
+    let mut a = w0.clone();
+    let ra = run_engine(&prog, &mut a, None);
+    for isa in isas() {
+        let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+        assert_eq!(jit.native, jit.reachable, "every step translated");
+        let mut b = w0.clone();
+        let rb = run_engine(&prog, &mut b, Some(&jit));
+        assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
+    }
+}
+
+/// The f64 steps in the order LLVM's f64 division runs them (its v_rcp_f64 replaced by an
+/// fma, which the JIT translates: the values need not be a quotient for the comparison),
+/// and each step alone with VGPR pairs, SGPR pairs (s[30:31], s[32:33]) and constants.
+#[test]
+fn f64_division_steps_match_the_interpreter() {
+    if !super::host_supported() {
+        return;
+    }
+    let (seed, cases) = fuzz_params(0x64_d1f, 900);
+    let mut r = Rng(seed);
+    for case in 0..cases {
+        let rare = if case % 4 < 2 { 0 } else { 16 };
+        if case % 2 == 0 {
+            let pair = r.pick(&[VCC, 4]);
+            let code = [
+                vop3(DIV_SCALE_64, pair, 2),
+                srcs(v(22), v(22), v(20)), // v[2:3] = scale(den, den, num)
+                vop3(FMA_64, 0, 4),
+                srcs(v(2), v(24), 242) | 1 << 29, // v[4:5] = fma(-v[2:3], q, 1.0)
+                vop3(DIV_SCALE_64, VCC, 6),
+                srcs(v(20), v(22), v(20)), // v[6:7] = scale(num, den, num), flags in VCC
+                vop3(MUL_64, 0, 8),
+                srcs(v(6), v(4), 0), // v[8:9] = v[6:7] * v[4:5]
+                vop3(FMA_64, 0, 10),
+                srcs(v(2), v(8), v(6)) | 1 << 29, // v[10:11] = fma(-v[2:3], v[8:9], v[6:7])
+                vop3(DIV_FMAS_64, 0, 10),
+                srcs(v(10), v(4), v(8)), // v[10:11] = fmas(v[10:11], v[4:5], v[8:9])
+                vop3(DIV_FIXUP_64, 0, 12),
+                srcs(v(10), v(22), v(20)), // v[12:13] = fixup(v[10:11], den, num)
+            ];
+            let names = [
+                "v_div_scale_f64",
+                "v_fma_f64",
+                "v_div_scale_f64",
+                "v_mul_f64",
+                "v_fma_f64",
+                "v_div_fmas_f64",
+                "v_div_fixup_f64",
+            ];
+            check64(&mut r, case, &code, rare, &names);
+            continue;
+        }
+        let opd = |r: &mut Rng, vgpr: u32| match r.next() % 6 {
+            0 => r.pick(&[30, 32]),
+            1 => r.pick(&[242, 244, 128, 247]),
+            _ => v(vgpr),
+        };
+        let (op, name, pair) = match case / 2 % 3 {
+            0 => (DIV_SCALE_64, "v_div_scale_f64", r.pick(&[VCC, 6])),
+            1 => (DIV_FMAS_64, "v_div_fmas_f64", 0),
+            _ => (DIV_FIXUP_64, "v_div_fixup_f64", 0),
+        };
+        let s0 = match op {
+            DIV_SCALE_64 => {
+                let x = r.pick(&[20, 22]);
+                opd(&mut r, x)
+            }
+            _ => opd(&mut r, 24),
+        };
+        let (s1, s2) = (opd(&mut r, 22), opd(&mut r, 20));
+        let mut code = vec![];
+        let mut names = vec![];
+        if op == DIV_FMAS_64 && r.next().is_multiple_of(2) {
+            code.push(0xbeea_0180); // s_mov_b64 vcc, 0
+            names.push("s_mov_b64");
+        }
+        let dst = r.pick(&[8, 20, 24, 23]);
+        code.extend([vop3(op, pair, dst), srcs(s0, s1, s2)]);
+        names.push(name);
+        check64(&mut r, case, &code, rare, &names);
     }
 }

@@ -848,6 +848,74 @@ fn f64_arithmetic_is_native_and_exact() {
     }
 }
 
+/// f64 rcp, sqrt and rsq are translated (both ISAs) and match the interpreter bit for bit on
+/// special values (signed zeros, infinities, NaNs, denormals, negative operands of the roots)
+/// and random ones, in VOP1 and VOP3 (abs/neg) form, from VGPR pairs, SGPR pairs and
+/// constants.
+#[test]
+fn f64_rcp_sqrt_rsq_are_native_and_exact() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let special: [u64; 12] = [
+        0,
+        1 << 63,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0001,
+        0x7ff0_0000_0000_0001,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0x0010_0000_0000_0001,
+    ];
+    let mut r = Rng(29);
+    for (op, name) in [
+        (0x25u32, "v_rcp_f64"),
+        (0x26, "v_rsq_f64"),
+        (0x28, "v_sqrt_f64"),
+    ] {
+        for (src, abs, neg, vop3) in [
+            (258u32, 0u32, 0u32, false),
+            (258, 0, 0, true),
+            (258, 1, 0, true),
+            (258, 0, 1, true),
+            (2, 1, 1, true),
+            (242, 0, 0, true),
+            (2, 0, 0, false),
+        ] {
+            let words = match vop3 {
+                false => [0x3f << 25 | 6 << 17 | op << 9 | src, 0xbf81_0000],
+                true => [
+                    0x34 << 26 | (0x140 + op) << 16 | abs << 8 | 6,
+                    src | neg << 29,
+                ],
+            };
+            let prog = then_endpgm(words);
+            assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+            for _ in 0..4 {
+                let mut w0 = random_wave(&mut r);
+                for l in 0..64 {
+                    let q = match r.next() % 3 {
+                        0 => r.pick(&special) ^ (r.next() & (1 << 63)),
+                        1 => r.next(),
+                        // Ordinary magnitudes: most of a kernel's operands.
+                        _ => (r.next() & 0x800f_ffff_ffff_ffff) | (900 + r.next() % 250) << 52,
+                    };
+                    w0.v[2][l] = q as u32;
+                    w0.v[3][l] = (q >> 32) as u32;
+                }
+                w0.set_s64(2, r.pick(&special));
+                w0.mode = 0x2f0;
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+            }
+        }
+    }
+}
+
 /// Conversions to and from f64 are translated (u32 -> f64 on AVX-512 only) and match the
 /// interpreter: f32 -> f64 and back (NaN payloads, denormals, overflow and underflow in the
 /// narrowing), i32/u32 -> f64; VOP1 and VOP3 (abs/neg) encodings.
