@@ -26,7 +26,7 @@
 
 use super::emit::{err, sreg32, sreg64, Emitter, EXEC, R};
 use super::select::DivStep;
-use super::vx::{Icmp, Vs, V};
+use super::vx::{Icmp, Vs, M, V};
 use crate::exec::operand::Src;
 use crate::wave::VCC_LO;
 use iced_x86::code_asm::*;
@@ -93,17 +93,12 @@ impl Emitter<'_> {
     /// Division step `step` of instruction `i`: VGPR `dst` from `src`, `div_scale`'s flags into
     /// the pair `mask` (see the module documentation).
     pub(super) fn div(&mut self, i: u32, step: DivStep, dst: u8, mask: u8, src: [Src; 3]) -> R<()> {
-        let mut done = self.a.create_label();
+        let done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
         if step == DivStep::Fmas {
-            // A lane div_scale flagged: the interpreter scales its result back.
-            self.a.mov(rax, sreg64(VCC_LO as u8))?;
-            self.a.and(rax, sreg64(EXEC))?;
-            self.a.jnz(slow)?;
+            self.unflagged_or(slow)?;
         }
-        self.a.mov(rsi, CONSTS.0.as_ptr() as u64)?;
-        let (a, b, c, d) = (self.tmp()?, self.tmp()?, self.tmp()?, self.tmp()?);
-        let (e, g, h) = (self.mtmp()?, self.mtmp()?, self.mtmp()?);
+        let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
         let k = |n: usize| Vs::M(rsi + 64 * n as i32);
         let chunks = self.isa.chunks() as i32;
         // The checks: nothing written yet, so the interpreter may still run the instruction.
@@ -116,35 +111,7 @@ impl Emitter<'_> {
                     self.m_and(g, g, e)?;
                 }
                 DivStep::Scale | DivStep::Fixup => {
-                    // b, c = the exponents of den (src1) and num (src2); d = their difference.
-                    for (v, s) in [(b, src[1]), (c, src[2])] {
-                        self.div_src(v, s, chunk)?;
-                        self.v_srli(v, v, 23)?;
-                        self.v_and(v, v, k(K_FF))?;
-                    }
-                    self.v_sub(d, c, Vs::R(b))?;
-                    let ranges = match step {
-                        DivStep::Scale => SCALE_RANGES,
-                        _ => FIXUP_RANGES,
-                    };
-                    // g = the lanes whose three values are in range.
-                    for (n, (v, (lo, span))) in [b, c, d].into_iter().zip(ranges).enumerate() {
-                        self.v_sub(a, v, k(lo))?;
-                        let t = if n == 0 { g } else { h };
-                        self.v_icmp(t, Icmp::Le, false, a, k(span))?;
-                        if n > 0 {
-                            self.m_and(g, g, h)?;
-                        }
-                    }
-                    if step == DivStep::Fixup {
-                        // ... and whose estimate (src0) is no NaN.
-                        self.div_src(a, src[0], chunk)?;
-                        self.v_and(a, a, k(K_ABS))?;
-                        self.v_icmp(h, Icmp::Le, false, a, k(K_INF))?;
-                        self.m_and(g, g, h)?;
-                    }
-                    // g = the active lanes out of range.
-                    self.m_andn(g, g, e)?;
+                    self.out_of_range(step, false, src, chunk, [a, b, c, d], [e, g, h])?
                 }
             }
             self.m_test(g)?;
@@ -170,17 +137,7 @@ impl Emitter<'_> {
             let row = r13 + (256 * i32::from(dst) + chunk * self.isa.chunk_bytes());
             self.v_store_masked_blend(row, a, e)?;
         }
-        if step == DivStep::Scale {
-            // No lane scaled: every flag clear (inactive lanes' too, as the interpreter writes).
-            self.a.mov(sreg64(mask), 0)?;
-        }
-        for v in [a, b, c, d] {
-            self.free(v);
-        }
-        for m in [e, g, h] {
-            self.mfree(m);
-        }
-        super::emit::bind(&mut self.a, &mut done)
+        self.div_end(step, mask, [a, b, c, d], [e, g, h], done)
     }
 
     /// The f64 step `step` of instruction `i` (see [`Emitter::div`]): VGPR pair `dst`; `fma`
@@ -200,45 +157,16 @@ impl Emitter<'_> {
         let slow = self.slow_callout(i, done)?;
         if step == DivStep::Fmas {
             let f = fma.ok_or_else(|| err("v_div_fmas_f64 without its fma"))?;
-            self.a.mov(rax, sreg64(VCC_LO as u8))?;
-            self.a.and(rax, sreg64(EXEC))?;
-            self.a.jnz(slow)?;
+            self.unflagged_or(slow)?;
             self.segment(&[(i, f)], 0, Default::default(), false)?;
             return super::emit::bind(&mut self.a, &mut done);
         }
-        self.a.mov(rsi, CONSTS.0.as_ptr() as u64)?;
-        let (a, b, c, d) = (self.tmp()?, self.tmp()?, self.tmp()?, self.tmp()?);
-        let (e, g, h) = (self.mtmp()?, self.mtmp()?, self.mtmp()?);
+        let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
         let k = |n: usize| Vs::M(rsi + 64 * n as i32);
         let chunks = self.isa.chunks() as i32;
         for chunk in 0..chunks {
             self.chunk_exec(e, chunk, None)?;
-            for (v, s) in [(b, src[1]), (c, src[2])] {
-                self.div_src64(v, s, chunk, true)?;
-                self.v_srli(v, v, 20)?;
-                self.v_and(v, v, k(K_7FF))?;
-            }
-            self.v_sub(d, c, Vs::R(b))?;
-            let ranges = match step {
-                DivStep::Scale => SCALE_RANGES_64,
-                _ => FIXUP_RANGES_64,
-            };
-            for (n, (v, (lo, span))) in [b, c, d].into_iter().zip(ranges).enumerate() {
-                self.v_sub(a, v, k(lo))?;
-                let t = if n == 0 { g } else { h };
-                self.v_icmp(t, Icmp::Le, false, a, k(span))?;
-                if n > 0 {
-                    self.m_and(g, g, h)?;
-                }
-            }
-            if step == DivStep::Fixup {
-                // ... and a finite estimate (an infinite one is left to the interpreter too).
-                self.div_src64(a, src[0], chunk, true)?;
-                self.v_and(a, a, k(K_ABS))?;
-                self.v_icmp(h, Icmp::Le, false, a, k(K_MAX64))?;
-                self.m_and(g, g, h)?;
-            }
-            self.m_andn(g, g, e)?;
+            self.out_of_range(step, true, src, chunk, [a, b, c, d], [e, g, h])?;
             self.m_test(g)?;
             self.a.jnz(slow)?;
         }
@@ -261,16 +189,95 @@ impl Emitter<'_> {
                 self.v_store_masked_blend(row, v, e)?;
             }
         }
+        self.div_end(step, mask, [a, b, c, d], [e, g, h], done)
+    }
+
+    /// On to `slow` where an active lane's VCC bit is set (`v_div_fmas`: div_scale scaled
+    /// that lane; the interpreter scales its result back).
+    fn unflagged_or(&mut self, slow: CodeLabel) -> R<()> {
+        self.a.mov(rax, sreg64(VCC_LO as u8))?;
+        self.a.and(rax, sreg64(EXEC))?;
+        Ok(self.a.jnz(slow)?)
+    }
+
+    /// A step's temporaries (four vectors, three masks), rsi = the checks' constants.
+    fn div_regs(&mut self) -> R<([V; 4], [M; 3])> {
+        self.a.mov(rsi, CONSTS.0.as_ptr() as u64)?;
+        let v = [self.tmp()?, self.tmp()?, self.tmp()?, self.tmp()?];
+        Ok((v, [self.mtmp()?, self.mtmp()?, self.mtmp()?]))
+    }
+
+    /// After a step's results: `div_scale`'s flags into `mask` (no lane scaled: every flag
+    /// clear, inactive lanes' too, as the interpreter writes them), the temporaries freed, the
+    /// slow path's return bound.
+    fn div_end(
+        &mut self,
+        step: DivStep,
+        mask: u8,
+        vs: [V; 4],
+        ms: [M; 3],
+        mut done: CodeLabel,
+    ) -> R<()> {
         if step == DivStep::Scale {
             self.a.mov(sreg64(mask), 0)?;
         }
-        for v in [a, b, c, d] {
-            self.free(v);
-        }
-        for m in [e, g, h] {
-            self.mfree(m);
-        }
+        vs.into_iter().for_each(|v| self.free(v));
+        ms.into_iter().for_each(|m| self.mfree(m));
         super::emit::bind(&mut self.a, &mut done)
+    }
+
+    /// `g` = the lanes of `e` (chunk `chunk`'s active ones) where `div_scale` or `div_fixup`
+    /// (`step`, f64 if `wide`) leaves the ordinary case: den's (src1) or num's (src2)
+    /// exponent, or their difference, out of its range, or for `div_fixup` a NaN (f64: a
+    /// non-finite) estimate (src0). Only the high dwords of f64 operands are read. `t`
+    /// clobbered; `h` a mask temporary.
+    fn out_of_range(
+        &mut self,
+        step: DivStep,
+        wide: bool,
+        src: [Src; 3],
+        chunk: i32,
+        [a, b, c, d]: [V; 4],
+        [e, g, h]: [M; 3],
+    ) -> R<()> {
+        let k = |n: usize| Vs::M(rsi + 64 * n as i32);
+        let (shift, exp, ranges, limit) = match (wide, step) {
+            (false, DivStep::Scale) => (23, K_FF, SCALE_RANGES, K_INF),
+            (false, _) => (23, K_FF, FIXUP_RANGES, K_INF),
+            (true, DivStep::Scale) => (20, K_7FF, SCALE_RANGES_64, K_MAX64),
+            (true, _) => (20, K_7FF, FIXUP_RANGES_64, K_MAX64),
+        };
+        // b, c = the exponents of den and num; d = their difference.
+        for (v, s) in [(b, src[1]), (c, src[2])] {
+            self.div_src_high(v, s, chunk, wide)?;
+            self.v_srli(v, v, shift)?;
+            self.v_and(v, v, k(exp))?;
+        }
+        self.v_sub(d, c, Vs::R(b))?;
+        // g = the lanes whose three values are in range.
+        for (n, (v, (lo, span))) in [b, c, d].into_iter().zip(ranges).enumerate() {
+            self.v_sub(a, v, k(lo))?;
+            let t = if n == 0 { g } else { h };
+            self.v_icmp(t, Icmp::Le, false, a, k(span))?;
+            if n > 0 {
+                self.m_and(g, g, h)?;
+            }
+        }
+        if step == DivStep::Fixup {
+            self.div_src_high(a, src[0], chunk, wide)?;
+            self.v_and(a, a, k(K_ABS))?;
+            self.v_icmp(h, Icmp::Le, false, a, k(limit))?;
+            self.m_and(g, g, h)?;
+        }
+        self.m_andn(g, g, e)
+    }
+
+    /// `d` = source `s` (f32), or the high dwords of f64 source `s` (`wide`).
+    fn div_src_high(&mut self, d: V, s: Src, chunk: i32, wide: bool) -> R<()> {
+        match wide {
+            true => self.div_src64(d, s, chunk, true),
+            false => self.div_src(d, s, chunk),
+        }
     }
 
     /// `d` = the high (`hi`) or low dwords of 64-bit source `s` in the lanes of chunk `chunk`

@@ -146,34 +146,7 @@ impl<'p> Emitter<'p> {
                 }
                 _ => return Err(err("f64 op")),
             }
-            let nan = self.mtmp()?;
-            match self.isa {
-                Isa::Avx512 => self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?,
-                Isa::Avx2 => self.a.vcmppd(yr(V(nan.0)), yr(r), yr(r), UNORD)?,
-            }
-            // AVX2 has 6 vector temporaries (a fma's second half holds 5): its fix-up takes
-            // its constants from memory and quiets the operands in place.
-            let reserved = match self.isa {
-                Isa::Avx512 => self.reserve(2, 1)?,
-                Isa::Avx2 => self.reserve(1, 1)?,
-            };
-            self.m_test(nan)?;
-            let mut cold = self.a.create_label();
-            let mut back = self.a.create_label();
-            self.a.jnz(cold)?;
-            bind(&mut self.a, &mut back)?;
-            self.cold(move |e| {
-                bind(&mut e.a, &mut cold)?;
-                e.free_v = reserved.0;
-                e.free_m = reserved.1;
-                e.nan3_f64(r, nan, q)?;
-                e.free_all();
-                Ok(e.a.jmp(back)?)
-            });
-            // Past `back` the out-of-line code is done with its temporaries and the operands.
-            self.free_v |= reserved.0;
-            self.free_m |= reserved.1;
-            self.mfree(nan);
+            self.nan_fixup_f64(r, q)?;
             q.into_iter().flatten().for_each(|v| self.free(v));
             *r_out = r;
         }
@@ -206,35 +179,45 @@ impl<'p> Emitter<'p> {
                 }
                 _ => return Err(err("f64 transcendental")),
             }
-            let nan = self.mtmp()?;
-            match self.isa {
-                Isa::Avx512 => self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?,
-                Isa::Avx2 => self.a.vcmppd(yr(V(nan.0)), yr(r), yr(r), UNORD)?,
-            }
-            let reserved = match self.isa {
-                Isa::Avx512 => self.reserve(2, 1)?,
-                Isa::Avx2 => self.reserve(1, 1)?,
-            };
-            self.m_test(nan)?;
-            let mut cold = self.a.create_label();
-            let mut back = self.a.create_label();
-            self.a.jnz(cold)?;
-            bind(&mut self.a, &mut back)?;
-            self.cold(move |e| {
-                bind(&mut e.a, &mut cold)?;
-                e.free_v = reserved.0;
-                e.free_m = reserved.1;
-                e.nan3_f64(r, nan, [Some(x), None, None])?;
-                e.free_all();
-                Ok(e.a.jmp(back)?)
-            });
-            self.free_v |= reserved.0;
-            self.free_m |= reserved.1;
-            self.mfree(nan);
+            self.nan_fixup_f64(r, [Some(x), None, None])?;
             self.free(x);
             *r_out = r;
         }
         self.put_halves(d, res)
+    }
+
+    /// Lanes of result `r` (qwords of one half) that are NaN get the GFX9 NaN of operands `q`
+    /// ([`Emitter::nan3_f64`]), out of line.
+    fn nan_fixup_f64(&mut self, r: V, q: [Option<V>; 3]) -> R<()> {
+        let nan = self.mtmp()?;
+        match self.isa {
+            Isa::Avx512 => self.a.vcmppd(kr(nan), zr(r), zr(r), UNORD)?,
+            Isa::Avx2 => self.a.vcmppd(yr(V(nan.0)), yr(r), yr(r), UNORD)?,
+        }
+        // AVX2 has 6 vector temporaries (a fma's second half holds 5): its fix-up takes
+        // its constants from memory and quiets the operands in place.
+        let reserved = match self.isa {
+            Isa::Avx512 => self.reserve(2, 1)?,
+            Isa::Avx2 => self.reserve(1, 1)?,
+        };
+        self.m_test(nan)?;
+        let mut cold = self.a.create_label();
+        let mut back = self.a.create_label();
+        self.a.jnz(cold)?;
+        bind(&mut self.a, &mut back)?;
+        self.cold(move |e| {
+            bind(&mut e.a, &mut cold)?;
+            e.free_v = reserved.0;
+            e.free_m = reserved.1;
+            e.nan3_f64(r, nan, q)?;
+            e.free_all();
+            Ok(e.a.jmp(back)?)
+        });
+        // Past `back` the out-of-line code is done with its temporaries and the operands.
+        self.free_v |= reserved.0;
+        self.free_m |= reserved.1;
+        self.mfree(nan);
+        Ok(())
     }
 
     fn sqrt_pd(&mut self, d: V, s: V) -> R<()> {

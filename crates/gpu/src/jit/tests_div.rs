@@ -7,6 +7,7 @@
 use super::tests::{assert_same_end, fuzz_params, isas, random_wave, run_engine, Rng};
 use super::JitCode;
 use crate::program::Program;
+use crate::wave::Wave;
 
 /// VOP3 word 0: opcode `op`, `sdst` (VOP3b) and `vdst`.
 fn vop3(op: u32, sdst: u32, vdst: u32) -> u32 {
@@ -81,10 +82,8 @@ fn operands(r: &mut Rng, rare: u64, only: Option<usize>) -> ([u32; 64], [u32; 64
     (num, den)
 }
 
-/// Runs `code` (an `s_endpgm` appended) from a random wave whose VGPRs 20 and 21 hold `num`
-/// and `den` (and VGPR 22 a quotient estimate), under the interpreter and the JIT on each ISA,
-/// and asserts they end alike.
-fn check(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
+/// `code` and an `s_endpgm`, checked to decode as `names` say.
+fn program(code: &[u32], names: &[&str]) -> Program {
     let mut words = code.to_vec();
     words.push(0xbf81_0000); // s_endpgm
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -96,15 +95,43 @@ fn check(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
             "instruction {k}: {text}, not {name}"
         );
     }
+    prog
+}
+
+/// A random wave: most cases in the float mode kernels use (the blocks' guard; random_wave
+/// sometimes flushes denormals, which leaves the whole block to the interpreter), every
+/// other one with all lanes active.
+fn start_wave(r: &mut Rng, case: usize) -> Wave {
     let mut w0 = random_wave(r);
-    // Most cases run in the float mode kernels use (the blocks' guard); random_wave sometimes
-    // flushes denormals, which leaves the whole block to the interpreter.
     if !case.is_multiple_of(8) {
         w0.mode = 0x2f0;
     }
     if case.is_multiple_of(2) {
         w0.set_exec(u64::MAX);
     }
+    w0
+}
+
+/// Runs `prog` from `w0` under the interpreter and the JIT on each ISA (every instruction
+/// translated) and asserts they end alike.
+fn compare(prog: &Program, w0: &Wave, case: usize) {
+    let mut a = w0.clone();
+    let ra = run_engine(prog, &mut a, None);
+    for isa in isas() {
+        let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
+        assert_eq!(jit.native, jit.reachable, "every step translated");
+        let mut b = w0.clone();
+        let rb = run_engine(prog, &mut b, Some(&jit));
+        assert_same_end(&format!("case {case} {isa:?}"), prog, (&ra, &a), (&rb, &b));
+    }
+}
+
+/// Runs `code` (an `s_endpgm` appended) from a random wave whose VGPRs 20 and 21 hold `num`
+/// and `den` (and VGPR 22 a quotient estimate), under the interpreter and the JIT on each ISA,
+/// and asserts they end alike.
+fn check(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
+    let prog = program(code, names);
+    let mut w0 = start_wave(r, case);
     // One case in four with rare edges: exactly one edge lane (see `check64`).
     let only = (rare > 0 && case % 8 >= 6).then(|| (r.next() % 64) as usize);
     let (num, den) = operands(r, rare, only);
@@ -128,15 +155,7 @@ fn check(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
             }
         };
     }
-    let mut a = w0.clone();
-    let ra = run_engine(&prog, &mut a, None);
-    for isa in isas() {
-        let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-        assert_eq!(jit.native, jit.reachable, "every step translated");
-        let mut b = w0.clone();
-        let rb = run_engine(&prog, &mut b, Some(&jit));
-        assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
-    }
+    compare(&prog, &w0, case);
 }
 
 /// LLVM's f32 division, as clang emits it for `a / b` (the flags of the denominator's
@@ -272,24 +291,8 @@ fn edge64(r: &mut Rng) -> (u32, u32) {
 /// v[22:23] (ordinary exponents 900-1150, or with `rare` odds in 256 an edge of one of them
 /// or of the gap between them), an estimate near the quotient in v[24:25].
 fn check64(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
-    let mut words = code.to_vec();
-    words.push(0xbf81_0000); // s_endpgm
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let prog = Program::new(&bytes, 0x1000);
-    for (k, name) in names.iter().enumerate() {
-        let text = prog.text(k as u32);
-        assert!(
-            text.starts_with(name),
-            "instruction {k}: {text}, not {name}"
-        );
-    }
-    let mut w0 = random_wave(r);
-    if !case.is_multiple_of(8) {
-        w0.mode = 0x2f0;
-    }
-    if case.is_multiple_of(2) {
-        w0.set_exec(u64::MAX);
-    }
+    let prog = program(code, names);
+    let mut w0 = start_wave(r, case);
     let f = |(lo, hi): (u32, u32)| f64::from_bits(u64::from(hi) << 32 | u64::from(lo));
     // One case in four with rare edges: exactly one edge lane, so that a wrong check of one
     // edge is not hidden by another lane sending the wave to the interpreter.
@@ -337,15 +340,7 @@ fn check64(r: &mut Rng, case: usize, code: &[u32], rare: u64, names: &[&str]) {
         w0.s[s] = lo;
         w0.s[s + 1] = hi;
     }
-    let mut a = w0.clone();
-    let ra = run_engine(&prog, &mut a, None);
-    for isa in isas() {
-        let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-        assert_eq!(jit.native, jit.reachable, "every step translated");
-        let mut b = w0.clone();
-        let rb = run_engine(&prog, &mut b, Some(&jit));
-        assert_same_end(&format!("case {case} {isa:?}"), &prog, (&ra, &a), (&rb, &b));
-    }
+    compare(&prog, &w0, case);
 }
 
 /// The f64 steps in the order LLVM's f64 division runs them (its v_rcp_f64 replaced by an
