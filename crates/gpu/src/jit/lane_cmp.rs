@@ -65,6 +65,7 @@ impl Emitter<'_> {
         // AVX2: `m` may hold the complement, folded into the `and` with EXEC.
         let mut inverted = false;
         match ty {
+            CmpTy::F32 if c == Cond::Class => self.class_f32(li, m)?,
             CmpTy::F32 => {
                 let x = self.fsrc(li, 0)?;
                 let y = if li.abs & 2 != 0 || li.neg & 2 != 0 {
@@ -140,6 +141,69 @@ impl Emitter<'_> {
         }
         let target = li.mask_out.unwrap_or(VCC_LO as u8);
         self.mask_out_maybe_inverted(target, m, inverted, li.writes_exec)
+    }
+
+    /// `v_cmp_class_f32`: `m` = the lanes whose src1 has the bit of src0's class (with src0's
+    /// abs/neg; `valu::compare::class_bit`: 0 sNaN, 1 qNaN, 2-5 -inf, -normal, -denormal,
+    /// -0, 6-9 +0, +denormal, +normal, +inf). The index comes from integer arithmetic on the
+    /// bits: with a = |x|, t = [a != 0] + [a >= 2^-126] + [a >= inf] counts up from zero
+    /// through denormal and normal to infinity, so +x is class 6 + t and -x class 5 - t; a
+    /// NaN (a above inf's bits) is class 0 or 1 by its quiet bit. Then src1 >> class.
+    fn class_f32(&mut self, li: &LaneInst, m: M) -> R<()> {
+        let x = self.fsrc(li, 0)?;
+        let (a, t, u, v) = (self.tmp()?, self.tmp()?, self.tmp()?, self.tmp()?);
+        let k = |e: &mut Self, n: u32| e.opd(Opd::K(n));
+        let c = k(self, 0x7fff_ffff)?;
+        self.v_and(a, x, c)?;
+        self.release(c);
+        // t = [a != 0] + [a >= 0x0080_0000] + [a >= 0x7f80_0000]
+        let one = k(self, 1)?;
+        self.v_minu(t, a, one)?;
+        self.v_srli(u, a, 23)?;
+        self.v_minu(u, u, one)?;
+        self.release(one);
+        self.v_add(t, t, Vs::R(u))?;
+        let c = k(self, 0x0080_0000)?;
+        self.v_add(u, a, c)?;
+        self.release(c);
+        self.v_srli(u, u, 31)?;
+        self.v_add(t, t, Vs::R(u))?;
+        // t = 6 + t, less 1 + 2t where x is negative.
+        self.v_add(u, t, Vs::R(t))?;
+        let c = k(self, 1)?;
+        self.v_add(u, u, c)?;
+        self.release(c);
+        self.v_srai(v, x, 31)?;
+        self.v_and(u, u, Vs::R(v))?;
+        let c = k(self, 6)?;
+        self.v_add(t, t, c)?;
+        self.release(c);
+        self.v_sub(t, t, Vs::R(u))?;
+        // v = the lanes that are no NaN (a - 0x7f80_0001 negative), u = a NaN's class (its
+        // quiet bit).
+        let c = k(self, 0x7f80_0001)?;
+        self.v_sub(v, a, c)?;
+        self.release(c);
+        self.v_srai(v, v, 31)?;
+        self.v_srli(u, x, 22)?;
+        let c = k(self, 1)?;
+        self.v_and(u, u, c)?;
+        self.release(c);
+        self.v_and(t, t, Vs::R(v))?;
+        self.v_andn(u, v, Vs::R(u))?;
+        self.v_or(t, t, Vs::R(u))?;
+        self.free(x);
+        for r in [a, u, v] {
+            self.free(r);
+        }
+        // The class's bit of src1 (no modifier applies to it) into the sign.
+        let y = self.opd_reg(li.src[1][0])?;
+        self.v_srlv(t, y, Vs::R(t))?;
+        self.free(y);
+        self.v_slli(t, t, 31)?;
+        self.m_from_signs(m, t)?;
+        self.free(t);
+        Ok(())
     }
 
     /// Sources 0 and 1 in registers the lowering may overwrite, with their SDWA fields

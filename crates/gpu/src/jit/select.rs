@@ -741,7 +741,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                     | CmpTy::I64
                     | CmpTy::U64
             );
-            if !ok_ty || c.cond == Cond::Class {
+            // (`v_cmp_class` on f32 only: its src1 is a 32-bit class mask.)
+            if !ok_ty || (c.cond == Cond::Class && c.ty != CmpTy::F32) {
                 return None;
             }
             let float = matches!(c.ty, CmpTy::F32 | CmpTy::F64);

@@ -916,6 +916,73 @@ fn f64_rcp_sqrt_rsq_are_native_and_exact() {
     }
 }
 
+/// `v_cmp_class_f32` and `v_cmpx_class_f32` are translated (both ISAs) and match the
+/// interpreter: every class (signaling and quiet NaNs, infinities, normals, denormals and
+/// zeros of both signs, their boundaries), masks of one bit, all bits and random ones, from
+/// a VGPR, an SGPR or a constant; VOPC and VOP3 (abs/neg on src0, the mask in a pair).
+#[test]
+fn f32_class_compares_are_native_and_exact() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let special: [u32; 14] = [
+        0x7f80_0001, // sNaN
+        0x7fbf_ffff, // sNaN, every payload bit
+        0x7fc0_0000, // qNaN
+        0x7fff_ffff,
+        0x7f80_0000, // inf
+        0x7f7f_ffff, // the largest normal
+        0x0080_0000, // the smallest normal
+        0x007f_ffff, // the largest denormal
+        0x0000_0001,
+        0,
+        0x3f80_0000,
+        0x4b80_0000,
+        0x0040_0000,
+        0x7f00_0000,
+    ];
+    let mut r = Rng(41);
+    for (op, name) in [(0x10u32, "v_cmp_class_f32"), (0x11, "v_cmpx_class_f32")] {
+        for (vop3, abs, neg, src1) in [
+            (false, 0u32, 0u32, 259u32),
+            (true, 0, 0, 259),
+            (true, 1, 0, 259),
+            (true, 0, 1, 259),
+            (true, 1, 1, 4),
+            (true, 0, 0, 128 + 3),
+            (true, 0, 0, 4),
+        ] {
+            let words = match vop3 {
+                false => [0x3e << 25 | op << 17 | (src1 - 256) << 9 | 258, 0xbf81_0000],
+                true => [
+                    0x34 << 26 | op << 16 | abs << 8 | 10,
+                    258 | src1 << 9 | neg << 29,
+                ],
+            };
+            let prog = then_endpgm(words);
+            assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+            for _ in 0..6 {
+                let mut w0 = random_wave(&mut r);
+                for l in 0..64 {
+                    w0.v[2][l] = match r.next() % 3 {
+                        0 => r.pick(&special) ^ (r.next() as u32 & 0x8000_0000),
+                        _ => r.next() as u32,
+                    };
+                    w0.v[3][l] = match r.next() % 4 {
+                        0 => 1 << (r.next() % 10),
+                        1 => 0x3ff,
+                        _ => r.next() as u32,
+                    };
+                }
+                w0.s[4] = r.next() as u32;
+                w0.mode = 0x2f0;
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+            }
+        }
+    }
+}
+
 /// Conversions to and from f64 are translated (u32 -> f64 on AVX-512 only) and match the
 /// interpreter: f32 -> f64 and back (NaN payloads, denormals, overflow and underflow in the
 /// narrowing), i32/u32 -> f64; VOP1 and VOP3 (abs/neg) encodings.
