@@ -698,6 +698,7 @@ impl<'p> Emitter<'p> {
                 src,
                 fma,
             } => self.div64(i, step, dst, mask, src, fma)?,
+            WaveOp::Ldexp { dst, src } => self.ldexp(i, dst, src)?,
         }
         Ok(())
     }

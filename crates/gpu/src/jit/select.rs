@@ -300,6 +300,8 @@ pub(super) enum WaveOp {
         src: [Src; 3],
         fma: Option<LaneInst>,
     },
+    /// `v_ldexp_f32` without modifiers (`lane_div.rs`): VGPR `dst` = src0 * 2^src1.
+    Ldexp { dst: u8, src: [Src; 2] },
 }
 
 /// The f32 division helpers [`WaveOp::Div`] runs.
@@ -313,7 +315,7 @@ pub(super) enum DivStep {
 impl WaveOp {
     /// Whether its lowering assumes the float mode a block's guard checks (`Block::float`).
     pub fn float(&self) -> bool {
-        matches!(self, WaveOp::Div { .. })
+        matches!(self, WaveOp::Div { .. } | WaveOp::Ldexp { .. })
     }
 
     /// ... and the f64 fields of MODE (`Block::float64`).
@@ -827,6 +829,15 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
     }
     if x.inst.op == Op::V_PERM_B32 {
         return perm(x);
+    }
+    if x.inst.op == Op::V_LDEXP_F32 {
+        let src = [x.src[0], x.src[1]];
+        let ok = |s: Src| matches!(s, Src::V(_)) || wave_scalar(s);
+        if !src.into_iter().all(ok) || !plain(x) || x.inst.mods != VopMods::default() {
+            return None;
+        }
+        let dst = x.inst.dst.vgpr_index()?;
+        return Some(WaveOp::Ldexp { dst, src });
     }
     if let Some((step, wide)) = match x.inst.op {
         Op::V_DIV_SCALE_F32 => Some((DivStep::Scale, false)),

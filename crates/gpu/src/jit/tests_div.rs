@@ -415,3 +415,61 @@ fn f64_division_steps_match_the_interpreter() {
         check64(&mut r, case, &code, rare, &names);
     }
 }
+
+/// `v_ldexp_f32` against the interpreter: normal operands scaled inside and just past the
+/// normal range (results with exponents 0, 1, 254, 255), zeros, infinities, signaling and
+/// quiet NaNs, denormals; scales small, at ±253/254 and huge; from VGPRs, SGPRs and
+/// constants; one odd lane only in a quarter of the cases.
+#[test]
+fn ldexp_matches_the_interpreter() {
+    if !super::host_supported() {
+        return;
+    }
+    let (seed, cases) = fuzz_params(0x1d_e8f, 600);
+    let mut r = Rng(seed);
+    for case in 0..cases {
+        let opd = |r: &mut Rng, vgpr: u32, s: u32| match r.next() % 6 {
+            0 => s,
+            1 => r.pick(&[242, 128 + 3, 193]), // 1.0 (as bits), 3, -1
+            _ => v(vgpr),
+        };
+        let (s0, s1) = (opd(&mut r, 20, 30), opd(&mut r, 21, 31));
+        let dst = r.pick(&[8, 20, 21]);
+        let prog = program(&[vop3(0x288, 0, dst), srcs(s0, s1, 0)], &["v_ldexp_f32"]);
+        let mut w0 = start_wave(&mut r, case);
+        let odd = case % 4;
+        let only = (odd == 3).then(|| (r.next() % 64) as usize);
+        for l in 0..64 {
+            let e = 60 + (r.next() % 130) as u32;
+            let mut x = with_exp(&mut r, e);
+            let mut n = (r.next() % 101) as i32 - 50;
+            if odd > 0 && only.map_or(r.next().is_multiple_of(8), |o| o == l) {
+                match r.next() % 3 {
+                    0 => x = edge(&mut r),
+                    1 => {
+                        n = r.pick(&[
+                            253,
+                            254,
+                            -253,
+                            -254,
+                            1 << 20,
+                            -(1 << 20),
+                            i32::MIN,
+                            i32::MAX,
+                        ])
+                    }
+                    _ => {
+                        // The result's exponent at an edge of the normal range.
+                        let want = r.pick(&[0i32, 1, 2, 253, 254, 255]);
+                        n = want - e as i32;
+                    }
+                }
+            }
+            w0.v[20][l] = x;
+            w0.v[21][l] = n as u32;
+        }
+        w0.s[30] = with_exp(&mut r, 127);
+        w0.s[31] = r.pick(&[0u32, 5, -7i32 as u32, 300]);
+        compare(&prog, &w0, case);
+    }
+}
