@@ -143,10 +143,11 @@ impl Emitter<'_> {
                 }
             }
             self.chunk_exec(e, chunk, None)?;
-            let row = r13 + (256 * i32::from(dst) + chunk * self.isa.chunk_bytes());
+            let row = self.vgpr_chunk(dst, chunk);
             self.v_store_masked_blend(row, a, e)?;
         }
-        self.div_end(step, mask, [a, b, c, d], [e, g, h], done)
+        let flags = (step == DivStep::Scale).then_some(mask);
+        self.div_end(flags, [a, b, c, d], [e, g, h], done)
     }
 
     /// The f64 step `step` of instruction `i` (see [`Emitter::div`]): VGPR pair `dst`; `fma`
@@ -179,7 +180,6 @@ impl Emitter<'_> {
             self.m_test(g)?;
             self.a.jnz(slow)?;
         }
-        let cb = self.isa.chunk_bytes();
         for chunk in 0..chunks {
             // The high dwords, then the low ones (src0's, both steps).
             self.div_src64(a, src[0], chunk, true)?;
@@ -194,11 +194,12 @@ impl Emitter<'_> {
             self.div_src64(c, src[0], chunk, false)?;
             self.chunk_exec(e, chunk, None)?;
             for (v, r) in [(a, dst + 1), (c, dst)] {
-                let row = r13 + (256 * i32::from(r) + chunk * cb);
+                let row = self.vgpr_chunk(r, chunk);
                 self.v_store_masked_blend(row, v, e)?;
             }
         }
-        self.div_end(step, mask, [a, b, c, d], [e, g, h], done)
+        let flags = (step == DivStep::Scale).then_some(mask);
+        self.div_end(flags, [a, b, c, d], [e, g, h], done)
     }
 
     /// `v_ldexp_f32 v[dst], src0, src1` (instruction `i`): x * 2^n is x with n added to its
@@ -256,10 +257,10 @@ impl Emitter<'_> {
             self.v_icmp(g, Icmp::Le, false, c, k(exp.1))?;
             self.v_blend(a, g, d, b)?;
             self.chunk_exec(e, chunk, None)?;
-            let row = r13 + (256 * i32::from(dst) + chunk * self.isa.chunk_bytes());
+            let row = self.vgpr_chunk(dst, chunk);
             self.v_store_masked_blend(row, a, e)?;
         }
-        self.div_end(DivStep::Fixup, 0, [a, b, c, d], [e, g, h], done)
+        self.div_end(None, [a, b, c, d], [e, g, h], done)
     }
 
     /// On to `slow` where an active lane's VCC bit is set (`v_div_fmas`: div_scale scaled
@@ -277,19 +278,12 @@ impl Emitter<'_> {
         Ok((v, [self.mtmp()?, self.mtmp()?, self.mtmp()?]))
     }
 
-    /// After a step's results: `div_scale`'s flags into `mask` (no lane scaled: every flag
-    /// clear, inactive lanes' too, as the interpreter writes them), the temporaries freed, the
-    /// slow path's return bound.
-    fn div_end(
-        &mut self,
-        step: DivStep,
-        mask: u8,
-        vs: [V; 4],
-        ms: [M; 3],
-        mut done: CodeLabel,
-    ) -> R<()> {
-        if step == DivStep::Scale {
-            self.a.mov(sreg64(mask), 0)?;
+    /// After a step's results: `div_scale`'s flags (`flags`: their pair) cleared (no lane
+    /// scaled: every flag clear, inactive lanes' too, as the interpreter writes them), the
+    /// temporaries freed, the slow path's return bound.
+    fn div_end(&mut self, flags: Option<u8>, vs: [V; 4], ms: [M; 3], mut done: CodeLabel) -> R<()> {
+        if let Some(pair) = flags {
+            self.a.mov(sreg64(pair), 0)?;
         }
         vs.into_iter().for_each(|v| self.free(v));
         ms.into_iter().for_each(|m| self.mfree(m));
@@ -370,11 +364,16 @@ impl Emitter<'_> {
         self.v_fma(a, a, t[0], t[1])
     }
 
+    /// VGPR `r`'s lanes of chunk `chunk` in the wave's register file.
+    fn vgpr_chunk(&self, r: u8, chunk: i32) -> AsmMemoryOperand {
+        r13 + (256 * i32::from(r) + chunk * self.isa.chunk_bytes())
+    }
+
     /// `d` = source `s` in the lanes of chunk `chunk` (eax clobbered).
     fn div_src(&mut self, d: V, s: Src, chunk: i32) -> R<()> {
         match s {
             Src::V(r) => {
-                let row = r13 + (256 * i32::from(r) + chunk * self.isa.chunk_bytes());
+                let row = self.vgpr_chunk(r, chunk);
                 self.v_mov(d, Vs::M(row))
             }
             Src::S(x) => {
