@@ -209,7 +209,7 @@ impl<'p> Emitter<'p> {
             bind(&mut e.a, &mut cold)?;
             e.free_v = reserved.0;
             e.free_m = reserved.1;
-            e.nan3_f64(r, nan, q)?;
+            e.nan_fix(true, r, nan, q)?;
             e.free_all();
             Ok(e.a.jmp(back)?)
         });
@@ -362,7 +362,7 @@ impl<'p> Emitter<'p> {
     /// (`Fmt::nan_of`). AVX-512: two vector temporaries and one mask; AVX2: one of each, the
     /// constants from memory and the operands (temporaries the op is done with) quieted in
     /// place.
-    fn nan3_f64(&mut self, r: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
+    pub(super) fn nan3_f64(&mut self, r: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
         if self.isa == Isa::Avx2 {
             let (fix, m) = (self.tmp()?, self.mtmp()?);
             let mv = yr(V(m.0));

@@ -136,7 +136,7 @@ impl<'p> Emitter<'p> {
         let reserved = self.reserve(2, 1)?;
         self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
         self.nan_exit(d, t, nan, reserved, move |e| {
-            e.nan3(t, nan, [Some(x), Some(y), zs])
+            e.nan_fix(false, t, nan, [Some(x), Some(y), zs])
         })
     }
 
@@ -176,7 +176,7 @@ impl<'p> Emitter<'p> {
                 _ if swapped => [Some(y), Some(x), None],
                 _ => [Some(x), Some(y), None],
             };
-            e.nan3(t, nan, ops)
+            e.nan_fix(false, t, nan, ops)
         })
     }
 
@@ -242,7 +242,7 @@ impl<'p> Emitter<'p> {
     }
 
     /// Lanes of `nan` in `t` = the first NaN of `ops` quieted, else the default NaN.
-    fn nan3(&mut self, t: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
+    pub(super) fn nan3(&mut self, t: V, nan: M, ops: [Option<V>; 3]) -> R<()> {
         let (r, m) = (self.tmp()?, self.mtmp()?);
         // Lowest priority first: later assignments win.
         self.v_const(r, DEFAULT_NAN)?;

@@ -54,6 +54,7 @@ mod mem_vector;
 mod mem_wide;
 mod mov_fold;
 mod nan_defer;
+mod nan_stub;
 mod plan;
 mod salu;
 mod segment;

@@ -8,6 +8,7 @@
 use super::emit::{Emitter, R};
 use super::mem_lds::DsShape;
 use super::mem_vector::VmemShape;
+use super::nan_stub::NanShape;
 use iced_x86::code_asm::CodeLabel;
 
 /// A stub's identity.
@@ -24,6 +25,8 @@ pub(super) enum Stub {
     NextWave,
     /// LDS reads through a classified address register.
     DsClassified(DsShape),
+    /// The GFX9 NaN of an f32 or f64 op's NaN lanes (`nan_stub.rs`).
+    Nan(NanShape),
 }
 
 impl Emitter<'_> {
@@ -54,6 +57,7 @@ impl Emitter<'_> {
                 Stub::LdsClassify => e.lds_classify_stub(),
                 Stub::NextWave => e.next_wave_stub(),
                 Stub::DsClassified(s) => e.lds_classified_stub(s),
+                Stub::Nan(s) => e.nan_stub(s),
             }
         });
         l
