@@ -270,7 +270,8 @@ impl<'p> Emitter<'p> {
     /// Writes VGPR pair `d` from the qword results of the chunk's two halves (the low dwords
     /// of both, in lane order, to `d`; the high ones to `d + 1`).
     fn put_halves(&mut self, d: u8, [r0, r1]: [V; 2]) -> R<()> {
-        let (rl, rh) = (self.tmp()?, self.tmp()?);
+        // Straight into the pair's homes where it has them (homes are never r0 or r1).
+        let (rl, rh) = (self.dst_reg(d)?, self.dst_reg(d.wrapping_add(1))?);
         match self.isa {
             Isa::Avx512 => {
                 self.a.vshufps(zr(rl), zr(r0), zr(r1), 0x88)?;
