@@ -65,7 +65,8 @@ impl Emitter<'_> {
         // AVX2: `m` may hold the complement, folded into the `and` with EXEC.
         let mut inverted = false;
         match ty {
-            CmpTy::F32 if c == Cond::Class => self.class_f32(li, m)?,
+            CmpTy::F32 if c == Cond::Class => self.class(li, m, false)?,
+            CmpTy::F64 if c == Cond::Class => self.class(li, m, true)?,
             CmpTy::F32 => {
                 let x = self.fsrc(li, 0)?;
                 let y = if li.abs & 2 != 0 || li.neg & 2 != 0 {
@@ -143,27 +144,52 @@ impl Emitter<'_> {
         self.mask_out_maybe_inverted(target, m, inverted, li.writes_exec)
     }
 
-    /// `v_cmp_class_f32`: `m` = the lanes whose src1 has the bit of src0's class (with src0's
-    /// abs/neg; `valu::compare::class_bit`: 0 sNaN, 1 qNaN, 2-5 -inf, -normal, -denormal,
-    /// -0, 6-9 +0, +denormal, +normal, +inf). The index comes from integer arithmetic on the
-    /// bits: with a = |x|, t = [a != 0] + [a >= 2^-126] + [a >= inf] counts up from zero
-    /// through denormal and normal to infinity, so +x is class 6 + t and -x class 5 - t; a
-    /// NaN (a above inf's bits) is class 0 or 1 by its quiet bit. Then src1 >> class.
-    fn class_f32(&mut self, li: &LaneInst, m: M) -> R<()> {
-        let x = self.fsrc(li, 0)?;
-        let (a, t, u, v) = (self.tmp()?, self.tmp()?, self.tmp()?, self.tmp()?);
+    /// `v_cmp_class_f32` and (`wide`) `v_cmp_class_f64`: `m` = the lanes whose src1 has the
+    /// bit of src0's class (with src0's abs/neg; `valu::compare::class_bit`: 0 sNaN, 1 qNaN,
+    /// 2-5 -inf, -normal, -denormal, -0, 6-9 +0, +denormal, +normal, +inf). The index comes
+    /// from integer arithmetic on the bits: with a = |x|, t = [a != 0] + [a >= the smallest
+    /// normal] + [a >= inf] counts up from zero through denormal and normal to infinity, so
+    /// +x is class 6 + t and -x class 5 - t; a NaN (a above inf's bits) is class 0 or 1 by
+    /// its quiet bit. Then src1 >> class. f64 works on the high dword (sign, exponent, quiet
+    /// bit, the top of the mantissa) with bit 0 set where the low dword is not zero: that
+    /// keeps every comparison with those thresholds (whose low dwords are zero) exact.
+    fn class(&mut self, li: &LaneInst, m: M, wide: bool) -> R<()> {
+        // (exponent shift, inf + 1 ulp, quiet bit's position) of the word compared.
+        let (exp_shift, nan_min, quiet) = match wide {
+            false => (23, 0x7f80_0001, 22),
+            true => (20, 0x7ff0_0001, 19),
+        };
+        let min_normal = 1 << exp_shift;
+        let x = if wide {
+            let mut hi = *li;
+            hi.src[0][0] = li.src[0][1];
+            self.fsrc(&hi, 0)?
+        } else {
+            self.fsrc(li, 0)?
+        };
+        let (a, t) = (self.tmp()?, self.tmp()?);
         let k = |e: &mut Self, n: u32| e.opd(Opd::K(n));
         let c = k(self, 0x7fff_ffff)?;
         self.v_and(a, x, c)?;
         self.release(c);
-        // t = [a != 0] + [a >= 0x0080_0000] + [a >= 0x7f80_0000]
+        if wide {
+            // a |= [lo != 0]
+            let lo = self.opd_reg(li.src[0][0])?;
+            let one = k(self, 1)?;
+            self.v_minu(t, lo, one)?;
+            self.release(one);
+            self.free(lo);
+            self.v_or(a, a, Vs::R(t))?;
+        }
+        let (u, v) = (self.tmp()?, self.tmp()?);
+        // t = [a != 0] + [a >= min_normal] + [a >= inf] (inf + min_normal = 2^31)
         let one = k(self, 1)?;
         self.v_minu(t, a, one)?;
-        self.v_srli(u, a, 23)?;
+        self.v_srli(u, a, exp_shift)?;
         self.v_minu(u, u, one)?;
         self.release(one);
         self.v_add(t, t, Vs::R(u))?;
-        let c = k(self, 0x0080_0000)?;
+        let c = k(self, min_normal)?;
         self.v_add(u, a, c)?;
         self.release(c);
         self.v_srli(u, u, 31)?;
@@ -179,13 +205,13 @@ impl Emitter<'_> {
         self.v_add(t, t, c)?;
         self.release(c);
         self.v_sub(t, t, Vs::R(u))?;
-        // v = the lanes that are no NaN (a - 0x7f80_0001 negative), u = a NaN's class (its
-        // quiet bit).
-        let c = k(self, 0x7f80_0001)?;
+        // v = the lanes that are no NaN (a - nan_min negative), u = a NaN's class (its quiet
+        // bit).
+        let c = k(self, nan_min)?;
         self.v_sub(v, a, c)?;
         self.release(c);
         self.v_srai(v, v, 31)?;
-        self.v_srli(u, x, 22)?;
+        self.v_srli(u, x, quiet)?;
         let c = k(self, 1)?;
         self.v_and(u, u, c)?;
         self.release(c);

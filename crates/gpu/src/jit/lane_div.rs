@@ -24,9 +24,9 @@
 //! Before, each step called the interpreter: a division loop ran 2.5x faster than the
 //! interpreter where a multiplication loop runs 90x faster.
 //!
-//! `v_ldexp_f32` (the math library's scaling by a power of two) follows the same pattern:
-//! an exponent add where operand and result are normal, the operand itself for zeros,
-//! infinities and (quieted) NaNs, the interpreter for any other lane.
+//! `v_ldexp_f32` and `v_ldexp_f64` (the math library's scaling by a power of two) follow
+//! the same pattern: an exponent add where operand and result are normal, the operand
+//! itself for zeros, infinities and (quieted) NaNs, the interpreter for any other lane.
 
 use super::emit::{err, sreg32, sreg64, Emitter, EXEC, R};
 use super::select::DivStep;
@@ -37,7 +37,7 @@ use iced_x86::code_asm::*;
 
 /// Constants of the checks, each in 16 lanes (a whole vector on either ISA).
 #[repr(align(64))]
-struct Consts([[u32; 16]; 27]);
+struct Consts([[u32; 16]; 29]);
 
 const K_FF: usize = 0;
 const K_SIGN: usize = 1;
@@ -49,6 +49,9 @@ const K_MAX64: usize = 14;
 /// `v_ldexp_f32`: the first NaN's bits; the quiet bit.
 const K_NAN: usize = 25;
 const K_QUIET: usize = 26;
+/// `v_ldexp_f64`, on high dwords: the mantissa's bits; the quiet bit.
+const K_MANT64: usize = 27;
+const K_QUIET64: usize = 28;
 /// Per range [lo, hi] of an exponent (or difference): the constants lo and hi - lo, for
 /// the denominator's exponent e1, the numerator's e2 and e2 - e1.
 const SCALE_RANGES: [(usize, usize); 3] = [(4, 5), (6, 7), (8, 9)];
@@ -92,6 +95,8 @@ static CONSTS: Consts = {
         splat((253 + 151) as u32),
         splat(0x7f80_0001),
         splat(0x0040_0000),
+        splat(0x000f_ffff),
+        splat(0x0008_0000),
     ])
 };
 
@@ -259,6 +264,76 @@ impl Emitter<'_> {
             self.chunk_exec(e, chunk, None)?;
             let row = self.vgpr_chunk(dst, chunk);
             self.v_store_masked_blend(row, a, e)?;
+        }
+        self.div_end(None, [a, b, c, d], [e, g, h], done)
+    }
+
+    /// `v_ldexp_f64 v[dst:dst+1], src0, src1` (instruction `i`): as [`Emitter::ldexp`] on
+    /// the high dwords, where sign, exponent (11 bits from bit 20) and the quiet bit (bit 19)
+    /// are; the low dword is the operand's in every case the JIT handles (`valu::round::
+    /// ldexp_bits` multiplies by powers of two: exact between normal numbers).
+    pub(super) fn ldexp64(&mut self, i: u32, dst: u8, src: [Src; 2]) -> R<()> {
+        let done = self.a.create_label();
+        let slow = self.slow_callout(i, done)?;
+        let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
+        let k = |n: usize| Vs::M(rsi + 64 * n as i32);
+        let exp = FIXUP_RANGES_64[0];
+        let chunks = self.isa.chunks() as i32;
+        for chunk in 0..chunks {
+            self.chunk_exec(e, chunk, None)?;
+            self.div_src64(a, src[0], chunk, true)?;
+            self.div_src(c, src[1], chunk)?;
+            // g = x normal and e + n normal (in 32-bit arithmetic that bounds n too).
+            self.v_srli(b, a, 20)?;
+            self.v_and(b, b, k(K_7FF))?;
+            self.v_add(c, c, Vs::R(b))?;
+            self.v_sub(d, b, k(exp.0))?;
+            self.v_icmp(g, Icmp::Le, false, d, k(exp.1))?;
+            self.v_sub(d, c, k(exp.0))?;
+            self.v_icmp(h, Icmp::Le, false, d, k(exp.1))?;
+            self.m_and(g, g, h)?;
+            // ... or x an infinity or a NaN (exponent all ones) ...
+            self.v_icmp(h, Icmp::Eq, false, b, k(K_7FF))?;
+            self.m_or(g, g, h)?;
+            // ... or a zero (both dwords zero but the sign).
+            self.div_src64(d, src[0], chunk, false)?;
+            self.v_and(c, a, k(K_ABS))?;
+            self.v_or(d, d, Vs::R(c))?;
+            self.v_xor(c, c, Vs::R(c))?;
+            self.v_icmp(h, Icmp::Eq, false, d, Vs::R(c))?;
+            self.m_or(g, g, h)?;
+            self.m_andn(g, g, e)?;
+            self.m_test(g)?;
+            self.a.jnz(slow)?;
+        }
+        for chunk in 0..chunks {
+            self.div_src64(a, src[0], chunk, true)?;
+            self.div_src(c, src[1], chunk)?;
+            // b = the high dword with n added to the exponent.
+            self.v_slli(c, c, 20)?;
+            self.v_add(b, a, Vs::R(c))?;
+            // g = the normal lanes; h = the NaNs: exponent all ones, mantissa not zero.
+            self.v_srli(c, a, 20)?;
+            self.v_and(c, c, k(K_7FF))?;
+            self.v_icmp(h, Icmp::Eq, false, c, k(K_7FF))?;
+            self.v_sub(c, c, k(exp.0))?;
+            self.v_icmp(g, Icmp::Le, false, c, k(exp.1))?;
+            self.v_and(d, a, k(K_MANT64))?;
+            self.div_src64(c, src[0], chunk, false)?;
+            self.v_or(d, d, Vs::R(c))?;
+            self.v_xor(c, c, Vs::R(c))?;
+            self.v_icmp(e, Icmp::Eq, false, d, Vs::R(c))?;
+            self.m_andn(h, e, h)?;
+            // NaNs quieted, normal lanes scaled, zeros and infinities as they are.
+            self.v_or(d, a, k(K_QUIET64))?;
+            self.v_blend(a, h, a, d)?;
+            self.v_blend(a, g, a, b)?;
+            self.div_src64(c, src[0], chunk, false)?;
+            self.chunk_exec(e, chunk, None)?;
+            for (v, r) in [(a, dst.wrapping_add(1)), (c, dst)] {
+                let row = self.vgpr_chunk(r, chunk);
+                self.v_store_masked_blend(row, v, e)?;
+            }
         }
         self.div_end(None, [a, b, c, d], [e, g, h], done)
     }

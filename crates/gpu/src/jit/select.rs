@@ -300,8 +300,9 @@ pub(super) enum WaveOp {
         src: [Src; 3],
         fma: Option<LaneInst>,
     },
-    /// `v_ldexp_f32` without modifiers (`lane_div.rs`): VGPR `dst` = src0 * 2^src1.
-    Ldexp { dst: u8, src: [Src; 2] },
+    /// `v_ldexp_f32` or (`wide`) `v_ldexp_f64` without modifiers (`lane_div.rs`): VGPR
+    /// (pair) `dst` = src0 * 2^src1.
+    Ldexp { dst: u8, src: [Src; 2], wide: bool },
 }
 
 /// The f32 division helpers [`WaveOp::Div`] runs.
@@ -320,7 +321,10 @@ impl WaveOp {
 
     /// ... and the f64 fields of MODE (`Block::float64`).
     pub fn float64(&self) -> bool {
-        matches!(self, WaveOp::Div { wide: true, .. })
+        matches!(
+            self,
+            WaveOp::Div { wide: true, .. } | WaveOp::Ldexp { wide: true, .. }
+        )
     }
 }
 
@@ -743,8 +747,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                     | CmpTy::I64
                     | CmpTy::U64
             );
-            // (`v_cmp_class` on f32 only: its src1 is a 32-bit class mask.)
-            if !ok_ty || (c.cond == Cond::Class && c.ty != CmpTy::F32) {
+            let class = c.cond == Cond::Class;
+            if !ok_ty || (class && !matches!(c.ty, CmpTy::F32 | CmpTy::F64)) {
                 return None;
             }
             let float = matches!(c.ty, CmpTy::F32 | CmpTy::F64);
@@ -753,7 +757,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             }
             let wide = matches!(c.ty, CmpTy::I64 | CmpTy::U64 | CmpTy::F64);
             for i in 0..2 {
-                if wide {
+                // (`v_cmp_class`'s src1 is a 32-bit class mask.)
+                if wide && !(class && i == 1) {
                     li.src[i] = Opd::pair(x.src[i])?;
                     li.wide[i] = true;
                 } else {
@@ -830,14 +835,21 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
     if x.inst.op == Op::V_PERM_B32 {
         return perm(x);
     }
-    if x.inst.op == Op::V_LDEXP_F32 {
+    if let Some(wide) = match x.inst.op {
+        Op::V_LDEXP_F32 => Some(false),
+        Op::V_LDEXP_F64 => Some(true),
+        _ => None,
+    } {
         let src = [x.src[0], x.src[1]];
-        let ok = |s: Src| matches!(s, Src::V(_)) || wave_scalar(s);
-        if !src.into_iter().all(ok) || !plain(x) || x.inst.mods != VopMods::default() {
+        let ok = pair_src(src[0], wide) && (matches!(src[1], Src::V(_)) || wave_scalar(src[1]));
+        if !ok || !plain(x) || x.inst.mods != VopMods::default() {
             return None;
         }
         let dst = x.inst.dst.vgpr_index()?;
-        return Some(WaveOp::Ldexp { dst, src });
+        if wide && dst == 255 {
+            return None;
+        }
+        return Some(WaveOp::Ldexp { dst, src, wide });
     }
     if let Some((step, wide)) = match x.inst.op {
         Op::V_DIV_SCALE_F32 => Some((DivStep::Scale, false)),
@@ -898,14 +910,19 @@ fn perm(x: &XInst) -> Option<WaveOp> {
     })
 }
 
-fn div(x: &XInst, step: DivStep, wide: bool, isa: Isa) -> Option<WaveOp> {
-    let src = [x.src[0], x.src[1], x.src[2]];
-    // (A pair's second register must be an ordinary one too.)
-    let ok = |s: Src| match s {
+/// A wave-wide op's source: a VGPR, or [`wave_scalar`]; where `wide`, a pair whose second
+/// register is an ordinary one too.
+fn pair_src(s: Src, wide: bool) -> bool {
+    match s {
         Src::V(r) => !wide || r < 255,
         Src::S(r) if wide => usize::from(r) + 1 < 102 || usize::from(r) == VCC_LO,
         _ => wave_scalar(s),
-    };
+    }
+}
+
+fn div(x: &XInst, step: DivStep, wide: bool, isa: Isa) -> Option<WaveOp> {
+    let src = [x.src[0], x.src[1], x.src[2]];
+    let ok = |s: Src| pair_src(s, wide);
     if !src.into_iter().all(ok) || !plain(x) || x.inst.mods != VopMods::default() {
         return None;
     }

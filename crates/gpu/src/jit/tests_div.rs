@@ -473,3 +473,79 @@ fn ldexp_matches_the_interpreter() {
         compare(&prog, &w0, case);
     }
 }
+
+/// `v_ldexp_f64` against the interpreter: normal operands scaled inside and just past the
+/// normal range (results with exponents 0, 1, 2046, 2047), zeros, infinities, signaling NaNs
+/// (one with only low mantissa bits set) and quiet ones, denormals; scales small, at ±2045
+/// and huge; operands from VGPR pairs, SGPR pairs and constants; one odd lane only in a
+/// quarter of the cases.
+#[test]
+fn ldexp64_matches_the_interpreter() {
+    if !super::host_supported() {
+        return;
+    }
+    let (seed, cases) = fuzz_params(0x1d_e64, 600);
+    let mut r = Rng(seed);
+    for case in 0..cases {
+        let s0 = match r.next() % 6 {
+            0 => 30,
+            1 => r.pick(&[242, 128 + 3, 193]), // 1.0, 3, -1 (as f64 constants)
+            _ => v(20),
+        };
+        let s1 = match r.next() % 6 {
+            0 => 32,
+            1 => r.pick(&[128 + 3, 193]),
+            _ => v(22),
+        };
+        let dst = r.pick(&[8, 20, 21, 22]);
+        let prog = program(&[vop3(0x284, 0, dst), srcs(s0, s1, 0)], &["v_ldexp_f64"]);
+        let mut w0 = start_wave(&mut r, case);
+        let odd = case % 4;
+        let only = (odd == 3).then(|| (r.next() % 64) as usize);
+        for l in 0..64 {
+            let e = 500 + (r.next() % 1000) as u32;
+            let mut x = with_exp64(&mut r, e);
+            let mut n = (r.next() % 401) as i32 - 200;
+            if odd > 0 && only.map_or(r.next().is_multiple_of(8), |o| o == l) {
+                match r.next() % 3 {
+                    0 => {
+                        x = r.pick(&[
+                            (0, 0),
+                            (0, 0x8000_0000),
+                            (0, 0x7ff0_0000),
+                            (0, 0xfff0_0000),
+                            (0, 0x7ff8_0000),
+                            (1, 0x7ff0_0000),
+                            (0, 0xfff4_0000),
+                            (7, 0x0000_0000),
+                            (0, 0x0008_0000),
+                            (0, 0x8000_0001),
+                        ])
+                    }
+                    1 => {
+                        n = r.pick(&[
+                            2045,
+                            2046,
+                            -2045,
+                            -2046,
+                            1 << 20,
+                            -(1 << 20),
+                            i32::MIN,
+                            i32::MAX,
+                        ])
+                    }
+                    _ => {
+                        // The result's exponent at an edge of the normal range.
+                        let want = r.pick(&[0i32, 1, 2, 2045, 2046, 2047]);
+                        n = want - e as i32;
+                    }
+                }
+            }
+            (w0.v[20][l], w0.v[21][l]) = x;
+            w0.v[22][l] = n as u32;
+        }
+        (w0.s[30], w0.s[31]) = with_exp64(&mut r, 1023);
+        w0.s[32] = r.pick(&[0u32, 5, -7i32 as u32, 3000]);
+        compare(&prog, &w0, case);
+    }
+}

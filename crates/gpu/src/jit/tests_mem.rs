@@ -983,6 +983,76 @@ fn f32_class_compares_are_native_and_exact() {
     }
 }
 
+/// `v_cmp_class_f64` and `v_cmpx_class_f64` likewise: every class with its boundaries in
+/// both dwords (a NaN or a denormal whose only set bits are in the low dword, the largest
+/// ones, the smallest normal), from VGPR pairs; VOPC and VOP3 (abs/neg on src0; the mask
+/// from a VGPR, an SGPR or a constant).
+#[test]
+fn f64_class_compares_are_native_and_exact() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let special: [(u32, u32); 14] = [
+        (1, 0x7ff0_0000),           // sNaN, low bits only
+        (0, 0x7ff0_0001),           // sNaN
+        (0xffff_ffff, 0x7ff7_ffff), // sNaN, every payload bit
+        (0, 0x7ff8_0000),           // qNaN
+        (0xffff_ffff, 0x7fff_ffff),
+        (0, 0x7ff0_0000),           // inf
+        (0xffff_ffff, 0x7fef_ffff), // the largest normal
+        (0, 0x0010_0000),           // the smallest normal
+        (0xffff_ffff, 0x000f_ffff), // the largest denormal
+        (1, 0),                     // the smallest denormal
+        (0, 0x0008_0000),
+        (0, 0),
+        (0, 0x3ff0_0000),
+        (5, 0x7fe0_0000),
+    ];
+    let mut r = Rng(43);
+    for (op, name) in [(0x12u32, "v_cmp_class_f64"), (0x13, "v_cmpx_class_f64")] {
+        for (vop3, abs, neg, src1) in [
+            (false, 0u32, 0u32, 260u32),
+            (true, 0, 0, 260),
+            (true, 1, 0, 260),
+            (true, 0, 1, 260),
+            (true, 1, 1, 4),
+            (true, 0, 0, 128 + 3),
+            (true, 0, 0, 4),
+        ] {
+            let words = match vop3 {
+                false => [0x3e << 25 | op << 17 | (src1 - 256) << 9 | 258, 0xbf81_0000],
+                true => [
+                    0x34 << 26 | op << 16 | abs << 8 | 10,
+                    258 | src1 << 9 | neg << 29,
+                ],
+            };
+            let prog = then_endpgm(words);
+            assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+            for _ in 0..6 {
+                let mut w0 = random_wave(&mut r);
+                for l in 0..64 {
+                    (w0.v[2][l], w0.v[3][l]) = match r.next() % 3 {
+                        0 => {
+                            let (lo, hi) = r.pick(&special);
+                            (lo, hi ^ (r.next() as u32 & 0x8000_0000))
+                        }
+                        _ => (r.next() as u32, r.next() as u32),
+                    };
+                    w0.v[4][l] = match r.next() % 4 {
+                        0 => 1 << (r.next() % 10),
+                        1 => 0x3ff,
+                        _ => r.next() as u32,
+                    };
+                }
+                w0.s[4] = r.next() as u32;
+                w0.mode = 0x2f0;
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+            }
+        }
+    }
+}
+
 /// Conversions to and from f64 are translated (u32 -> f64 on AVX-512 only) and match the
 /// interpreter: f32 -> f64 and back (NaN payloads, denormals, overflow and underflow in the
 /// narrowing), i32/u32 -> f64; VOP1 and VOP3 (abs/neg) encodings.
