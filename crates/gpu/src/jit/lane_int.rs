@@ -47,6 +47,28 @@ static NIBBLE_BITS: [u8; 64] = {
     t
 };
 
+/// Each nibble value's bits reversed, for `vpshufb` (the 16 entries per 128 bits).
+static NIBBLE_REV: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = ((i % 16) as u8).reverse_bits() >> 4;
+        i += 1;
+    }
+    t
+};
+
+/// `vpshufb` indexes reversing the bytes of each dword.
+static DWORD_BSWAP: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i / 4 * 4 + 3 - i % 4) as u8 % 16;
+        i += 1;
+    }
+    t
+};
+
 /// Constants of the per-dword popcount: the nibble mask, byte ones, word ones.
 const NIBBLES: u32 = 0x0f0f_0f0f;
 const BYTE_ONES: u32 = 0x0101_0101;
@@ -199,6 +221,69 @@ impl Emitter<'_> {
                 let c = self.opd(s2)?;
                 self.v_xor(t, t, c)?;
                 self.put(d, t)
+            }
+            BitsOp::Bfrev => {
+                use iced_x86::code_asm::rax;
+                // Each nibble reversed by a table, the two of each byte swapped, then the
+                // bytes of each dword.
+                let v = self.opd_scratch(s0)?;
+                let t = self.tmp()?;
+                let lut = self.tmp()?;
+                self.v_srli(t, v, 4)?;
+                let k = self.opd(Opd::K(NIBBLES))?;
+                self.v_and(v, v, k)?;
+                self.v_and(t, t, k)?;
+                self.release(k);
+                self.a.mov(rax, NIBBLE_REV.as_ptr() as u64)?;
+                self.v_mov(lut, Vs::M(rax + 0))?;
+                self.v_shufb(v, lut, Vs::R(v))?;
+                self.v_shufb(t, lut, Vs::R(t))?;
+                // (Each byte of v is at most 0xf: the dword shift stays inside it.)
+                self.v_slli(v, v, 4)?;
+                self.v_or(v, v, Vs::R(t))?;
+                self.free(lut);
+                self.a.mov(rax, DWORD_BSWAP.as_ptr() as u64)?;
+                self.v_shufb(v, v, Vs::M(rax + 0))?;
+                self.free(t);
+                self.put(d, v)
+            }
+            BitsOp::FfbhU32 | BitsOp::FfbhI32 | BitsOp::FfblB32 => {
+                let v = self.opd_scratch(s0)?;
+                let t = self.tmp()?;
+                if op == BitsOp::FfblB32 {
+                    // The bits below the lowest set one: (v & -v) - 1 (all ones for 0).
+                    self.v_xor(t, t, Vs::R(t))?;
+                    self.v_sub(t, t, Vs::R(v))?;
+                    self.v_and(v, v, Vs::R(t))?;
+                    self.v_ones(t)?;
+                    self.v_add(v, v, Vs::R(t))?;
+                    self.free(t);
+                    self.popcount32(v)?;
+                } else {
+                    if op == BitsOp::FfbhI32 {
+                        // The bits that differ from the sign.
+                        self.v_srai(t, v, 31)?;
+                        self.v_xor(v, v, Vs::R(t))?;
+                    }
+                    // The highest set bit smeared down; 32 less its count of ones.
+                    for n in [1, 2, 4, 8, 16] {
+                        self.v_srli(t, v, n)?;
+                        self.v_or(v, v, Vs::R(t))?;
+                    }
+                    self.free(t);
+                    self.popcount32(v)?;
+                    from32(self, v)?;
+                }
+                // 32 (no bit found) becomes -1: v | -(v >> 5).
+                let t = self.tmp()?;
+                self.v_srli(t, v, 5)?;
+                let z = self.tmp()?;
+                self.v_xor(z, z, Vs::R(z))?;
+                self.v_sub(t, z, Vs::R(t))?;
+                self.free(z);
+                self.v_or(v, v, Vs::R(t))?;
+                self.free(t);
+                self.put(d, v)
             }
             _ => Err(super::emit::err("bits op")),
         }

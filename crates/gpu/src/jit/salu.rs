@@ -62,7 +62,14 @@ impl Salu {
     fn nsrc(self) -> usize {
         use Salu::*;
         match self {
-            Mov32 | Mov64 | Not32 | Not64 | SaveExec(_) | Bcnt32 { .. } | Bcnt64 { .. } => 1,
+            Mov32
+            | Mov64
+            | Not32
+            | Not64
+            | SaveExec(_)
+            | Bcnt32 { .. }
+            | Bcnt64 { .. }
+            | Brev32 => 1,
             _ => 2,
         }
     }
@@ -119,6 +126,8 @@ pub(super) enum Salu {
     Bcnt64 {
         zeros: bool,
     },
+    /// `s_brev_b32`: the source's bits in reverse order (SCC unchanged).
+    Brev32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,6 +234,7 @@ pub(super) fn select(x: &XInst) -> Option<SaluInst> {
         S_MAX_U32 => MinMax(Cc::Above),
         S_BCNT0_I32_B32 => Bcnt32 { zeros: true },
         S_BCNT1_I32_B32 => Bcnt32 { zeros: false },
+        S_BREV_B32 => Brev32,
         S_BCNT0_I32_B64 => Bcnt64 { zeros: true },
         S_BCNT1_I32_B64 => Bcnt64 { zeros: false },
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
@@ -502,6 +512,20 @@ impl Emitter<'_> {
                 };
                 other(&mut self.a)?;
                 self.set_scc(pick)?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            Brev32 => {
+                // Bytes reversed, then nibbles, bit pairs and bits swapped within them.
+                self.src32(eax, x.src[0])?;
+                self.a.bswap(eax)?;
+                for (shift, mask) in [(4, 0x0f0f_0f0fu32), (2, 0x3333_3333), (1, 0x5555_5555)] {
+                    self.a.mov(ecx, eax)?;
+                    self.a.shr(eax, shift)?;
+                    self.a.and(eax, mask)?;
+                    self.a.and(ecx, mask)?;
+                    self.a.shl(ecx, shift)?;
+                    self.a.or(eax, ecx)?;
+                }
                 self.a.mov(sreg32(d), eax)?;
             }
             Bcnt32 { zeros } | Bcnt64 { zeros } => {

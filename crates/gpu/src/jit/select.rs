@@ -619,12 +619,16 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             | BitsOp::BfeI32
             | BitsOp::Bfi
             | BitsOp::Alignbit
-            | BitsOp::Alignbyte),
+            | BitsOp::Alignbyte
+            | BitsOp::Bfrev
+            | BitsOp::FfbhU32
+            | BitsOp::FfblB32
+            | BitsOp::FfbhI32),
         ) => {
             if !no_mods || li.dst.is_none() {
                 return None;
             }
-            src32(&mut li, 3)?;
+            src32(&mut li, usize::from(op.num_src()))?;
             li.op = LaneOp::Bits(op);
             Some(li)
         }

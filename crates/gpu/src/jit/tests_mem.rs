@@ -1634,25 +1634,72 @@ fn sdwa_integer_ops_are_native_and_exact() {
     }
 }
 
-/// `s_bcnt0/1_i32_b32/b64` are translated and match the interpreter, SCC included: zero,
-/// all ones, one bit in either half, constants.
+/// `s_bcnt0/1_i32_b32/b64` and `s_brev_b32` are translated and match the interpreter, SCC
+/// included: zero, all ones, one bit in either half, random values, constants.
 #[test]
 fn scalar_bit_counts_are_native_and_exact() {
     let mut r = Rng(71);
-    let values = [0u32, 1, 0x8000_0000, u32::MAX, 0x0f0f_f0f0];
-    // SOP1: 0b1_0111_1101 [31:23], sdst [22:16], op [15:8] (0x0a/0x0b bcnt0 b32/b64, 0x0c/0x0d
-    // bcnt1), ssrc0 [7:0].
-    for op in 0x0au32..=0x0d {
+    let values = [0u32, 1, 0x8000_0000, u32::MAX, 0x0f0f_f0f0, 0x1234_5678];
+    // SOP1: 0b1_0111_1101 [31:23], sdst [22:16], op [15:8] (0x08 brev b32, 0x0a/0x0b bcnt0
+    // b32/b64, 0x0c/0x0d bcnt1), ssrc0 [7:0].
+    for op in [0x08u32, 0x0a, 0x0b, 0x0c, 0x0d] {
         for s0 in [2u32, 0x80, 0xc1] {
             let prog = scc_captured(0xbe80_0000 | 4 << 16 | op << 8 | s0);
             let text = prog.text(0);
-            assert!(text.starts_with("s_bcnt"), "{text}");
+            assert!(
+                text.starts_with("s_bcnt") || text.starts_with("s_brev"),
+                "{text}"
+            );
             for k in 0..8 {
                 let mut w0 = random_wave(&mut r);
                 if k < 6 {
                     w0.s[2] = r.pick(&values);
                     w0.s[3] = r.pick(&values);
                 }
+                assert_registers_exact(&prog, &w0, &text);
+            }
+        }
+    }
+}
+
+/// `v_bfrev_b32`, `v_ffbh_u32`, `v_ffbl_b32` and `v_ffbh_i32` are translated and match the
+/// interpreter: zero, all ones, single bits at both ends, values just past a power of two,
+/// random ones; from a VGPR, an SGPR and a constant; VOP1 and VOP3.
+#[test]
+fn vector_bit_scans_are_native_and_exact() {
+    let mut r = Rng(73);
+    let values = [
+        0u32,
+        1,
+        0x8000_0000,
+        u32::MAX,
+        0x7fff_ffff,
+        0x0001_0000,
+        0x0001_0001,
+        0xffff_fffe,
+        0x1234_5678,
+    ];
+    // VOP1: 0x3f [31:25], vdst [24:17], op [16:9], src0 [8:0]; VOP3: 0x34 [31:26], op + 0x140.
+    for op in 0x2cu32..=0x2f {
+        for (vop3, src0) in [(false, 258u32), (false, 2), (true, 258), (true, 0xc1)] {
+            let words = match vop3 {
+                false => [0x3f << 25 | 1 << 17 | op << 9 | src0, 0xbf81_0000],
+                true => [0x34 << 26 | (0x140 + op) << 16 | 1, src0],
+            };
+            let prog = then_endpgm(words);
+            let text = prog.text(0);
+            assert!(
+                text.starts_with("v_bfrev") || text.starts_with("v_ffb"),
+                "{text}"
+            );
+            for _ in 0..6 {
+                let mut w0 = random_wave(&mut r);
+                for l in 0..64 {
+                    if r.next() % 2 == 0 {
+                        w0.v[2][l] = r.pick(&values);
+                    }
+                }
+                w0.s[2] = r.pick(&values);
                 assert_registers_exact(&prog, &w0, &text);
             }
         }
