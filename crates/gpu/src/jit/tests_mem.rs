@@ -1695,7 +1695,7 @@ fn vector_bit_scans_are_native_and_exact() {
             for _ in 0..6 {
                 let mut w0 = random_wave(&mut r);
                 for l in 0..64 {
-                    if r.next() % 2 == 0 {
+                    if r.next().is_multiple_of(2) {
                         w0.v[2][l] = r.pick(&values);
                     }
                 }
