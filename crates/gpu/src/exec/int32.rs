@@ -19,6 +19,7 @@ pub enum Int32 {
     MulLo,
     MulHiU,
     MulU24,
+    MulI24,
     And,
     Or,
     Xor,
@@ -37,6 +38,7 @@ pub enum Int32 {
     Or3,
     Xad,
     MadU24,
+    MadI24,
     /// `b` where the lane's mask bit is set, else `a`.
     Cndmask,
     /// Carry/borrow ops: they also write a lane mask (carry-out), the last three read one.
@@ -50,7 +52,7 @@ pub enum Int32 {
 
 impl Int32 {
     /// Every op with its mnemonic (one list for the decoder-time match and the tests).
-    pub const ALL: [(Int32, &'static str); 33] = [
+    pub const ALL: [(Int32, &'static str); 35] = [
         (Int32::Mov, "v_mov_b32"),
         (Int32::Not, "v_not_b32"),
         (Int32::Add, "v_add_u32"),
@@ -59,6 +61,7 @@ impl Int32 {
         (Int32::MulLo, "v_mul_lo_u32"),
         (Int32::MulHiU, "v_mul_hi_u32"),
         (Int32::MulU24, "v_mul_u32_u24"),
+        (Int32::MulI24, "v_mul_i32_i24"),
         (Int32::And, "v_and_b32"),
         (Int32::Or, "v_or_b32"),
         (Int32::Xor, "v_xor_b32"),
@@ -77,6 +80,7 @@ impl Int32 {
         (Int32::Or3, "v_or3_b32"),
         (Int32::Xad, "v_xad_u32"),
         (Int32::MadU24, "v_mad_u32_u24"),
+        (Int32::MadI24, "v_mad_i32_i24"),
         (Int32::Cndmask, "v_cndmask_b32"),
         (Int32::AddCo, "v_add_co_u32"),
         (Int32::SubCo, "v_sub_co_u32"),
@@ -126,7 +130,7 @@ impl Int32 {
         use Int32::*;
         match self {
             Mov | Not => 1,
-            LshlAdd | AddLshl | Add3 | LshlOr | AndOr | Or3 | Xad | MadU24 => 3,
+            LshlAdd | AddLshl | Add3 | LshlOr | AndOr | Or3 | Xad | MadU24 | MadI24 => 3,
             _ => 2,
         }
     }
@@ -151,6 +155,7 @@ pub fn apply(
         };
     }
     let u24 = |v: u32| v & 0xff_ffff;
+    let i24 = |v: u32| ((v << 8) as i32 >> 8) as u32;
     match op {
         Int32::Mov => out.copy_from_slice(a),
         Int32::Not => lanes!(|x, _y, _z| !x),
@@ -160,6 +165,7 @@ pub fn apply(
         Int32::MulLo => lanes!(|x, y, _z| x.wrapping_mul(y)),
         Int32::MulHiU => lanes!(|x, y, _z| ((u64::from(x) * u64::from(y)) >> 32) as u32),
         Int32::MulU24 => lanes!(|x, y, _z| u24(x).wrapping_mul(u24(y))),
+        Int32::MulI24 => lanes!(|x, y, _z| i24(x).wrapping_mul(i24(y))),
         Int32::And => lanes!(|x, y, _z| x & y),
         Int32::Or => lanes!(|x, y, _z| x | y),
         Int32::Xor => lanes!(|x, y, _z| x ^ y),
@@ -178,6 +184,7 @@ pub fn apply(
         Int32::Or3 => lanes!(|x, y, z| x | y | z),
         Int32::Xad => lanes!(|x, y, z| (x ^ y).wrapping_add(z)),
         Int32::MadU24 => lanes!(|x, y, z| u24(x).wrapping_mul(u24(y)).wrapping_add(z)),
+        Int32::MadI24 => lanes!(|x, y, z| i24(x).wrapping_mul(i24(y)).wrapping_add(z)),
         Int32::Cndmask => {
             for (l, ((o, &x), &y)) in out.iter_mut().zip(a).zip(b).enumerate() {
                 *o = if mask >> l & 1 != 0 { y } else { x };

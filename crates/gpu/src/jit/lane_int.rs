@@ -494,6 +494,20 @@ impl Emitter<'_> {
                 self.put(d, r)
             }
             MulHiU => self.mul_hi(li, false),
+            MulI24 | MadI24 => {
+                // Each source's low 24 bits sign-extended.
+                let (t, u) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
+                for v in [t, u] {
+                    self.v_slli(v, v, 8)?;
+                    self.v_srai(v, v, 8)?;
+                }
+                self.v_mullo(t, t, Vs::R(u))?;
+                if op == MadI24 {
+                    let c = self.opd(s2)?;
+                    self.v_add(t, t, c)?;
+                }
+                self.put(d, t)
+            }
             MulU24 | MadU24 => {
                 let (t, u) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
                 let k = self.opd(super::select::Opd::K(0xff_ffff))?;

@@ -844,7 +844,7 @@ fn op_arity(op: Int32) -> usize {
     use Int32::*;
     match op {
         Mov => 1,
-        LshlAdd | AddLshl | Add3 | LshlOr | Or3 | MadU24 => 3,
+        LshlAdd | AddLshl | Add3 | LshlOr | Or3 | MadU24 | MadI24 => 3,
         _ => 2,
     }
 }
