@@ -22,8 +22,9 @@ use iced_x86::code_asm::*;
 const SIGN: u64 = 1 << 63;
 const QUIET: u64 = 1 << 51;
 const DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
-/// `vcmppd` predicate: unordered (a NaN operand).
+/// `vcmppd` predicates: unordered (a NaN operand), ordered.
 const UNORD: i32 = 3;
+const ORD: i32 = 7;
 
 /// `vpermd` indices taking a chunk's dwords of half 0 (lanes {0, 1, 4, 5, ...}) and of half
 /// 1 to the low eight positions.
@@ -298,14 +299,40 @@ impl<'p> Emitter<'p> {
     /// interpreter does (`convert_nan`): sign and payload kept, quiet bit set.
     pub(super) fn lane_f64_cvt(&mut self, li: &LaneInst, op: CvtOp) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
-        if op == CvtOp::F32F64 {
+        if matches!(op, CvtOp::F32F64 | CvtOp::I32F64) {
             let mut res = [V(0); 2];
             for (half, r_out) in res.iter_mut().enumerate() {
                 let q = self.f64_src(li, 0, half)?;
                 let r = self.tmp()?;
-                match self.isa {
-                    Isa::Avx512 => self.a.vcvtpd2ps(yr(r), zr(q))?,
-                    Isa::Avx2 => self.a.vcvtpd2ps(xr(r), yr(q))?,
+                if op == CvtOp::I32F64 {
+                    // `valu::convert::float_to_int`: a NaN is 0, the rest truncated and
+                    // clamped to i32's range. x86 gives i32::MIN for a NaN and anything out
+                    // of range, which is right only below: NaNs zeroed (+0.0) and the top
+                    // clamped to i32::MAX first.
+                    self.q_const(r, (i32::MAX as f64).to_bits())?;
+                    match self.isa {
+                        Isa::Avx512 => {
+                            let m = self.mtmp()?;
+                            self.a.vcmppd(kr(m), zr(q), zr(q), ORD)?;
+                            self.a.vmovapd(zk(zr(q), m).z(), zr(q))?;
+                            self.mfree(m);
+                            self.a.vminpd(zr(q), zr(q), zr(r))?;
+                            self.a.vcvttpd2dq(yr(r), zr(q))?;
+                        }
+                        Isa::Avx2 => {
+                            let m = self.tmp()?;
+                            self.a.vcmppd(yr(m), yr(q), yr(q), ORD)?;
+                            self.a.vandpd(yr(q), yr(q), yr(m))?;
+                            self.free(m);
+                            self.a.vminpd(yr(q), yr(q), yr(r))?;
+                            self.a.vcvttpd2dq(xr(r), yr(q))?;
+                        }
+                    }
+                } else {
+                    match self.isa {
+                        Isa::Avx512 => self.a.vcvtpd2ps(yr(r), zr(q))?,
+                        Isa::Avx2 => self.a.vcvtpd2ps(xr(r), yr(q))?,
+                    }
                 }
                 self.free(q);
                 *r_out = r;

@@ -687,14 +687,14 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             Some(li)
         }
         // (AVX2 has no unsigned dword to f64 conversion.)
-        ValuOp::Cvt(op @ (CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::F64I32 | CvtOp::F64U32))
-            if isa == Isa::Avx512 || op != CvtOp::F64U32 =>
-        {
-            let float_src = matches!(op, CvtOp::F32F64 | CvtOp::F64F32);
+        ValuOp::Cvt(
+            op @ (CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::F64I32 | CvtOp::F64U32 | CvtOp::I32F64),
+        ) if isa == Isa::Avx512 || op != CvtOp::F64U32 => {
+            let float_src = matches!(op, CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::I32F64);
             if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst? == 255 {
                 return None;
             }
-            if op == CvtOp::F32F64 {
+            if matches!(op, CvtOp::F32F64 | CvtOp::I32F64) {
                 li.src[0] = Opd::pair(x.src[0])?;
                 li.wide[0] = true;
             } else {

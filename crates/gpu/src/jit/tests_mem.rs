@@ -1055,7 +1055,8 @@ fn f64_class_compares_are_native_and_exact() {
 
 /// Conversions to and from f64 are translated (u32 -> f64 on AVX-512 only) and match the
 /// interpreter: f32 -> f64 and back (NaN payloads, denormals, overflow and underflow in the
-/// narrowing), i32/u32 -> f64; VOP1 and VOP3 (abs/neg) encodings.
+/// narrowing), i32/u32 -> f64, f64 -> i32 (NaNs, both ends of the range); VOP1 and VOP3
+/// (abs/neg) encodings.
 #[test]
 fn f64_conversions_are_native_and_exact() {
     let mut buf = vec![0u8; 64];
@@ -1092,6 +1093,22 @@ fn f64_conversions_are_native_and_exact() {
         (vop3(0x14f, 1, 0), "v_cvt_f32_f64"),
         (vop3(0x150, 0, 1), "v_cvt_f64_f32"),
         (vop3(0x150, 1, 1), "v_cvt_f64_f32"),
+        (vop1(0x03), "v_cvt_i32_f64"),
+        (vop3(0x143, 1, 0), "v_cvt_i32_f64"),
+        (vop3(0x143, 0, 1), "v_cvt_i32_f64"),
+    ];
+    // f64 -> i32: around both ends of i32's range, small values, NaNs.
+    let to_i32: [u64; 10] = [
+        0x41df_ffff_ffc0_0000, // i32::MAX
+        0x41df_ffff_ffff_ffff, // just below 2^31
+        0x41e0_0000_0000_0000, // 2^31
+        0xc1e0_0000_0000_0000, // i32::MIN
+        0xc1e0_0000_0010_0000, // i32::MIN - 0.5
+        0xc1e0_0000_0020_0000, // i32::MIN - 1
+        0x3fe0_0000_0000_0000, // 0.5
+        0x4059_0000_0000_0000, // 100
+        0x7ff8_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
     ];
     let mut r = Rng(19);
     for (inst, name) in cases {
@@ -1109,6 +1126,11 @@ fn f64_conversions_are_native_and_exact() {
                     r.pick(&f64s) ^ (r.next() & (1 << 63))
                 } else {
                     r.next()
+                };
+                let q = if name == "v_cvt_i32_f64" && r.next().is_multiple_of(2) {
+                    r.pick(&to_i32) ^ (r.next() & (1 << 63))
+                } else {
+                    q
                 };
                 w0.v[2][l] = q as u32;
                 w0.v[3][l] = (q >> 32) as u32;
