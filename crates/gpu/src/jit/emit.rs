@@ -708,6 +708,12 @@ impl<'p> Emitter<'p> {
                 src,
                 wide: true,
             } => self.ldexp64(i, dst, src)?,
+            WaveOp::Frexp {
+                dst,
+                src,
+                wide,
+                mant,
+            } => self.frexp(i, dst, src, wide, mant)?,
         }
         Ok(())
     }

@@ -26,7 +26,11 @@
 //!
 //! `v_ldexp_f32` and `v_ldexp_f64` (the math library's scaling by a power of two) follow
 //! the same pattern: an exponent add where operand and result are normal, the operand
-//! itself for zeros, infinities and (quieted) NaNs, the interpreter for any other lane.
+//! itself for zeros, infinities and (quieted) NaNs, the interpreter for any other lane. So do
+//! `v_frexp_mant` and `v_frexp_exp_i32` (f32 and f64): for a normal operand the mantissa with
+//! the exponent of [0.5, 1), and the exponent less the bias plus one; zeros, infinities and
+//! NaNs have fixed results; a denormal operand (which needs normalizing) goes to the
+//! interpreter.
 
 use super::emit::{err, sreg32, sreg64, Emitter, EXEC, R};
 use super::select::DivStep;
@@ -37,7 +41,7 @@ use iced_x86::code_asm::*;
 
 /// Constants of the checks, each in 16 lanes (a whole vector on either ISA).
 #[repr(align(64))]
-struct Consts([[u32; 16]; 29]);
+struct Consts([[u32; 16]; 36]);
 
 const K_FF: usize = 0;
 const K_SIGN: usize = 1;
@@ -52,6 +56,13 @@ const K_QUIET: usize = 26;
 /// `v_ldexp_f64`, on high dwords: the mantissa's bits; the quiet bit.
 const K_MANT64: usize = 27;
 const K_QUIET64: usize = 28;
+/// `v_frexp_*`, f32 and f64 (high dwords): sign and mantissa bits; the exponent of [0.5, 1)
+/// in place; that exponent (the bias less one).
+const K_SIGN_MANT: [usize; 2] = [29, 30];
+const K_HALF: [usize; 2] = [31, 32];
+const K_BIAS1: [usize; 2] = [33, 34];
+/// The f32 mantissa's bits.
+const K_MANT32: usize = 35;
 /// Per range [lo, hi] of an exponent (or difference): the constants lo and hi - lo, for
 /// the denominator's exponent e1, the numerator's e2 and e2 - e1.
 const SCALE_RANGES: [(usize, usize); 3] = [(4, 5), (6, 7), (8, 9)];
@@ -97,6 +108,13 @@ static CONSTS: Consts = {
         splat(0x0040_0000),
         splat(0x000f_ffff),
         splat(0x0008_0000),
+        splat(0x807f_ffff),
+        splat(0x800f_ffff),
+        splat(126 << 23),
+        splat(1022 << 20),
+        splat(126),
+        splat(1022),
+        splat(0x007f_ffff),
     ])
 };
 
@@ -333,6 +351,99 @@ impl Emitter<'_> {
             for (v, r) in [(a, dst.wrapping_add(1)), (c, dst)] {
                 let row = self.vgpr_chunk(r, chunk);
                 self.v_store_masked_blend(row, v, e)?;
+            }
+        }
+        self.div_end(None, [a, b, c, d], [e, g, h], done)
+    }
+
+    /// `v_frexp_mant` (`mant`) or `v_frexp_exp_i32` of f32 or (`wide`) f64 `src` into VGPR
+    /// (pair) `dst` (instruction `i`), as `valu::fmisc::frexp_*`: for a normal x the sign and
+    /// mantissa with the exponent of [0.5, 1), and x's exponent less the bias plus one; x
+    /// itself for a zero or an infinity (exponent 0), x quieted for a NaN (exponent 0). A
+    /// denormal lane sends the instruction to the interpreter before anything is written.
+    /// f64 works on the high dwords (the low dword is the mantissa's, unchanged).
+    pub(super) fn frexp(&mut self, i: u32, dst: u8, src: Src, wide: bool, mant: bool) -> R<()> {
+        let done = self.a.create_label();
+        let slow = self.slow_callout(i, done)?;
+        let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
+        let k = |n: usize| Vs::M(rsi + 64 * n as i32);
+        let w = usize::from(wide);
+        let (shift, exp_max, range) = match wide {
+            false => (23, K_FF, FIXUP_RANGES[0]),
+            true => (20, K_7FF, FIXUP_RANGES_64[0]),
+        };
+        let chunks = self.isa.chunks() as i32;
+        // d = |x| with (f64) the low dword's bits folded in: zero only for a zero.
+        let magnitude = |e: &mut Self, chunk: i32| -> R<()> {
+            e.v_and(d, a, k(K_ABS))?;
+            if wide {
+                e.div_src64(c, src, chunk, false)?;
+                e.v_or(d, d, Vs::R(c))?;
+            }
+            Ok(())
+        };
+        let high = |e: &mut Self, v: V, chunk: i32| match wide {
+            true => e.div_src64(v, src, chunk, true),
+            false => e.div_src(v, src, chunk),
+        };
+        for chunk in 0..chunks {
+            // g = the denormals: exponent 0, not a zero.
+            self.chunk_exec(e, chunk, None)?;
+            high(self, a, chunk)?;
+            magnitude(self, chunk)?;
+            self.v_xor(c, c, Vs::R(c))?;
+            self.v_icmp(h, Icmp::Eq, false, d, Vs::R(c))?;
+            self.v_srli(b, a, shift)?;
+            self.v_and(b, b, k(exp_max))?;
+            self.v_icmp(g, Icmp::Eq, false, b, Vs::R(c))?;
+            self.m_andn(g, h, g)?;
+            self.m_and(g, g, e)?;
+            self.m_test(g)?;
+            self.a.jnz(slow)?;
+        }
+        for chunk in 0..chunks {
+            high(self, a, chunk)?;
+            // b = the exponent; g = the normal lanes.
+            self.v_srli(b, a, shift)?;
+            self.v_and(b, b, k(exp_max))?;
+            self.v_sub(c, b, k(range.0))?;
+            self.v_icmp(g, Icmp::Le, false, c, k(range.1))?;
+            if mant {
+                // h = the NaNs: exponent all ones, magnitude above the infinity's.
+                self.v_icmp(h, Icmp::Eq, false, b, k(exp_max))?;
+                if wide {
+                    self.v_and(d, a, k(K_MANT64))?;
+                    self.div_src64(c, src, chunk, false)?;
+                    self.v_or(d, d, Vs::R(c))?;
+                } else {
+                    self.v_and(d, a, k(K_MANT32))?;
+                }
+                self.v_xor(c, c, Vs::R(c))?;
+                self.v_icmp(e, Icmp::Eq, false, d, Vs::R(c))?;
+                self.m_andn(h, e, h)?;
+                // NaNs quieted, normal lanes' exponent replaced, zeros and infinities kept.
+                let quiet = if wide { K_QUIET64 } else { K_QUIET };
+                self.v_or(d, a, k(quiet))?;
+                self.v_blend(a, h, a, d)?;
+                self.v_and(d, a, k(K_SIGN_MANT[w]))?;
+                self.v_or(d, d, k(K_HALF[w]))?;
+                self.v_blend(a, g, a, d)?;
+            } else {
+                // The exponent less the bias plus one where normal, else 0.
+                self.v_sub(a, b, k(K_BIAS1[w]))?;
+                self.v_xor(c, c, Vs::R(c))?;
+                self.v_blend(a, g, c, a)?;
+            }
+            self.chunk_exec(e, chunk, None)?;
+            if wide && mant {
+                self.div_src64(c, src, chunk, false)?;
+                for (v, r) in [(a, dst.wrapping_add(1)), (c, dst)] {
+                    let row = self.vgpr_chunk(r, chunk);
+                    self.v_store_masked_blend(row, v, e)?;
+                }
+            } else {
+                let row = self.vgpr_chunk(dst, chunk);
+                self.v_store_masked_blend(row, a, e)?;
             }
         }
         self.div_end(None, [a, b, c, d], [e, g, h], done)

@@ -303,6 +303,14 @@ pub(super) enum WaveOp {
     /// `v_ldexp_f32` or (`wide`) `v_ldexp_f64` without modifiers (`lane_div.rs`): VGPR
     /// (pair) `dst` = src0 * 2^src1.
     Ldexp { dst: u8, src: [Src; 2], wide: bool },
+    /// `v_frexp_mant` (`mant`) or `v_frexp_exp_i32` of an f32 or (`wide`) f64 source without
+    /// modifiers (`lane_div.rs`) into VGPR (pair) `dst`.
+    Frexp {
+        dst: u8,
+        src: Src,
+        wide: bool,
+        mant: bool,
+    },
 }
 
 /// The f32 division helpers [`WaveOp::Div`] runs.
@@ -316,14 +324,19 @@ pub(super) enum DivStep {
 impl WaveOp {
     /// Whether its lowering assumes the float mode a block's guard checks (`Block::float`).
     pub fn float(&self) -> bool {
-        matches!(self, WaveOp::Div { .. } | WaveOp::Ldexp { .. })
+        matches!(
+            self,
+            WaveOp::Div { .. } | WaveOp::Ldexp { .. } | WaveOp::Frexp { .. }
+        )
     }
 
     /// ... and the f64 fields of MODE (`Block::float64`).
     pub fn float64(&self) -> bool {
         matches!(
             self,
-            WaveOp::Div { wide: true, .. } | WaveOp::Ldexp { wide: true, .. }
+            WaveOp::Div { wide: true, .. }
+                | WaveOp::Ldexp { wide: true, .. }
+                | WaveOp::Frexp { wide: true, .. }
         )
     }
 }
@@ -838,6 +851,28 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
     }
     if x.inst.op == Op::V_PERM_B32 {
         return perm(x);
+    }
+    if let Some((wide, mant)) = match x.inst.op {
+        Op::V_FREXP_MANT_F32 => Some((false, true)),
+        Op::V_FREXP_EXP_I32_F32 => Some((false, false)),
+        Op::V_FREXP_MANT_F64 => Some((true, true)),
+        Op::V_FREXP_EXP_I32_F64 => Some((true, false)),
+        _ => None,
+    } {
+        let dst = x.inst.dst.vgpr_index()?;
+        if !pair_src(x.src[0], wide) || !plain(x) || x.inst.mods != VopMods::default() {
+            return None;
+        }
+        if wide && mant && dst == 255 {
+            return None;
+        }
+        let src = x.src[0];
+        return Some(WaveOp::Frexp {
+            dst,
+            src,
+            wide,
+            mant,
+        });
     }
     if let Some(wide) = match x.inst.op {
         Op::V_LDEXP_F32 => Some(false),

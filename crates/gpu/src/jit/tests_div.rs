@@ -549,3 +549,61 @@ fn ldexp64_matches_the_interpreter() {
         compare(&prog, &w0, case);
     }
 }
+
+/// `v_frexp_mant` and `v_frexp_exp_i32`, f32 and f64, against the interpreter: normal
+/// operands of every exponent, zeros, infinities, signaling and quiet NaNs (f64: one with
+/// only low mantissa bits set), denormals (one odd lane only in a quarter of the cases);
+/// from VGPRs, SGPRs and constants, VOP1 and VOP3.
+#[test]
+fn frexp_matches_the_interpreter() {
+    if !super::host_supported() {
+        return;
+    }
+    let (seed, cases) = fuzz_params(0xf_e4e9, 400);
+    let mut r = Rng(seed);
+    // (VOP1 opcode, f64, name)
+    let ops = [
+        (0x33u32, false, "v_frexp_exp_i32_f32"),
+        (0x34, false, "v_frexp_mant_f32"),
+        (0x30, true, "v_frexp_exp_i32_f64"),
+        (0x31, true, "v_frexp_mant_f64"),
+    ];
+    for case in 0..cases {
+        let (op, wide, name) = ops[case % 4];
+        let s0 = match r.next() % 6 {
+            0 => 30,
+            1 => r.pick(&[242, 128 + 3, 193, 128]), // 1.0, 3, -1, 0
+            _ => v(20),
+        };
+        let dst = r.pick(&[8, 20, 21]);
+        let words: &[u32] = if r.next().is_multiple_of(2) {
+            &[0x3f << 25 | dst << 17 | op << 9 | s0]
+        } else {
+            &[vop3(0x140 + op, 0, dst), s0]
+        };
+        let prog = program(words, &[name]);
+        let mut w0 = start_wave(&mut r, case);
+        let odd = case / 4 % 4;
+        let only = (odd == 3).then(|| (r.next() % 64) as usize);
+        for l in 0..64 {
+            let special = odd > 0 && only.map_or(r.next().is_multiple_of(8), |o| o == l);
+            let e = r.next() as u32;
+            let (lo, hi) = match (wide, special) {
+                (false, false) => (with_exp(&mut r, 1 + e % 254), 0),
+                (false, true) => (edge(&mut r), 0),
+                (true, false) => with_exp64(&mut r, 1 + e % 2046),
+                (true, true) => match r.next() % 2 {
+                    0 => edge64(&mut r),
+                    _ => r.pick(&[(1, 0x7ff0_0000), (0, 0xfff4_0000), (3, 0), (0, 0x8008_0000)]),
+                },
+            };
+            w0.v[20][l] = lo;
+            w0.v[21][l] = hi;
+        }
+        (w0.s[30], w0.s[31]) = with_exp64(&mut r, 1000);
+        if !wide {
+            w0.s[30] = with_exp(&mut r, 100);
+        }
+        compare(&prog, &w0, case);
+    }
+}
