@@ -22,9 +22,10 @@ use iced_x86::code_asm::*;
 const SIGN: u64 = 1 << 63;
 const QUIET: u64 = 1 << 51;
 const DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
-/// `vcmppd` predicates: unordered (a NaN operand), ordered.
+/// `vcmppd` predicates: unordered (a NaN operand), ordered, equal (neither a NaN).
 const UNORD: i32 = 3;
 const ORD: i32 = 7;
+const EQ_OQ: i32 = 0;
 
 /// `vpermd` indices taking a chunk's dwords of half 0 (lanes {0, 1, 4, 5, ...}) and of half
 /// 1 to the low eight positions.
@@ -112,6 +113,9 @@ impl<'p> Emitter<'p> {
 
     pub(super) fn lane_f64(&mut self, li: &LaneInst, op: FOp) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
+        if matches!(op, FOp::Min | FOp::Max) {
+            return self.f64_minmax(li, d, op == FOp::Max);
+        }
         let mut res = [V(0); 2];
         for (half, r_out) in res.iter_mut().enumerate() {
             let mut q = [None; 3];
@@ -152,6 +156,142 @@ impl<'p> Emitter<'p> {
             *r_out = r;
         }
         self.put_halves(d, res)
+    }
+
+    /// `v_min_f64`/`v_max_f64` in IEEE mode (`valu::fmisc::min/max`): without NaNs, y < x ?
+    /// y : x (`vminpd y, x`; max likewise), and of equal operands (only ±0 differ) the OR of
+    /// the bits (-0 wins) for min, the AND (+0 wins) for max. A NaN lane is fixed out of line
+    /// ([`Emitter::minmax_nan_f64`]).
+    fn f64_minmax(&mut self, li: &LaneInst, d: u8, max: bool) -> R<()> {
+        let mut res = [V(0); 2];
+        for (half, r_out) in res.iter_mut().enumerate() {
+            let x = self.f64_src(li, 0, half)?;
+            let y = self.f64_src(li, 1, half)?;
+            let (r, c) = (self.tmp()?, self.tmp()?);
+            let a = &mut self.a;
+            match self.isa {
+                Isa::Avx512 => {
+                    let m = self.mtmp()?;
+                    let a = &mut self.a;
+                    if max {
+                        a.vmaxpd(zr(r), zr(y), zr(x))?;
+                        a.vpandq(zr(c), zr(x), zr(y))?;
+                    } else {
+                        a.vminpd(zr(r), zr(y), zr(x))?;
+                        a.vporq(zr(c), zr(x), zr(y))?;
+                    }
+                    a.vcmppd(kr(m), zr(x), zr(y), EQ_OQ)?;
+                    a.vmovapd(zk(zr(r), m), zr(c))?;
+                    self.mfree(m);
+                }
+                Isa::Avx2 => {
+                    if max {
+                        a.vmaxpd(yr(r), yr(y), yr(x))?;
+                        a.vpand(yr(c), yr(x), yr(y))?;
+                    } else {
+                        a.vminpd(yr(r), yr(y), yr(x))?;
+                        a.vpor(yr(c), yr(x), yr(y))?;
+                    }
+                    let m = self.tmp()?;
+                    let a = &mut self.a;
+                    a.vcmppd(yr(m), yr(x), yr(y), EQ_OQ)?;
+                    a.vblendvpd(yr(r), yr(r), yr(c), yr(m))?;
+                    self.free(m);
+                }
+            }
+            self.free(c);
+            let any = self.mtmp()?;
+            match self.isa {
+                Isa::Avx512 => self.a.vcmppd(kr(any), zr(x), zr(y), UNORD)?,
+                Isa::Avx2 => self.a.vcmppd(yr(V(any.0)), yr(x), yr(y), UNORD)?,
+            }
+            let reserved = self.reserve(2, 2)?;
+            self.m_test(any)?;
+            let mut cold = self.a.create_label();
+            let mut back = self.a.create_label();
+            self.a.jnz(cold)?;
+            bind(&mut self.a, &mut back)?;
+            self.cold(move |e| {
+                bind(&mut e.a, &mut cold)?;
+                e.free_v = reserved.0;
+                e.free_m = reserved.1;
+                e.minmax_nan_f64(r, x, y, any)?;
+                e.free_all();
+                Ok(e.a.jmp(back)?)
+            });
+            self.free_v |= reserved.0;
+            self.free_m |= reserved.1;
+            self.mfree(any);
+            self.free(x);
+            self.free(y);
+            *r_out = r;
+        }
+        self.put_halves(d, res)
+    }
+
+    /// Qword lanes of `any` (x or y a NaN) in `r` = min/max's NaN result in IEEE mode
+    /// (`valu::fmisc::minmax_nan`): a signaling NaN wins quieted (x before y); else a quiet
+    /// NaN yields the other operand, y quieted if both are NaN. Two vector temporaries and
+    /// two masks.
+    fn minmax_nan_f64(&mut self, r: V, x: V, y: V, any: M) -> R<()> {
+        let (f, q) = (self.tmp()?, self.tmp()?);
+        let (m, s) = (self.mtmp()?, self.mtmp()?);
+        // Lowest priority first: later assignments win.
+        self.v_mov(f, Vs::R(x))?; // y NaN, x not: x
+        self.nan_q(m, x)?;
+        self.blend_q(f, m, y)?; // x NaN: y ...
+        self.nan_q(s, y)?;
+        self.m_and(s, s, m)?;
+        self.quiet_q(q, y)?;
+        self.blend_q(f, s, q)?; // ... quieted when NaN too
+        for v in [y, x] {
+            self.snan_q(s, v, q)?;
+            self.quiet_q(q, v)?;
+            self.blend_q(f, s, q)?;
+        }
+        self.blend_q(r, any, f)
+    }
+
+    /// `m` = the qword lanes of `v` that are NaNs.
+    fn nan_q(&mut self, m: M, v: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vcmppd(kr(m), zr(v), zr(v), UNORD)?,
+            Isa::Avx2 => self.a.vcmppd(yr(V(m.0)), yr(v), yr(v), UNORD)?,
+        }
+        Ok(())
+    }
+
+    /// `m` = the qword lanes of `v` that are signaling NaNs (`t` clobbered). On AVX2 only
+    /// the mask's sign bits are meaningful (all `blend_q` reads).
+    fn snan_q(&mut self, m: M, v: V, t: V) -> R<()> {
+        self.nan_q(m, v)?;
+        match self.isa {
+            Isa::Avx512 => {
+                self.q_const(t, QUIET)?;
+                self.a.vptestnmq(super::vx::kk(kr(m), m), zr(v), zr(t))?;
+            }
+            Isa::Avx2 => {
+                // The quiet bit (51) to the sign; its complement within the NaN lanes.
+                self.a.vpsllq(yr(t), yr(v), 12)?;
+                self.a.vpandn(yr(V(m.0)), yr(t), yr(V(m.0)))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `d` = `v` with the quiet bit set.
+    fn quiet_q(&mut self, d: V, v: V) -> R<()> {
+        self.q_const(d, QUIET)?;
+        self.v_or(d, d, Vs::R(v))
+    }
+
+    /// `d` = `v` in the qword lanes of `m`.
+    fn blend_q(&mut self, d: V, m: M, v: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vmovapd(zk(zr(d), m), zr(v))?,
+            Isa::Avx2 => self.a.vblendvpd(yr(d), yr(d), yr(v), yr(V(m.0)))?,
+        }
+        Ok(())
     }
 
     /// `v_rcp_f64`, `v_sqrt_f64`, `v_rsq_f64`: the interpreter computes them as the host's

@@ -646,11 +646,18 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             Some(li)
         }
         ValuOp::Float(
-            op
-            @ (FOp::Add | FOp::Mul | FOp::Fma | FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne),
+            op @ (FOp::Add
+            | FOp::Mul
+            | FOp::Fma
+            | FOp::Min
+            | FOp::Max
+            | FOp::Trunc
+            | FOp::Floor
+            | FOp::Ceil
+            | FOp::Rndne),
             FTy::F64,
         ) => {
-            let binary = matches!(op, FOp::Add | FOp::Mul | FOp::Fma);
+            let binary = matches!(op, FOp::Add | FOp::Mul | FOp::Fma | FOp::Min | FOp::Max);
             if mods.clamp
                 || mods.omod != 0
                 || li.dst.is_none()
@@ -660,7 +667,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             }
             li.n = match op {
                 FOp::Fma => 3,
-                FOp::Add | FOp::Mul => 2,
+                FOp::Add | FOp::Mul | FOp::Min | FOp::Max => 2,
                 _ => 1,
             };
             for i in 0..li.n {

@@ -771,7 +771,7 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
     }
 }
 
-/// f64 add, mul and fma are translated (both ISAs) and match the interpreter bit for bit on
+/// f64 add, mul, fma, min and max are translated (both ISAs) and match the interpreter bit for bit on
 /// special values (signed zeros, infinities, quiet and signaling NaNs, denormals) and random
 /// ones, with abs/neg modifiers and VGPR-pair, SGPR-pair and constant sources.
 #[test]
@@ -807,6 +807,8 @@ fn f64_arithmetic_is_native_and_exact() {
         (0x280u32, "v_add_f64"),
         (0x281, "v_mul_f64"),
         (0x1cc, "v_fma_f64"),
+        (0x282, "v_min_f64"),
+        (0x283, "v_max_f64"),
     ] {
         for s in [
             [258u32, 260, 264],
@@ -834,6 +836,11 @@ fn f64_arithmetic_is_native_and_exact() {
                             };
                             w0.v[v][l] = q as u32;
                             w0.v[v + 1][l] = (q >> 32) as u32;
+                        }
+                        if r.next().is_multiple_of(4) {
+                            // Equal operands (min/max: ±0 of either sign).
+                            w0.v[4][l] = w0.v[2][l];
+                            w0.v[5][l] = w0.v[3][l] ^ (r.next() as u32 & 0x8000_0000);
                         }
                     }
                     let q = r.pick(&special);
