@@ -156,9 +156,9 @@ pub(super) struct Emitter<'p> {
     /// Memory-instruction sites numbered so far.
     pub(super) sites: u32,
     /// Stubs requested so far.
-    pub(super) stubs: std::collections::HashMap<super::stubs::Stub, CodeLabel>,
+    pub(super) stubs: rustc_hash::FxHashMap<super::stubs::Stub, CodeLabel>,
     /// Instruction index of the labels whose address the output needs (blocks, stubs).
-    pub(super) bound: std::collections::HashMap<CodeLabel, usize>,
+    pub(super) bound: rustc_hash::FxHashMap<CodeLabel, usize>,
     /// Classified LDS address registers at the current point of the block.
     pub(super) lds_cls: super::lds_class::ClassState,
     /// The global access after the segment being emitted, where it may take the segment's

@@ -14,12 +14,11 @@
 //! unsigned conversion to f64, so `v_cvt_f64_u32` stays a call-out there.
 
 use super::emit::{bind, err, Emitter, R};
-use super::select::LaneInst;
+use super::select::{LaneInst, Opd};
 use super::vx::{kr, xr, yr, zk, zr, Isa, Vs, M, V};
 use crate::valu::{CvtOp, FOp, TrOp};
 use iced_x86::code_asm::*;
 
-const SIGN: u64 = 1 << 63;
 const QUIET: u64 = 1 << 51;
 const DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
 /// `vcmppd` predicates: unordered (a NaN operand), ordered, equal (neither a NaN).
@@ -77,7 +76,26 @@ impl<'p> Emitter<'p> {
     /// its abs/neg modifiers applied, in a new temporary.
     fn f64_src(&mut self, li: &LaneInst, i: usize, half: usize) -> R<V> {
         let lo = self.opd_reg(li.src[i][0])?;
-        let hi = self.opd(li.src[i][1])?;
+        let (abs, neg) = (li.abs >> i & 1 != 0, li.neg >> i & 1 != 0);
+        // The modifiers change only the sign, the high dword's bit 31: applied to that dword
+        // with a 32-bit constant (a segment home, or a broadcast), before the unpacking.
+        let hi = if abs || neg {
+            let h = self.opd_scratch(li.src[i][1])?;
+            for (on, k, and) in [(abs, 0x7fff_ffff, true), (neg, 0x8000_0000, false)] {
+                if on {
+                    let k = self.opd(Opd::K(k))?;
+                    if and {
+                        self.v_and(h, h, k)?;
+                    } else {
+                        self.v_xor(h, h, k)?;
+                    }
+                    self.release(k);
+                }
+            }
+            Vs::R(h)
+        } else {
+            self.opd(li.src[i][1])?
+        };
         let t = self.tmp()?;
         let a = &mut self.a;
         match (self.isa, half, hi) {
@@ -95,19 +113,6 @@ impl<'p> Emitter<'p> {
         }
         self.free(lo);
         self.release(hi);
-        let (abs, neg) = (li.abs >> i & 1 != 0, li.neg >> i & 1 != 0);
-        if abs || neg {
-            let k = self.tmp()?;
-            if abs {
-                self.q_const(k, !SIGN)?;
-                self.v_and(t, t, Vs::R(k))?;
-            }
-            if neg {
-                self.q_const(k, SIGN)?;
-                self.v_xor(t, t, Vs::R(k))?;
-            }
-            self.free(k);
-        }
         Ok(t)
     }
 

@@ -106,11 +106,17 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         // (A constant count shifts by immediates.)
         LaneOp::Shift64(_) if matches!(li.src[0][0], super::select::Opd::K(_)) => &[],
         LaneOp::Shift64(_) => &[63, 32],
-        LaneOp::F32(_) | LaneOp::Cmp(..) if li.abs != 0 && li.neg != 0 => {
+        LaneOp::F32(_) | LaneOp::Cmp(..) | LaneOp::F64(_) | LaneOp::F64Trans(_)
+            if li.abs != 0 && li.neg != 0 =>
+        {
             &[0x7fff_ffff, 0x8000_0000]
         }
-        LaneOp::F32(_) | LaneOp::Cmp(..) if li.abs != 0 => &[0x7fff_ffff],
-        LaneOp::F32(_) | LaneOp::Cmp(..) if li.neg != 0 => &[0x8000_0000],
+        LaneOp::F32(_) | LaneOp::Cmp(..) | LaneOp::F64(_) | LaneOp::F64Trans(_) if li.abs != 0 => {
+            &[0x7fff_ffff]
+        }
+        LaneOp::F32(_) | LaneOp::Cmp(..) | LaneOp::F64(_) | LaneOp::F64Trans(_) if li.neg != 0 => {
+            &[0x8000_0000]
+        }
         LaneOp::Cmp(CmpTy::U16, _) => &[0xffff],
         LaneOp::Int16(crate::valu::I16Op::LshlrevB16 | crate::valu::I16Op::LshrrevB16)
         | LaneOp::Int16(crate::valu::I16Op::AshrrevI16)
