@@ -698,16 +698,7 @@ impl<'p> Emitter<'p> {
                 src,
                 fma,
             } => self.div64(i, step, dst, mask, src, fma)?,
-            WaveOp::Ldexp {
-                dst,
-                src,
-                wide: false,
-            } => self.ldexp(i, dst, src)?,
-            WaveOp::Ldexp {
-                dst,
-                src,
-                wide: true,
-            } => self.ldexp64(i, dst, src)?,
+            WaveOp::Ldexp { dst, src, wide } => self.ldexp(i, dst, src, wide)?,
             WaveOp::Frexp {
                 dst,
                 src,

@@ -41,7 +41,7 @@ use iced_x86::code_asm::*;
 
 /// Constants of the checks, each in 16 lanes (a whole vector on either ISA).
 #[repr(align(64))]
-struct Consts([[u32; 16]; 36]);
+struct Consts([[u32; 16]; 35]);
 
 const K_FF: usize = 0;
 const K_SIGN: usize = 1;
@@ -50,19 +50,17 @@ const K_INF: usize = 3;
 const K_7FF: usize = 13;
 /// The largest finite f64's high dword (magnitude).
 const K_MAX64: usize = 14;
-/// `v_ldexp_f32`: the first NaN's bits; the quiet bit.
-const K_NAN: usize = 25;
-const K_QUIET: usize = 26;
-/// `v_ldexp_f64`, on high dwords: the mantissa's bits; the quiet bit.
-const K_MANT64: usize = 27;
-const K_QUIET64: usize = 28;
+/// `v_ldexp_*`, `v_frexp_*`: the quiet bit (f32; f64 in the high dword) and the mantissa's
+/// bits (f64's high dword; f32).
+const K_QUIET: usize = 25;
+const K_MANT64: usize = 26;
+const K_QUIET64: usize = 27;
+const K_MANT32: usize = 34;
 /// `v_frexp_*`, f32 and f64 (high dwords): sign and mantissa bits; the exponent of [0.5, 1)
 /// in place; that exponent (the bias less one).
-const K_SIGN_MANT: [usize; 2] = [29, 30];
-const K_HALF: [usize; 2] = [31, 32];
-const K_BIAS1: [usize; 2] = [33, 34];
-/// The f32 mantissa's bits.
-const K_MANT32: usize = 35;
+const K_SIGN_MANT: [usize; 2] = [28, 29];
+const K_HALF: [usize; 2] = [30, 31];
+const K_BIAS1: [usize; 2] = [32, 33];
 /// Per range [lo, hi] of an exponent (or difference): the constants lo and hi - lo, for
 /// the denominator's exponent e1, the numerator's e2 and e2 - e1.
 const SCALE_RANGES: [(usize, usize); 3] = [(4, 5), (6, 7), (8, 9)];
@@ -104,7 +102,6 @@ static CONSTS: Consts = {
         splat(-1076i32 as u32),
         splat((2045 + 1076) as u32),
         splat((253 + 151) as u32),
-        splat(0x7f80_0001),
         splat(0x0040_0000),
         splat(0x000f_ffff),
         splat(0x0008_0000),
@@ -225,98 +222,56 @@ impl Emitter<'_> {
         self.div_end(flags, [a, b, c, d], [e, g, h], done)
     }
 
-    /// `v_ldexp_f32 v[dst], src0, src1` (instruction `i`): x * 2^n is x with n added to its
-    /// exponent where x is normal and so is the result (`valu::round::ldexp_bits` rounds
-    /// nothing there), x itself where x is a zero or an infinity, x quieted where a NaN; a
-    /// lane with anything else (a denormal operand, a result out of the normal range) sends
-    /// the instruction to the interpreter before anything is written.
-    pub(super) fn ldexp(&mut self, i: u32, dst: u8, src: [Src; 2]) -> R<()> {
+    /// `v_ldexp_f32 v[dst], src0, src1` or (`wide`) `v_ldexp_f64 v[dst:dst+1], ...`
+    /// (instruction `i`): x * 2^n is x with n added to its exponent where x is normal and so
+    /// is the result (`valu::round::ldexp_bits` rounds nothing there), x itself where x is a
+    /// zero or an infinity, x quieted where a NaN; a lane with anything else (a denormal
+    /// operand, a result out of the normal range) sends the instruction to the interpreter
+    /// before anything is written. f64 works on the high dwords, where sign, exponent (11
+    /// bits from bit 20) and quiet bit (bit 19) are; its low dword is the operand's in every
+    /// case handled here.
+    pub(super) fn ldexp(&mut self, i: u32, dst: u8, src: [Src; 2], wide: bool) -> R<()> {
         let done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
         let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
         let k = |n: usize| Vs::M(rsi + 64 * n as i32);
-        let exp = FIXUP_RANGES[0];
+        let (shift, exp_max, range, mant, quiet) = match wide {
+            false => (23, K_FF, FIXUP_RANGES[0], K_MANT32, K_QUIET),
+            true => (20, K_7FF, FIXUP_RANGES_64[0], K_MANT64, K_QUIET64),
+        };
+        // `v` = the operand's (high) dword; `v` |= its low dword (f64).
+        let high = |e: &mut Self, v: V, chunk: i32| match wide {
+            true => e.div_src64(v, src[0], chunk, true),
+            false => e.div_src(v, src[0], chunk),
+        };
+        let or_low = |e: &mut Self, v: V, t: V, chunk: i32| -> R<()> {
+            if wide {
+                e.div_src64(t, src[0], chunk, false)?;
+                e.v_or(v, v, Vs::R(t))?;
+            }
+            Ok(())
+        };
         let chunks = self.isa.chunks() as i32;
         for chunk in 0..chunks {
             self.chunk_exec(e, chunk, None)?;
-            self.div_src(a, src[0], chunk)?;
+            high(self, a, chunk)?;
             self.div_src(c, src[1], chunk)?;
             // g = x normal and the result's exponent e + n normal (in 32-bit arithmetic
-            // that also bounds n: e + n in [1, 254] only for n in [1 - e, 254 - e]).
-            self.v_srli(b, a, 23)?;
-            self.v_and(b, b, k(K_FF))?;
+            // that also bounds n: e + n in range only for n in range - e).
+            self.v_srli(b, a, shift)?;
+            self.v_and(b, b, k(exp_max))?;
             self.v_add(c, c, Vs::R(b))?;
-            self.v_sub(d, b, k(exp.0))?;
-            self.v_icmp(g, Icmp::Le, false, d, k(exp.1))?;
-            self.v_sub(d, c, k(exp.0))?;
-            self.v_icmp(h, Icmp::Le, false, d, k(exp.1))?;
-            self.m_and(g, g, h)?;
-            // ... or x a zero, an infinity or a NaN.
-            self.v_icmp(h, Icmp::Eq, false, b, k(K_FF))?;
-            self.m_or(g, g, h)?;
-            self.v_and(d, a, k(K_ABS))?;
-            self.v_xor(c, c, Vs::R(c))?;
-            self.v_icmp(h, Icmp::Eq, false, d, Vs::R(c))?;
-            self.m_or(g, g, h)?;
-            self.m_andn(g, g, e)?;
-            self.m_test(g)?;
-            self.a.jnz(slow)?;
-        }
-        for chunk in 0..chunks {
-            self.div_src(a, src[0], chunk)?;
-            self.div_src(c, src[1], chunk)?;
-            // b = x with n added to the exponent; d = x, quieted if a NaN.
-            self.v_slli(c, c, 23)?;
-            self.v_add(b, a, Vs::R(c))?;
-            self.v_and(d, a, k(K_ABS))?;
-            self.v_sub(d, d, k(K_NAN))?;
-            self.v_srai(d, d, 31)?; // all ones where no NaN
-            self.v_andn(d, d, k(K_QUIET))?;
-            self.v_or(d, d, Vs::R(a))?;
-            // The normal lanes take b.
-            self.v_srli(c, a, 23)?;
-            self.v_and(c, c, k(K_FF))?;
-            self.v_sub(c, c, k(exp.0))?;
-            self.v_icmp(g, Icmp::Le, false, c, k(exp.1))?;
-            self.v_blend(a, g, d, b)?;
-            self.chunk_exec(e, chunk, None)?;
-            let row = self.vgpr_chunk(dst, chunk);
-            self.v_store_masked_blend(row, a, e)?;
-        }
-        self.div_end(None, [a, b, c, d], [e, g, h], done)
-    }
-
-    /// `v_ldexp_f64 v[dst:dst+1], src0, src1` (instruction `i`): as [`Emitter::ldexp`] on
-    /// the high dwords, where sign, exponent (11 bits from bit 20) and the quiet bit (bit 19)
-    /// are; the low dword is the operand's in every case the JIT handles (`valu::round::
-    /// ldexp_bits` multiplies by powers of two: exact between normal numbers).
-    pub(super) fn ldexp64(&mut self, i: u32, dst: u8, src: [Src; 2]) -> R<()> {
-        let done = self.a.create_label();
-        let slow = self.slow_callout(i, done)?;
-        let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
-        let k = |n: usize| Vs::M(rsi + 64 * n as i32);
-        let exp = FIXUP_RANGES_64[0];
-        let chunks = self.isa.chunks() as i32;
-        for chunk in 0..chunks {
-            self.chunk_exec(e, chunk, None)?;
-            self.div_src64(a, src[0], chunk, true)?;
-            self.div_src(c, src[1], chunk)?;
-            // g = x normal and e + n normal (in 32-bit arithmetic that bounds n too).
-            self.v_srli(b, a, 20)?;
-            self.v_and(b, b, k(K_7FF))?;
-            self.v_add(c, c, Vs::R(b))?;
-            self.v_sub(d, b, k(exp.0))?;
-            self.v_icmp(g, Icmp::Le, false, d, k(exp.1))?;
-            self.v_sub(d, c, k(exp.0))?;
-            self.v_icmp(h, Icmp::Le, false, d, k(exp.1))?;
+            self.v_sub(d, b, k(range.0))?;
+            self.v_icmp(g, Icmp::Le, false, d, k(range.1))?;
+            self.v_sub(d, c, k(range.0))?;
+            self.v_icmp(h, Icmp::Le, false, d, k(range.1))?;
             self.m_and(g, g, h)?;
             // ... or x an infinity or a NaN (exponent all ones) ...
-            self.v_icmp(h, Icmp::Eq, false, b, k(K_7FF))?;
+            self.v_icmp(h, Icmp::Eq, false, b, k(exp_max))?;
             self.m_or(g, g, h)?;
-            // ... or a zero (both dwords zero but the sign).
-            self.div_src64(d, src[0], chunk, false)?;
-            self.v_and(c, a, k(K_ABS))?;
-            self.v_or(d, d, Vs::R(c))?;
+            // ... or a zero (every bit zero but the sign).
+            self.v_and(d, a, k(K_ABS))?;
+            or_low(self, d, c, chunk)?;
             self.v_xor(c, c, Vs::R(c))?;
             self.v_icmp(h, Icmp::Eq, false, d, Vs::R(c))?;
             self.m_or(g, g, h)?;
@@ -325,32 +280,33 @@ impl Emitter<'_> {
             self.a.jnz(slow)?;
         }
         for chunk in 0..chunks {
-            self.div_src64(a, src[0], chunk, true)?;
+            high(self, a, chunk)?;
             self.div_src(c, src[1], chunk)?;
-            // b = the high dword with n added to the exponent.
-            self.v_slli(c, c, 20)?;
+            // b = x with n added to the exponent.
+            self.v_slli(c, c, shift)?;
             self.v_add(b, a, Vs::R(c))?;
             // g = the normal lanes; h = the NaNs: exponent all ones, mantissa not zero.
-            self.v_srli(c, a, 20)?;
-            self.v_and(c, c, k(K_7FF))?;
-            self.v_icmp(h, Icmp::Eq, false, c, k(K_7FF))?;
-            self.v_sub(c, c, k(exp.0))?;
-            self.v_icmp(g, Icmp::Le, false, c, k(exp.1))?;
-            self.v_and(d, a, k(K_MANT64))?;
-            self.div_src64(c, src[0], chunk, false)?;
-            self.v_or(d, d, Vs::R(c))?;
+            self.v_srli(c, a, shift)?;
+            self.v_and(c, c, k(exp_max))?;
+            self.v_icmp(h, Icmp::Eq, false, c, k(exp_max))?;
+            self.v_sub(c, c, k(range.0))?;
+            self.v_icmp(g, Icmp::Le, false, c, k(range.1))?;
+            self.v_and(d, a, k(mant))?;
+            or_low(self, d, c, chunk)?;
             self.v_xor(c, c, Vs::R(c))?;
             self.v_icmp(e, Icmp::Eq, false, d, Vs::R(c))?;
             self.m_andn(h, e, h)?;
             // NaNs quieted, normal lanes scaled, zeros and infinities as they are.
-            self.v_or(d, a, k(K_QUIET64))?;
+            self.v_or(d, a, k(quiet))?;
             self.v_blend(a, h, a, d)?;
             self.v_blend(a, g, a, b)?;
-            self.div_src64(c, src[0], chunk, false)?;
             self.chunk_exec(e, chunk, None)?;
-            for (v, r) in [(a, dst.wrapping_add(1)), (c, dst)] {
-                let row = self.vgpr_chunk(r, chunk);
-                self.v_store_masked_blend(row, v, e)?;
+            let row = self.vgpr_chunk(dst.wrapping_add(u8::from(wide)), chunk);
+            self.v_store_masked_blend(row, a, e)?;
+            if wide {
+                self.div_src64(c, src[0], chunk, false)?;
+                let row = self.vgpr_chunk(dst, chunk);
+                self.v_store_masked_blend(row, c, e)?;
             }
         }
         self.div_end(None, [a, b, c, d], [e, g, h], done)

@@ -210,22 +210,7 @@ impl<'p> Emitter<'p> {
                 Isa::Avx512 => self.a.vcmppd(kr(any), zr(x), zr(y), UNORD)?,
                 Isa::Avx2 => self.a.vcmppd(yr(V(any.0)), yr(x), yr(y), UNORD)?,
             }
-            let reserved = self.reserve(2, 2)?;
-            self.m_test(any)?;
-            let mut cold = self.a.create_label();
-            let mut back = self.a.create_label();
-            self.a.jnz(cold)?;
-            bind(&mut self.a, &mut back)?;
-            self.cold(move |e| {
-                bind(&mut e.a, &mut cold)?;
-                e.free_v = reserved.0;
-                e.free_m = reserved.1;
-                e.minmax_nan_f64(r, x, y, any)?;
-                e.free_all();
-                Ok(e.a.jmp(back)?)
-            });
-            self.free_v |= reserved.0;
-            self.free_m |= reserved.1;
+            self.out_of_line_if(any, (2, 2), move |e| e.minmax_nan_f64(r, x, y, any))?;
             self.mfree(any);
             self.free(x);
             self.free(y);
@@ -342,11 +327,26 @@ impl<'p> Emitter<'p> {
         }
         // AVX2 has 6 vector temporaries (a fma's second half holds 5): its fix-up takes
         // its constants from memory and quiets the operands in place.
-        let reserved = match self.isa {
-            Isa::Avx512 => self.reserve(2, 1)?,
-            Isa::Avx2 => self.reserve(1, 1)?,
+        let temps = match self.isa {
+            Isa::Avx512 => (2, 1),
+            Isa::Avx2 => (1, 1),
         };
-        self.m_test(nan)?;
+        self.out_of_line_if(nan, temps, move |e| e.nan_fix(true, r, nan, q))?;
+        self.mfree(nan);
+        Ok(())
+    }
+
+    /// Runs `fix` out of line where a lane of mask `m` is set, with `temps` (vectors,
+    /// masks) taken now for it; past the return its temporaries are free again (it is done
+    /// with them and with the operands).
+    fn out_of_line_if(
+        &mut self,
+        m: M,
+        temps: (usize, usize),
+        fix: impl FnOnce(&mut Emitter<'p>) -> R<()> + 'p,
+    ) -> R<()> {
+        let reserved = self.reserve(temps.0, temps.1)?;
+        self.m_test(m)?;
         let mut cold = self.a.create_label();
         let mut back = self.a.create_label();
         self.a.jnz(cold)?;
@@ -355,14 +355,12 @@ impl<'p> Emitter<'p> {
             bind(&mut e.a, &mut cold)?;
             e.free_v = reserved.0;
             e.free_m = reserved.1;
-            e.nan_fix(true, r, nan, q)?;
+            fix(e)?;
             e.free_all();
             Ok(e.a.jmp(back)?)
         });
-        // Past `back` the out-of-line code is done with its temporaries and the operands.
         self.free_v |= reserved.0;
         self.free_m |= reserved.1;
-        self.mfree(nan);
         Ok(())
     }
 
