@@ -23,6 +23,19 @@ impl Emitter<'_> {
     pub(super) fn lane_cvt(&mut self, li: &LaneInst, op: CvtOp) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
         match op {
+            CvtOp::F32F16 => {
+                // (AVX-512 only.) Every f16 is exact in f32; a NaN keeps its sign and payload
+                // with the quiet bit set, as `valu::convert::convert_nan` has it. The low
+                // halves of the dwords packed (`vpmovdw` truncates), then widened.
+                let x = self.opd_reg(li.src[0][0])?;
+                let t = self.tmp()?;
+                self.a.vpmovdw(yr(t), zr(x))?;
+                self.free(x);
+                let r = self.dst_reg(d)?;
+                self.a.vcvtph2ps(zr(r), yr(t))?;
+                self.free(t);
+                self.put(d, r)
+            }
             CvtOp::F32I32 => {
                 let x = self.opd_reg(li.src[0][0])?;
                 let r = self.dst_reg(d)?;

@@ -145,11 +145,16 @@ impl LaneInst {
         ) || matches!(self.op, LaneOp::Cmp(t, _) if t.is_float())
     }
 
-    /// Whether the op also depends on MODE's f64 rounding and denormal fields.
+    /// Whether the op also depends on MODE's f64 (and f16) rounding and denormal fields.
     pub fn float64(&self) -> bool {
         matches!(
             self.op,
-            LaneOp::F64(_) | LaneOp::F64Cvt(_) | LaneOp::F64Trans(_) | LaneOp::Cmp(CmpTy::F64, _)
+            LaneOp::F64(_)
+                | LaneOp::F64Cvt(_)
+                | LaneOp::F64Trans(_)
+                | LaneOp::Cmp(CmpTy::F64, _)
+                // (f16 denormals are in the f64 field.)
+                | LaneOp::Cvt(CvtOp::F32F16)
         )
     }
 
@@ -730,6 +735,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         ValuOp::Cvt(op) => {
             let float_src = match op {
                 CvtOp::F32I32 | CvtOp::F32U32 | CvtOp::F32Ubyte(_) => false,
+                // (`vcvtph2ps` on zmm is AVX-512F; no modifiers or op_sel.)
+                CvtOp::F32F16 if isa == Isa::Avx512 => false,
                 CvtOp::I32F32 => true,
                 CvtOp::U32F32 => true,
                 _ => return None,

@@ -1161,6 +1161,51 @@ fn f64_conversions_are_native_and_exact() {
     }
 }
 
+/// `v_cvt_f32_f16` is translated on AVX-512 (a call-out on AVX2) and matches the interpreter:
+/// zeros, denormals, the largest and smallest normals, infinities, quiet and signaling NaNs
+/// with payloads, random values, garbage in the high halves; VOP1 and VOP3.
+#[test]
+fn f16_to_f32_conversion_is_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let halves: [u32; 10] = [
+        0, 0x8000, 1, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0xfc00, 0x7e01, 0x7d55,
+    ];
+    let mut r = Rng(83);
+    for words in [
+        [0x3f << 25 | 1 << 17 | 0x0b << 9 | 258, 0xbf81_0000],
+        [0x34 << 26 | 0x14b << 16 | 1, 258],
+    ] {
+        let prog = then_endpgm(words);
+        assert!(
+            prog.text(0).starts_with("v_cvt_f32_f16"),
+            "{}",
+            prog.text(0)
+        );
+        for _ in 0..6 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                if r.next().is_multiple_of(2) {
+                    w0.v[2][l] = r.pick(&halves) ^ (r.next() as u32 & 0xffff_0000);
+                }
+            }
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            let text = prog.text(0);
+            assert_native_and_exact(&prog, &w0, &a, &avx512_only(), &mut buf, &init, &text);
+            if super::tests::isas().contains(&super::Isa::Avx2) {
+                let jit = JitCode::compile(&prog, 0, false, false, super::Isa::Avx2).unwrap();
+                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                assert_eq!(a.r, b.r);
+                assert!(
+                    first_difference(&b.w, &a.w, 0..256).is_none(),
+                    "AVX2 call-out"
+                );
+            }
+        }
+    }
+}
+
 /// f64 compares are translated (both ISAs) and match the interpreter: every condition, as
 /// `v_cmp` (VCC) and `v_cmpx` (EXEC too), and as VOP3 into an SGPR pair with abs/neg, on signed
 /// zeros, infinities, quiet and signaling NaNs, denormals, equal and random values; in a MODE
