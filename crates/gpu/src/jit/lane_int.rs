@@ -149,6 +149,7 @@ impl Emitter<'_> {
             LaneOp::Mad64 { signed } => self.mad64(i, li, signed),
             LaneOp::Cvt(op) => self.lane_cvt(li, op),
             LaneOp::Int16(op) => self.lane_int16(li, op),
+            LaneOp::SatU32(op) => self.lane_sat_u32(li, op),
             LaneOp::Trans(op) => self.lane_trans(li, op),
             LaneOp::Bits(op) => self.lane_bits(li, op),
             LaneOp::MbcntAll { hi } => self.mbcnt_all(li, hi),
@@ -622,6 +623,14 @@ impl Emitter<'_> {
         let (a, b) = (self.opd_scratch(s0)?, self.opd_scratch(s1)?);
         let lo = self.opd(Opd::K(0xffff))?;
         match op {
+            // The legacy mads (no op_sel, no clamp): the low 16 bits of a * b + c depend
+            // only on the operands' low 16 bits, signed or not.
+            MadU16 | MadI16 => {
+                self.v_mullo(a, a, Vs::R(b))?;
+                let c = self.opd(li.src[2][0])?;
+                self.v_add(a, a, c)?;
+                self.release(c);
+            }
             AddU16 => self.v_add(a, a, Vs::R(b))?,
             SubU16 => self.v_sub(a, a, Vs::R(b))?,
             SubrevU16 => self.v_sub(a, b, Vs::R(a))?,
@@ -664,6 +673,33 @@ impl Emitter<'_> {
         }
         self.v_and(a, a, lo)?;
         self.put(d, a)
+    }
+
+    /// `v_add/sub/subrev_u32` with clamp: a + b saturated at u32::MAX as a + min(b, !a);
+    /// a - b saturated at 0 as max(a, b) - b (subrev: b - a likewise).
+    pub(super) fn lane_sat_u32(&mut self, li: &LaneInst, op: Int32) -> R<()> {
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let (x, y) = match op {
+            Int32::SubRev => (li.src[1][0], li.src[0][0]),
+            _ => (li.src[0][0], li.src[1][0]),
+        };
+        let a = self.opd_reg(x)?;
+        let t = self.opd_scratch(y)?;
+        let r = self.dst_reg(d)?;
+        if op == Int32::Add {
+            let n = self.tmp()?;
+            self.v_not(n, a)?;
+            self.v_minu(t, t, Vs::R(n))?;
+            self.free(n);
+            self.v_add(r, a, Vs::R(t))?;
+        } else {
+            let m = self.tmp()?;
+            self.v_maxu(m, a, Vs::R(t))?;
+            self.v_sub(r, m, Vs::R(t))?;
+            self.free(m);
+        }
+        self.free(t);
+        self.put(d, r)
     }
 
     /// `m` = lanes where `x <u y` (unsigned), or (returns `true`) its complement on AVX2.

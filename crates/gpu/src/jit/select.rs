@@ -79,6 +79,9 @@ pub(super) enum LaneOp {
     F64Trans(TrOp),
     /// 16-bit integer ops on the low halves (the result zero-extended).
     Int16(I16Op),
+    /// `v_add_u32`, `v_sub_u32`, `v_subrev_u32` (`Int32::Add`, `Sub`, `SubRev`) with clamp:
+    /// unsigned saturation (`valu::int::sat_u32`).
+    SatU32(Int32),
     /// Bit fields (`valu::bits`): `v_bfe_u32`, `v_bfe_i32`, `v_bfi_b32`, `v_alignbit_b32`,
     /// `v_alignbyte_b32`.
     Bits(BitsOp),
@@ -703,11 +706,13 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                     | MinU16
                     | MaxI16
                     | MinI16
+                    | MadU16
+                    | MadI16
             );
             if !ok || !no_mods || li.dst.is_none() {
                 return None;
             }
-            src32(&mut li, 2)?;
+            src32(&mut li, if matches!(op, MadU16 | MadI16) { 3 } else { 2 })?;
             li.op = LaneOp::Int16(op);
             Some(li)
         }
@@ -807,6 +812,21 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         }
         ValuOp::Int(io) => {
             use crate::valu::IntOp;
+            let clamp_only = VopMods {
+                clamp: true,
+                ..VopMods::default()
+            };
+            if mods == clamp_only && li.dst.is_some() {
+                let op = match io {
+                    IntOp::AddU32 => Int32::Add,
+                    IntOp::SubU32 => Int32::Sub,
+                    IntOp::SubrevU32 => Int32::SubRev,
+                    _ => return None,
+                };
+                src32(&mut li, 2)?;
+                li.op = LaneOp::SatU32(op);
+                return Some(li);
+            }
             if !no_mods || li.dst? == 255 {
                 return None;
             }
