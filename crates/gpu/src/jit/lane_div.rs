@@ -301,10 +301,13 @@ impl Emitter<'_> {
             self.v_blend(a, h, a, d)?;
             self.v_blend(a, g, a, b)?;
             self.chunk_exec(e, chunk, None)?;
+            // (The low dword read before the high one is written: the pairs may overlap.)
+            if wide {
+                self.div_src64(c, src[0], chunk, false)?;
+            }
             let row = self.vgpr_chunk(dst.wrapping_add(u8::from(wide)), chunk);
             self.v_store_masked_blend(row, a, e)?;
             if wide {
-                self.div_src64(c, src[0], chunk, false)?;
                 let row = self.vgpr_chunk(dst, chunk);
                 self.v_store_masked_blend(row, c, e)?;
             }
@@ -507,12 +510,12 @@ impl Emitter<'_> {
     }
 
     /// VGPR `r`'s lanes of chunk `chunk` in the wave's register file.
-    fn vgpr_chunk(&self, r: u8, chunk: i32) -> AsmMemoryOperand {
+    pub(super) fn vgpr_chunk(&self, r: u8, chunk: i32) -> AsmMemoryOperand {
         r13 + (256 * i32::from(r) + chunk * self.isa.chunk_bytes())
     }
 
     /// `d` = source `s` in the lanes of chunk `chunk` (eax clobbered).
-    fn div_src(&mut self, d: V, s: Src, chunk: i32) -> R<()> {
+    pub(super) fn div_src(&mut self, d: V, s: Src, chunk: i32) -> R<()> {
         match s {
             Src::V(r) => {
                 let row = self.vgpr_chunk(r, chunk);

@@ -497,7 +497,8 @@ fn ldexp64_matches_the_interpreter() {
             1 => r.pick(&[128 + 3, 193]),
             _ => v(22),
         };
-        let dst = r.pick(&[8, 20, 21, 22]);
+        // (19: the destination's high dword is the source's low one.)
+        let dst = r.pick(&[8, 19, 20, 21, 22]);
         let prog = program(&[vop3(0x284, 0, dst), srcs(s0, s1, 0)], &["v_ldexp_f64"]);
         let mut w0 = start_wave(&mut r, case);
         let odd = case % 4;
