@@ -705,6 +705,7 @@ impl<'p> Emitter<'p> {
                 wide,
                 mant,
             } => self.frexp(i, dst, src, wide, mant)?,
+            WaveOp::ExpLog { dst, src, log } => self.exp_log(i, dst, src, log)?,
         }
         Ok(())
     }

@@ -22,7 +22,7 @@ use iced_x86::code_asm::*;
 use std::mem::offset_of;
 use std::sync::OnceLock;
 
-const J_XLANE: i32 = offset_of!(JitCtx, xlane) as i32;
+pub(super) const J_XLANE: i32 = offset_of!(JitCtx, xlane) as i32;
 
 /// DPP controls the table covers (`dpp_source` knows none above).
 const DPP_CTRLS: usize = 0x160;

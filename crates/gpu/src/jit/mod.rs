@@ -29,6 +29,7 @@ mod lane_cmp;
 mod lane_conv;
 mod lane_cross;
 mod lane_div;
+mod lane_explog;
 mod lane_f64;
 mod lane_float;
 mod lane_int;
@@ -67,6 +68,8 @@ mod tests;
 mod tests_carry;
 #[cfg(test)]
 mod tests_div;
+#[cfg(test)]
+mod tests_explog;
 #[cfg(test)]
 mod tests_float;
 #[cfg(test)]

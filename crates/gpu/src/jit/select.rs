@@ -319,6 +319,9 @@ pub(super) enum WaveOp {
         wide: bool,
         mant: bool,
     },
+    /// `v_exp_f32` or (`log`) `v_log_f32` without modifiers (`lane_explog.rs`) into VGPR
+    /// `dst`.
+    ExpLog { dst: u8, src: Src, log: bool },
 }
 
 /// The f32 division helpers [`WaveOp::Div`] runs.
@@ -334,7 +337,10 @@ impl WaveOp {
     pub fn float(&self) -> bool {
         matches!(
             self,
-            WaveOp::Div { .. } | WaveOp::Ldexp { .. } | WaveOp::Frexp { .. }
+            WaveOp::Div { .. }
+                | WaveOp::Ldexp { .. }
+                | WaveOp::Frexp { .. }
+                | WaveOp::ExpLog { .. }
         )
     }
 
@@ -885,6 +891,21 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
     }
     if x.inst.op == Op::V_PERM_B32 {
         return perm(x);
+    }
+    if let Some(log) = match x.inst.op {
+        Op::V_EXP_F32 => Some(false),
+        Op::V_LOG_F32 => Some(true),
+        _ => None,
+    } {
+        let dst = x.inst.dst.vgpr_index()?;
+        if !pair_src(x.src[0], false) || !plain(x) || x.inst.mods != VopMods::default() {
+            return None;
+        }
+        return Some(WaveOp::ExpLog {
+            dst,
+            src: x.src[0],
+            log,
+        });
     }
     if let Some((wide, mant)) = match x.inst.op {
         Op::V_FREXP_MANT_F32 => Some((false, true)),
