@@ -33,7 +33,28 @@ fn hwreg_fields(simm: i32) -> (u32, u32, u32) {
     (s & 63, (s >> 6) & 31, mask)
 }
 
+/// The hardware registers that read the same for every wave of every dispatch: the
+/// aperture bases and the register allocation (`None` for the others).
+fn constant_hwreg(id: u32) -> Option<u32> {
+    match id {
+        hwreg::GPR_ALLOC => Some((63 << 8) | (12 << 24)),
+        hwreg::SH_MEM_BASES => Some(
+            ((PRIVATE_APERTURE_BASE >> 48) as u32) | ((SHARED_APERTURE_BASE >> 48) as u32) << 16,
+        ),
+        _ => None,
+    }
+}
+
+/// What `s_getreg_b32` with immediate `simm` reads when that is a constant (the JIT's move).
+pub(crate) fn getreg_constant(simm: i32) -> Option<u32> {
+    let (id, off, mask) = hwreg_fields(simm);
+    constant_hwreg(id).map(|v| v >> off & mask)
+}
+
 fn read_hwreg(w: &Wave, id: u32, cx: &ExecCtx) -> u32 {
+    if let Some(v) = constant_hwreg(id) {
+        return v;
+    }
     match id {
         hwreg::MODE => w.mode,
         hwreg::STATUS => {
@@ -46,11 +67,7 @@ fn read_hwreg(w: &Wave, id: u32, cx: &ExecCtx) -> u32 {
         // wave id [3:0], simd [5:4], cu [11:8], se [14:13], tg id [19:16]: derived from the
         // wave's position, so different waves read different ids.
         hwreg::HW_ID => (w.index & 15) | (w.index >> 4 & 3) << 4 | (w.workgroup[0] & 15) << 8,
-        hwreg::GPR_ALLOC => (63 << 8) | (12 << 24),
         hwreg::LDS_ALLOC => (cx.lds.size() as u32).div_ceil(512) << 12,
-        hwreg::SH_MEM_BASES => {
-            ((PRIVATE_APERTURE_BASE >> 48) as u32) | ((SHARED_APERTURE_BASE >> 48) as u32) << 16
-        }
         _ => 0,
     }
 }

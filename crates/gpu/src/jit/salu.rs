@@ -281,6 +281,12 @@ fn sopk(x: &XInst) -> Option<SaluInst> {
     let r = Src::S(reg);
     let (op, src) = match x.inst.op {
         S_MOVK_I32 => (Mov32, [simm, Src::None]),
+        // A constant hardware register (the aperture bases -O0 code reads for address-space
+        // casts): a move.
+        S_GETREG_B32 => {
+            let v = crate::exec::control::getreg_constant(x.inst.imm)?;
+            (Mov32, [Src::Imm(u64::from(v)), Src::None])
+        }
         S_CMOVK_I32 => (Cselect32, [simm, r]),
         S_ADDK_I32 => (AddI32, [r, simm]),
         S_MULK_I32 => (MulI32, [r, simm]),

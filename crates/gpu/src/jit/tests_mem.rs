@@ -2116,3 +2116,36 @@ fn shifts_of_a_zeroed_high_half_are_exact() {
         }
     }
 }
+
+/// `s_getreg_b32` of a constant hardware register (the aperture bases, whole and as -O0
+/// code reads their halves; the register allocation) is a native move and reads what the
+/// interpreter reads; of wave state (MODE) it stays a call-out.
+#[test]
+fn constant_hardware_registers_are_native_and_exact() {
+    let mut r = Rng(97);
+    // SOPK: 0b1011 [31:28], op [27:23] (17: s_getreg_b32), sdst [22:16], simm16: id [5:0],
+    // offset [10:6], size - 1 [15:11].
+    let getreg = |sdst: u32, id: u32, off: u32, size: u32| {
+        0xb << 28 | 17 << 23 | sdst << 16 | (size - 1) << 11 | off << 6 | id
+    };
+    for (inst, native) in [
+        (getreg(9, 15, 0, 16), true),
+        (getreg(4, 15, 16, 16), true),
+        (getreg(20, 15, 0, 32), true),
+        (getreg(7, 5, 8, 6), true),
+        (getreg(7, 1, 0, 32), false),
+    ] {
+        let prog = scc_captured(inst);
+        let text = prog.text(0);
+        assert!(text.starts_with("s_getreg_b32"), "{text}");
+        let w0 = random_wave(&mut r);
+        if native {
+            assert_registers_exact(&prog, &w0, &text);
+        } else {
+            for isa in isas() {
+                let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                assert!(jit.native < jit.reachable, "{text}: a call-out");
+            }
+        }
+    }
+}
