@@ -178,7 +178,12 @@ impl Emitter<'_> {
             }
             _ => return Err(err("transcendental")),
         }
-        // A NaN result from a number: the positive default NaN (x86's is negative).
+        self.put_default_nan(d, r, x)
+    }
+
+    /// Stores `r` (computed from `x`) to VGPR `d`, a NaN computed from a number replaced by
+    /// the positive default NaN (x86's is negative) out of line.
+    pub(super) fn put_default_nan(&mut self, d: u8, r: V, x: V) -> R<()> {
         let (nan, xn) = (self.mtmp()?, self.mtmp()?);
         let k = self.tmp()?;
         self.v_fcmp(nan, UNORD, r, Vs::R(r))?;

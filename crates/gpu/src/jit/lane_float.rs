@@ -204,6 +204,9 @@ impl<'p> Emitter<'p> {
     /// quiets a NaN with its payload, as `valu::fmisc::round_int` does.
     pub(super) fn lane_f32_round(&mut self, li: &LaneInst, op: FOp) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
+        if op == FOp::Fract {
+            return self.fract(li, d);
+        }
         let imm = super::lane_f64::round_imm(op).ok_or_else(|| err("rounding op"))?;
         let x = self.fsrc(li, 0)?;
         let r = self.dst_reg(d)?;
@@ -212,6 +215,26 @@ impl<'p> Emitter<'p> {
             Isa::Avx2 => self.a.vroundps(super::vx::yr(r), super::vx::yr(x), imm)?,
         }
         self.put(d, r)
+    }
+
+    /// `v_fract_f32` as `valu::fmisc::fract`: x - floor(x) (exact for every f32), at most
+    /// the largest f32 below 1; a NaN quieted (x86's subtraction), infinities give the
+    /// default NaN.
+    fn fract(&mut self, li: &LaneInst, d: u8) -> R<()> {
+        let imm = super::lane_f64::round_imm(FOp::Floor).ok_or_else(|| err("rounding op"))?;
+        let x = self.fsrc(li, 0)?;
+        let r = self.tmp()?;
+        match self.isa {
+            Isa::Avx512 => self.a.vrndscaleps(zr(r), zr(x), imm)?,
+            Isa::Avx2 => self.a.vroundps(super::vx::yr(r), super::vx::yr(x), imm)?,
+        }
+        self.v_fsub(r, x, Vs::R(r))?;
+        // min(below_one, r): the second operand where r is a NaN.
+        let k = self.tmp()?;
+        self.v_const(k, 1f32.to_bits() - 1)?;
+        self.v_fmin(r, k, Vs::R(r))?;
+        self.free(k);
+        self.put_default_nan(d, r, x)
     }
 
     /// Stores `t` to VGPR `d`, with the lanes of `nan` fixed out of line by `fix` (which may

@@ -58,7 +58,7 @@ pub(super) enum LaneOp {
     F32(FOp),
     /// f64 arithmetic on VGPR pairs: add, mul, fma; and trunc, floor, ceil, rndne.
     F64(FOp),
-    /// f32 trunc, floor, ceil, rndne (x86 rounding-immediate modes 3, 1, 2, 0).
+    /// f32 trunc, floor, ceil, rndne (x86 rounding-immediate modes 3, 1, 2, 0) and fract.
     F32Round(FOp),
     /// Conversions to and from f64: f32 <-> f64, i32 -> f64, u32 -> f64 (AVX-512 only).
     F64Cvt(CvtOp),
@@ -617,9 +617,10 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::MulHiI32;
             Some(li)
         }
-        ValuOp::Float(op @ (FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne), FTy::F32) => {
-            float_unary(li, LaneOp::F32Round(op))
-        }
+        ValuOp::Float(
+            op @ (FOp::Trunc | FOp::Floor | FOp::Ceil | FOp::Rndne | FOp::Fract),
+            FTy::F32,
+        ) => float_unary(li, LaneOp::F32Round(op)),
         ValuOp::Float(op, FTy::F32) => {
             let n = match op {
                 FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul | FOp::Min | FOp::Max => 2,

@@ -1956,14 +1956,17 @@ fn pc_relative_calls_compile_the_callee() {
     }
 }
 
-/// f32 and f64 trunc, floor, ceil and rndne are translated (both ISAs) and match the
+/// f32 and f64 trunc, floor, ceil and rndne, and f32 fract, are translated (both ISAs) and match the
 /// interpreter on halves, ties, signed zeros, denormals, NaNs, infinities and values beyond
 /// the fraction bits; VOP1 and VOP3 with abs/neg.
 #[test]
 fn float_rounding_is_native_and_exact() {
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
-    let f32s: [u32; 10] = [
+    let f32s: [u32; 13] = [
+        0xb089_705f, // -1e-9: fract rounds 1 - 1e-9 to 1, then takes the f32 below
+        0x3f7f_ffff,
+        0xc2f6_e979, // -123.456
         0x3f00_0000,
         0x3fc0_0000,
         0x4020_0000,
@@ -1991,20 +1994,27 @@ fn float_rounding_is_native_and_exact() {
     let vop3 =
         |op: u32, abs: u32, neg: u32| [0x34 << 26 | op << 16 | abs << 8 | 6, 258 | neg << 29];
     let mut r = Rng(29);
-    for (names, ops, wide) in [
+    let rounding: [(&[&str], &[u32], bool); 2] = [
         (
-            ["v_trunc_f32", "v_ceil_f32", "v_rndne_f32", "v_floor_f32"],
-            [0x1cu32, 0x1d, 0x1e, 0x1f],
+            &[
+                "v_trunc_f32",
+                "v_ceil_f32",
+                "v_rndne_f32",
+                "v_floor_f32",
+                "v_fract_f32",
+            ],
+            &[0x1c, 0x1d, 0x1e, 0x1f, 0x1b],
             false,
         ),
         (
-            ["v_trunc_f64", "v_ceil_f64", "v_rndne_f64", "v_floor_f64"],
-            [0x17, 0x18, 0x19, 0x1a],
+            &["v_trunc_f64", "v_ceil_f64", "v_rndne_f64", "v_floor_f64"],
+            &[0x17, 0x18, 0x19, 0x1a],
             true,
         ),
-    ] {
+    ];
+    for (names, ops, wide) in rounding {
         let isas = isas();
-        for (name, op) in names.iter().zip(ops) {
+        for (name, &op) in names.iter().zip(ops) {
             for inst in [vop1(op), vop3(0x140 + op, 1, 0), vop3(0x140 + op, 0, 1)] {
                 let prog = then_endpgm(inst);
                 assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
