@@ -704,7 +704,9 @@ impl<'p> Emitter<'p> {
                 src,
                 wide,
                 mant,
-            } => self.frexp(i, dst, src, wide, mant)?,
+                abs,
+                neg,
+            } => self.frexp(i, dst, src, wide, mant, (abs, neg))?,
             WaveOp::ExpLog { dst, src, log } => self.exp_log(i, dst, src, log)?,
         }
         Ok(())

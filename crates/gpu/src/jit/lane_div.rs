@@ -321,7 +321,15 @@ impl Emitter<'_> {
     /// itself for a zero or an infinity (exponent 0), x quieted for a NaN (exponent 0). A
     /// denormal lane sends the instruction to the interpreter before anything is written.
     /// f64 works on the high dwords (the low dword is the mantissa's, unchanged).
-    pub(super) fn frexp(&mut self, i: u32, dst: u8, src: Src, wide: bool, mant: bool) -> R<()> {
+    pub(super) fn frexp(
+        &mut self,
+        i: u32,
+        dst: u8,
+        src: Src,
+        wide: bool,
+        mant: bool,
+        (abs, neg): (bool, bool),
+    ) -> R<()> {
         let done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
         let ([a, b, c, d], [e, g, h]) = self.div_regs()?;
@@ -341,9 +349,19 @@ impl Emitter<'_> {
             }
             Ok(())
         };
-        let high = |e: &mut Self, v: V, chunk: i32| match wide {
-            true => e.div_src64(v, src, chunk, true),
-            false => e.div_src(v, src, chunk),
+        // The (high) dword, the modifiers applied to its sign.
+        let high = |e: &mut Self, v: V, chunk: i32| -> R<()> {
+            match wide {
+                true => e.div_src64(v, src, chunk, true)?,
+                false => e.div_src(v, src, chunk)?,
+            }
+            if abs {
+                e.v_and(v, v, k(K_ABS))?;
+            }
+            if neg {
+                e.v_xor(v, v, k(K_SIGN))?;
+            }
+            Ok(())
         };
         for chunk in 0..chunks {
             // g = the denormals: exponent 0, not a zero.

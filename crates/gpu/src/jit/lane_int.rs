@@ -574,7 +574,7 @@ impl Emitter<'_> {
             }
             Cndmask => {
                 let m = self.mask_in(li.mask_in.unwrap_or(VCC_LO as u8))?;
-                let (a, b) = (self.opd_reg(s0)?, self.opd_reg(s1)?);
+                let (a, b) = (self.fsrc(li, 0)?, self.fsrc(li, 1)?);
                 let r = self.dst_reg(d)?;
                 self.v_blend(r, m, a, b)?;
                 self.put(d, r)

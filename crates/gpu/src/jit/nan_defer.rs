@@ -59,10 +59,13 @@ pub(super) fn nan_blind(li: &LaneInst) -> bool {
 /// return the other operand or the second NaN): a deferred NaN it reads is tested where its
 /// result leaves instead.
 pub(super) fn nan_transparent(li: &LaneInst) -> bool {
-    matches!(
-        li.op,
-        LaneOp::Int(Int32::Mov | Int32::Cndmask) | LaneOp::F32(FOp::Min | FOp::Max)
-    )
+    // (A select with sign modifiers changes a NaN's sign: not its source.)
+    let plain_select = li.abs == 0 && li.neg == 0;
+    match li.op {
+        LaneOp::Int(Int32::Cndmask) => plain_select,
+        LaneOp::Int(Int32::Mov) | LaneOp::F32(FOp::Min | FOp::Max) => true,
+        _ => false,
+    }
 }
 
 /// The VGPRs `li` reads.

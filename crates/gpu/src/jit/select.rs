@@ -318,6 +318,9 @@ pub(super) enum WaveOp {
         src: Src,
         wide: bool,
         mant: bool,
+        /// The source's abs and neg modifiers (VOP3).
+        abs: bool,
+        neg: bool,
     },
     /// `v_exp_f32` or (`log`) `v_log_f32` without modifiers (`lane_explog.rs`) into VGPR
     /// `dst`.
@@ -592,10 +595,21 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         li.neg = mods.neg & 1;
         Some(li)
     };
-    if let Some(op) = x.int32 {
-        if !no_mods || li.dst.is_none() {
+    // VOP3 cndmask takes f32 abs/neg modifiers on its two sources (`valu::int`); the
+    // interpreter's fast path (`x.int32`) leaves it out.
+    let sign_mods = VopMods {
+        abs: mods.abs & 3,
+        neg: mods.neg & 3,
+        ..VopMods::default()
+    };
+    let cnd_mods = x.inst.op == Op::V_CNDMASK_B32 && plain(x) && mods == sign_mods;
+    let int32 = x.int32.or(cnd_mods.then_some(Int32::Cndmask));
+    if let Some(op) = int32 {
+        if !(no_mods || cnd_mods) || li.dst.is_none() {
             return None;
         }
+        li.abs = mods.abs & 3;
+        li.neg = mods.neg & 3;
         let n = if op.reads_mask() { 2 } else { op.arity() };
         src32(&mut li, n)?;
         li.op = LaneOp::Int(op);
@@ -916,7 +930,13 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
         _ => None,
     } {
         let dst = x.inst.dst.vgpr_index()?;
-        if !pair_src(x.src[0], wide) || !plain(x) || x.inst.mods != VopMods::default() {
+        let m = x.inst.mods;
+        let sign_only = VopMods {
+            abs: m.abs & 1,
+            neg: m.neg & 1,
+            ..VopMods::default()
+        };
+        if !pair_src(x.src[0], wide) || !plain(x) || m != sign_only {
             return None;
         }
         if wide && mant && dst == 255 {
@@ -928,6 +948,8 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
             src,
             wide,
             mant,
+            abs: m.abs & 1 != 0,
+            neg: m.neg & 1 != 0,
         });
     }
     if let Some(wide) = match x.inst.op {

@@ -577,10 +577,12 @@ fn frexp_matches_the_interpreter() {
             _ => v(20),
         };
         let dst = r.pick(&[8, 20, 21]);
+        // VOP3 with abs (word 0 bit 8) and neg (word 1 bit 29) now and then.
+        let (abs, neg) = (r.next() as u32 % 4 / 3, r.next() as u32 % 4 / 3);
         let words: &[u32] = if r.next().is_multiple_of(2) {
             &[0x3f << 25 | dst << 17 | op << 9 | s0]
         } else {
-            &[vop3(0x140 + op, 0, dst), s0]
+            &[vop3(0x140 + op, abs, dst), s0 | neg << 29]
         };
         let prog = program(words, &[name]);
         let mut w0 = start_wave(&mut r, case);

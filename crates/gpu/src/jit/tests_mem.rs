@@ -1823,8 +1823,9 @@ fn signed_24_bit_multiplies_are_native_and_exact() {
     }
 }
 
-/// `v_add/sub/subrev_u32` with clamp (unsigned saturation) and `v_mad_legacy_u16/i16` are
-/// translated and match the interpreter: sums and differences at and past both ends,
+/// `v_add/sub/subrev_u32` with clamp (unsigned saturation), `v_mad_legacy_u16/i16` and
+/// `v_cndmask_b32` with abs/neg are translated and match the interpreter: sums and
+/// differences at and past both ends, signs of selected NaNs and zeros,
 /// operands with high halves set (the 16-bit ops read the low halves only); VGPR, SGPR and
 /// constant sources.
 #[test]
@@ -1849,12 +1850,21 @@ fn clamped_adds_and_legacy_16_bit_mads_are_native_and_exact() {
         [0x34 << 26 | 1 << 15 | 0x135 << 16 | 1, 0xc1 | 259 << 9],
         [0x34 << 26 | 0x1eb << 16 | 1, 258 | 259 << 9 | 260 << 18],
         [0x34 << 26 | 0x1ec << 16 | 1, 258 | 2 << 9 | 0xc1 << 18],
+        // v_cndmask_b32 with abs/neg on its sources (abs [10:8], neg [31:29]), mask s[4:5].
+        [
+            0x34 << 26 | 0x100 << 16 | 1 << 8 | 1,
+            258 | 259 << 9 | 4 << 18 | 2 << 29,
+        ],
+        [
+            0x34 << 26 | 0x100 << 16 | 2 << 8 | 1,
+            258 | 2 << 9 | 4 << 18 | 1 << 29,
+        ],
     ];
     for words in progs {
         let prog = then_endpgm(words);
         let text = prog.text(0);
         assert!(
-            text.contains("clamp") || text.starts_with("v_mad_legacy"),
+            text.contains("clamp") || text.starts_with("v_mad_legacy") || text.contains('|'),
             "{text}"
         );
         for _ in 0..8 {
