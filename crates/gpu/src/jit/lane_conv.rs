@@ -36,6 +36,19 @@ impl Emitter<'_> {
                 self.free(t);
                 self.put(d, r)
             }
+            CvtOp::F16F32 => {
+                // (AVX-512 only.) One rounding to f16, to nearest even (the immediate), f16
+                // denormals kept (the block's guard), overflow to infinity; a NaN keeps its
+                // sign and the top of its payload with the quiet bit set, as
+                // `valu::convert::convert_nan` has it. The result zero-extended.
+                let x = self.fsrc(li, 0)?;
+                let t = self.tmp()?;
+                self.a.vcvtps2ph(yr(t), zr(x), 0)?;
+                let r = self.dst_reg(d)?;
+                self.a.vpmovzxwd(zr(r), yr(t))?;
+                self.free(t);
+                self.put(d, r)
+            }
             CvtOp::F32I32 => {
                 let x = self.opd_reg(li.src[0][0])?;
                 let r = self.dst_reg(d)?;

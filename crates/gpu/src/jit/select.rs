@@ -157,7 +157,7 @@ impl LaneInst {
                 | LaneOp::F64Trans(_)
                 | LaneOp::Cmp(CmpTy::F64, _)
                 // (f16 denormals are in the f64 field.)
-                | LaneOp::Cvt(CvtOp::F32F16)
+                | LaneOp::Cvt(CvtOp::F32F16 | CvtOp::F16F32)
         )
     }
 
@@ -763,6 +763,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                 CvtOp::F32I32 | CvtOp::F32U32 | CvtOp::F32Ubyte(_) => false,
                 // (`vcvtph2ps` on zmm is AVX-512F; no modifiers or op_sel.)
                 CvtOp::F32F16 if isa == Isa::Avx512 => false,
+                // (`vcvtps2ph` on zmm likewise; abs/neg, no op_sel.)
+                CvtOp::F16F32 if isa == Isa::Avx512 && mods.op_sel == 0 => true,
                 CvtOp::I32F32 => true,
                 CvtOp::U32F32 => true,
                 _ => return None,

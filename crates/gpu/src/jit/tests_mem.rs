@@ -1206,6 +1206,53 @@ fn f16_to_f32_conversion_is_native_and_exact() {
     }
 }
 
+/// `v_cvt_f16_f32` is translated on AVX-512 (a call-out on AVX2) and matches the interpreter:
+/// the largest f16 and the f32s that round to it or overflow, ties to even at 1 and at the
+/// smallest denormal, f32 denormals, infinities, signaling and quiet NaNs with payloads of
+/// either sign, random values; VOP1, and VOP3 with abs and neg.
+#[test]
+fn f32_to_f16_conversion_is_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let values: [u32; 14] = [
+        0x477f_e000, // 65504
+        0x477f_efff,
+        0x477f_f000, // 65520: a tie, to infinity
+        0x3380_0000, // 2^-24
+        0x3300_0000, // 2^-25: a tie, to zero
+        0x3340_0000, // 3 * 2^-26
+        0x3f80_1000, // 1 + 2^-11: a tie
+        0x3f80_3000,
+        0x0000_0001,
+        0x7f80_0000,
+        0x7f80_0001,
+        0xffc1_2345,
+        0x7fbf_ffff,
+        0x8000_0000,
+    ];
+    let mut r = Rng(101);
+    for words in [
+        [0x3f << 25 | 1 << 17 | 0x0a << 9 | 258, 0xbf81_0000],
+        [0x34 << 26 | 0x14a << 16 | 1 << 8 | 1, 258],
+        [0x34 << 26 | 0x14a << 16 | 1, 258 | 1 << 29],
+    ] {
+        let prog = then_endpgm(words);
+        let text = prog.text(0);
+        assert!(text.starts_with("v_cvt_f16_f32"), "{text}");
+        for _ in 0..6 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                if r.next().is_multiple_of(2) {
+                    w0.v[2][l] = r.pick(&values) ^ (r.next() as u32 & 0x8000_0000);
+                }
+            }
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert_native_and_exact(&prog, &w0, &a, &avx512_only(), &mut buf, &init, &text);
+        }
+    }
+}
+
 /// f64 compares are translated (both ISAs) and match the interpreter: every condition, as
 /// `v_cmp` (VCC) and `v_cmpx` (EXEC too), and as VOP3 into an SGPR pair with abs/neg, on signed
 /// zeros, infinities, quiet and signaling NaNs, denormals, equal and random values; in a MODE
