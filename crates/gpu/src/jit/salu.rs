@@ -1,4 +1,5 @@
-//! Scalar ALU instructions translated to scalar x86-64 code (SOP1/SOP2/SOPC: moves, logic,
+//! Scalar ALU instructions translated to scalar x86-64 code (SOP1/SOP2/SOPC: moves, logic, bit
+//! fields and scans,
 //! shifts, add/sub with carry, selects, compares and the EXEC save ops that LLVM emits around
 //! every divergent branch). Semantics as in `exec::salu`, including SCC.
 
@@ -69,7 +70,9 @@ impl Salu {
             | SaveExec(_)
             | Bcnt32 { .. }
             | Bcnt64 { .. }
-            | Brev32 => 1,
+            | Brev32
+            | Sext32 { .. }
+            | FirstBit32 { .. } => 1,
             _ => 2,
         }
     }
@@ -78,7 +81,7 @@ impl Salu {
     fn dst_wide(self) -> Option<bool> {
         use Salu::*;
         match self {
-            Cmp32(_) | Cmp64(_) => None,
+            Cmp32(_) | Cmp64(_) | Bitcmp32 { .. } => None,
             Mov64 | Not64 | Cselect64 | Bin64(_) | Shift64(_) | SaveExec(_) => Some(true),
             _ => Some(false),
         }
@@ -128,6 +131,24 @@ pub(super) enum Salu {
     },
     /// `s_brev_b32`: the source's bits in reverse order (SCC unchanged).
     Brev32,
+    /// `s_bitcmp0/1_b32`: SCC = whether bit (src1 & 31) of src0 is set (`one`) or clear.
+    Bitcmp32 {
+        one: bool,
+    },
+    /// `s_bfe_u32`: src0's field at offset src1[4:0], width src1[22:16] (`bextr`); SCC =
+    /// result != 0.
+    BfeU32,
+    /// `s_mul_hi_u32`: the high half of the 64-bit product (SCC unchanged).
+    MulHiU32,
+    /// `s_sext_i32_i8` (`byte`) and `s_sext_i32_i16` (SCC unchanged).
+    Sext32 {
+        byte: bool,
+    },
+    /// `s_ff1_i32_b32` (`lowest`: trailing zeros) and `s_flbit_i32_b32` (leading zeros): the
+    /// count, -1 for 0 (`exec::scalar_bits`; SCC unchanged).
+    FirstBit32 {
+        lowest: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +256,14 @@ pub(super) fn select(x: &XInst) -> Option<SaluInst> {
         S_BCNT0_I32_B32 => Bcnt32 { zeros: true },
         S_BCNT1_I32_B32 => Bcnt32 { zeros: false },
         S_BREV_B32 => Brev32,
+        S_BITCMP0_B32 => Bitcmp32 { one: false },
+        S_BITCMP1_B32 => Bitcmp32 { one: true },
+        S_BFE_U32 => BfeU32,
+        S_MUL_HI_U32 => MulHiU32,
+        S_SEXT_I32_I8 => Sext32 { byte: true },
+        S_SEXT_I32_I16 => Sext32 { byte: false },
+        S_FF1_I32_B32 => FirstBit32 { lowest: true },
+        S_FLBIT_I32_B32 => FirstBit32 { lowest: false },
         S_BCNT0_I32_B64 => Bcnt64 { zeros: true },
         S_BCNT1_I32_B64 => Bcnt64 { zeros: false },
         S_CMP_LG_U64 => Cmp64(Cc::Ne),
@@ -550,6 +579,59 @@ impl Emitter<'_> {
                 }
                 self.a.test(eax, eax)?;
                 self.set_scc(|a, r| a.setne(r))?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            Bitcmp32 { one } => {
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                // (`bt` with a register offset takes it modulo 32.)
+                self.a.bt(eax, ecx)?;
+                if one {
+                    self.set_scc(|a, r| a.setb(r))?;
+                } else {
+                    self.set_scc(|a, r| a.setae(r))?;
+                }
+            }
+            BfeU32 => {
+                // bextr's control: start [7:0], length [15:8] (lengths past 32 take all).
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                self.a.mov(edx, ecx)?;
+                self.a.and(ecx, 31)?;
+                self.a.shr(edx, 8)?;
+                self.a.and(edx, 0x7f00)?;
+                self.a.or(ecx, edx)?;
+                self.a.bextr(eax, eax, ecx)?;
+                self.a.test(eax, eax)?;
+                self.set_scc(|a, r| a.setne(r))?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            MulHiU32 => {
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                self.a.mul(ecx)?;
+                self.a.mov(sreg32(d), edx)?;
+            }
+            Sext32 { byte } => {
+                self.src32(eax, x.src[0])?;
+                if byte {
+                    self.a.movsx(eax, al)?;
+                } else {
+                    self.a.movsx(eax, ax)?;
+                }
+                self.a.mov(sreg32(d), eax)?;
+            }
+            FirstBit32 { lowest } => {
+                // tzcnt/lzcnt give 32 for 0, where the result is -1.
+                self.src32(ecx, x.src[0])?;
+                if lowest {
+                    self.a.tzcnt(eax, ecx)?;
+                } else {
+                    self.a.lzcnt(eax, ecx)?;
+                }
+                self.a.mov(edx, -1)?;
+                self.a.test(ecx, ecx)?;
+                self.a.cmove(eax, edx)?;
                 self.a.mov(sreg32(d), eax)?;
             }
             Cmp32(cc) | Cmp64(cc) => {

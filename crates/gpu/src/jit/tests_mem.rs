@@ -2216,3 +2216,47 @@ fn constant_hardware_registers_are_native_and_exact() {
         }
     }
 }
+
+/// `s_bitcmp0/1_b32`, `s_bfe_u32`, `s_mul_hi_u32`, `s_sext_i32_i8/i16`, `s_ff1_i32_b32` and
+/// `s_flbit_i32_b32` are translated and match the interpreter, SCC included: bit offsets
+/// past 31, field widths of 0, 32 and more, zero sources (-1 from the bit scans), signs.
+#[test]
+fn scalar_bit_ops_are_native_and_exact() {
+    let mut r = Rng(103);
+    let values = [
+        0u32,
+        1,
+        0x8000_0000,
+        u32::MAX,
+        0x0000_ff80,
+        0x0000_0080,
+        0x1234_5678,
+        0x0005_0003, // bfe: offset 3, width 5
+        0x0020_0004, // width 32
+        0x0041_0021, // width 65, offset 33 (taken modulo 32)
+    ];
+    let sop2 = |op: u32| 2 << 30 | op << 23 | 4 << 16 | 3 << 8 | 2;
+    let sop1 = |op: u32| 0x17d << 23 | 4 << 16 | op << 8 | 2;
+    let sopc = |op: u32| 0x17e << 23 | op << 16 | 3 << 8 | 2;
+    for (inst, name) in [
+        (sopc(12), "s_bitcmp0_b32"),
+        (sopc(13), "s_bitcmp1_b32"),
+        (sop2(37), "s_bfe_u32"),
+        (sop2(44), "s_mul_hi_u32"),
+        (sop1(22), "s_sext_i32_i8"),
+        (sop1(23), "s_sext_i32_i16"),
+        (sop1(16), "s_ff1_i32_b32"),
+        (sop1(18), "s_flbit_i32_b32"),
+    ] {
+        let prog = scc_captured(inst);
+        let text = prog.text(0);
+        assert!(text.starts_with(name), "{text} is not {name}");
+        for _ in 0..12 {
+            let mut w0 = random_wave(&mut r);
+            w0.s[2] = r.pick(&values);
+            w0.s[3] = r.pick(&values);
+            w0.scc = r.next().is_multiple_of(2);
+            assert_registers_exact(&prog, &w0, &text);
+        }
+    }
+}
