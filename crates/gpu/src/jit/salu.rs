@@ -1,7 +1,7 @@
-//! Scalar ALU instructions translated to scalar x86-64 code (SOP1/SOP2/SOPC: moves, logic, bit
-//! fields and scans,
-//! shifts, add/sub with carry, selects, compares and the EXEC save ops that LLVM emits around
-//! every divergent branch). Semantics as in `exec::salu`, including SCC.
+//! Scalar ALU instructions translated to scalar x86-64 code (SOP1/SOP2/SOPC: moves, logic,
+//! bit fields and scans, shifts, add/sub with carry, selects, compares and the EXEC save ops
+//! that LLVM emits around every divergent branch). Semantics as in `exec::salu`, including
+//! SCC.
 
 use super::emit::{err, Emitter, EXEC, R, W_S, W_SCC};
 use crate::exec::operand::Src;
