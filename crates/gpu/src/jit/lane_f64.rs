@@ -442,7 +442,7 @@ impl<'p> Emitter<'p> {
     /// interpreter does (`convert_nan`): sign and payload kept, quiet bit set.
     pub(super) fn lane_f64_cvt(&mut self, li: &LaneInst, op: CvtOp) -> R<()> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
-        if matches!(op, CvtOp::F32F64 | CvtOp::I32F64) {
+        if matches!(op, CvtOp::F32F64 | CvtOp::I32F64 | CvtOp::U32F64) {
             let mut res = [V(0); 2];
             for (half, r_out) in res.iter_mut().enumerate() {
                 let q = self.f64_src(li, 0, half)?;
@@ -471,6 +471,15 @@ impl<'p> Emitter<'p> {
                             self.a.vcvttpd2dq(xr(r), yr(q))?;
                         }
                     }
+                } else if op == CvtOp::U32F64 {
+                    // (AVX-512 only.) The same with the range [0, u32::MAX]: max(q, 0)
+                    // raises negatives to 0 and takes the second operand, 0, for a NaN; the
+                    // top clamped, then the unsigned truncation.
+                    self.a.vxorpd(zr(r), zr(r), zr(r))?;
+                    self.a.vmaxpd(zr(q), zr(q), zr(r))?;
+                    self.q_const(r, (u32::MAX as f64).to_bits())?;
+                    self.a.vminpd(zr(q), zr(q), zr(r))?;
+                    self.a.vcvttpd2udq(yr(r), zr(q))?;
                 } else {
                     match self.isa {
                         Isa::Avx512 => self.a.vcvtpd2ps(yr(r), zr(q))?,

@@ -737,15 +737,21 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::Int16(op);
             Some(li)
         }
-        // (AVX2 has no unsigned dword to f64 conversion.)
+        // (AVX2 has no unsigned dword conversion to or from f64.)
         ValuOp::Cvt(
-            op @ (CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::F64I32 | CvtOp::F64U32 | CvtOp::I32F64),
-        ) if isa == Isa::Avx512 || op != CvtOp::F64U32 => {
-            let float_src = matches!(op, CvtOp::F32F64 | CvtOp::F64F32 | CvtOp::I32F64);
+            op @ (CvtOp::F32F64
+            | CvtOp::F64F32
+            | CvtOp::F64I32
+            | CvtOp::F64U32
+            | CvtOp::I32F64
+            | CvtOp::U32F64),
+        ) if isa == Isa::Avx512 || !matches!(op, CvtOp::F64U32 | CvtOp::U32F64) => {
+            let from_f64 = matches!(op, CvtOp::F32F64 | CvtOp::I32F64 | CvtOp::U32F64);
+            let float_src = from_f64 || op == CvtOp::F64F32;
             if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst? == 255 {
                 return None;
             }
-            if matches!(op, CvtOp::F32F64 | CvtOp::I32F64) {
+            if from_f64 {
                 li.src[0] = Opd::pair(x.src[0])?;
                 li.wide[0] = true;
             } else {

@@ -1060,9 +1060,9 @@ fn f64_class_compares_are_native_and_exact() {
     }
 }
 
-/// Conversions to and from f64 are translated (u32 -> f64 on AVX-512 only) and match the
+/// Conversions to and from f64 are translated (u32 <-> f64 on AVX-512 only) and match the
 /// interpreter: f32 -> f64 and back (NaN payloads, denormals, overflow and underflow in the
-/// narrowing), i32/u32 -> f64, f64 -> i32 (NaNs, both ends of the range); VOP1 and VOP3
+/// narrowing), i32/u32 -> f64, f64 -> i32/u32 (NaNs, both ends of the range); VOP1 and VOP3
 /// (abs/neg) encodings.
 #[test]
 fn f64_conversions_are_native_and_exact() {
@@ -1103,6 +1103,20 @@ fn f64_conversions_are_native_and_exact() {
         (vop1(0x03), "v_cvt_i32_f64"),
         (vop3(0x143, 1, 0), "v_cvt_i32_f64"),
         (vop3(0x143, 0, 1), "v_cvt_i32_f64"),
+        (vop1(0x15), "v_cvt_u32_f64"),
+        (vop3(0x155, 1, 0), "v_cvt_u32_f64"),
+        (vop3(0x155, 0, 1), "v_cvt_u32_f64"),
+    ];
+    // f64 -> u32: around both ends of u32's range.
+    let to_u32: [u64; 8] = [
+        0x41ef_ffff_ffe0_0000, // u32::MAX
+        0x41ef_ffff_ffff_ffff, // just below 2^32
+        0x41f0_0000_0000_0000, // 2^32
+        0x41e0_0000_0000_0000, // 2^31
+        0xbfe0_0000_0000_0000, // -0.5
+        0xbff0_0000_0000_0000, // -1
+        0x3fef_ffff_ffff_ffff, // just below 1
+        0x7ff0_0000_0000_0000,
     ];
     // f64 -> i32: around both ends of i32's range, small values, NaNs.
     let to_i32: [u64; 10] = [
@@ -1121,11 +1135,8 @@ fn f64_conversions_are_native_and_exact() {
     for (inst, name) in cases {
         let prog = then_endpgm(inst);
         assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
-        let isas = if name == "v_cvt_f64_u32" {
-            avx512_only()
-        } else {
-            isas()
-        };
+        let unsigned = name == "v_cvt_f64_u32" || name == "v_cvt_u32_f64";
+        let isas = if unsigned { avx512_only() } else { isas() };
         for _ in 0..6 {
             let mut w0 = random_wave(&mut r);
             for l in 0..64 {
@@ -1136,6 +1147,8 @@ fn f64_conversions_are_native_and_exact() {
                 };
                 let q = if name == "v_cvt_i32_f64" && r.next().is_multiple_of(2) {
                     r.pick(&to_i32) ^ (r.next() & (1 << 63))
+                } else if name == "v_cvt_u32_f64" && r.next().is_multiple_of(2) {
+                    r.pick(&to_u32) ^ (r.next() & (1 << 63))
                 } else {
                     q
                 };
@@ -1148,14 +1161,14 @@ fn f64_conversions_are_native_and_exact() {
             w0.mode = 0x2f0;
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
             assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
-            if name == "v_cvt_f64_u32" && super::tests::isas().contains(&super::Isa::Avx2) {
+            if unsigned && super::tests::isas().contains(&super::Isa::Avx2) {
                 // AVX2 has no unsigned conversion: a call-out, with the same result.
                 let jit = JitCode::compile(&prog, 0, false, false, super::Isa::Avx2).unwrap();
-                assert!(jit.native < jit.reachable, "v_cvt_f64_u32 on AVX2");
+                assert!(jit.native < jit.reachable, "{name} on AVX2");
                 let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
                 assert_eq!(a.r, b.r);
                 let diff = first_difference(&b.w, &a.w, 0..256);
-                assert!(diff.is_none(), "v_cvt_f64_u32 on AVX2: {diff:?}");
+                assert!(diff.is_none(), "{name} on AVX2: {diff:?}");
             }
         }
     }
