@@ -127,7 +127,7 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::Int16(_) => &[0xffff],
         LaneOp::Bits(BitsOp::BfeU32 | BitsOp::BfeI32 | BitsOp::Alignbit) => &[31, 32],
         LaneOp::Bits(BitsOp::Alignbyte) => &[3, 32],
-        LaneOp::Mbcnt { .. } => &[NIBBLES, BYTE_ONES, WORD_ONES],
+        LaneOp::Mbcnt { .. } | LaneOp::Bcnt => &[NIBBLES, BYTE_ONES, WORD_ONES],
         _ if isa == Isa::Avx2 => &[],
         _ => &[],
     }
@@ -154,6 +154,7 @@ impl Emitter<'_> {
             LaneOp::Bits(op) => self.lane_bits(li, op),
             LaneOp::MbcntAll { hi } => self.mbcnt_all(li, hi),
             LaneOp::Mbcnt { hi } => self.mbcnt(li, hi),
+            LaneOp::Bcnt => self.bcnt(li),
             LaneOp::IntSdwa {
                 op,
                 dst_sel,
@@ -320,6 +321,19 @@ impl Emitter<'_> {
             .mov(rax, MBCNT_BELOW[usize::from(hi)].as_ptr() as u64)?;
         let table = self.chunk_table(rax)?;
         self.v_and(m, m, table)?;
+        self.popcount32(m)?;
+        let b = self.opd(li.src[1][0])?;
+        let r = self.dst_reg(d)?;
+        self.v_add(r, m, b)?;
+        self.release(b);
+        self.free(m);
+        self.put(d, r)
+    }
+
+    /// `v_bcnt_u32_b32`: popcount(src0) + src1.
+    fn bcnt(&mut self, li: &LaneInst) -> R<()> {
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let m = self.opd_scratch(li.src[0][0])?;
         self.popcount32(m)?;
         let b = self.opd(li.src[1][0])?;
         let r = self.dst_reg(d)?;

@@ -85,6 +85,8 @@ pub(super) enum LaneOp {
     /// Bit fields (`valu::bits`): `v_bfe_u32`, `v_bfe_i32`, `v_bfi_b32`, `v_alignbit_b32`,
     /// `v_alignbyte_b32`.
     Bits(BitsOp),
+    /// `v_bcnt_u32_b32`: the set bits of src0 plus src1.
+    Bcnt,
     /// `v_mbcnt_lo/hi_u32_b32` with src0 = -1, the lane-index idiom: the number of lanes below
     /// this one in the low (`hi`: high) half of the wave, plus src1.
     MbcntAll {
@@ -872,6 +874,11 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                 li.n = 2;
                 li.dst_wide = true;
                 li.op = LaneOp::Shift64(kind);
+                return Some(li);
+            }
+            if io == IntOp::Bcnt {
+                src32(&mut li, 2)?;
+                li.op = LaneOp::Bcnt;
                 return Some(li);
             }
             if let IntOp::MbcntLo | IntOp::MbcntHi = io {

@@ -688,7 +688,7 @@ fn scratch_buffer_accesses_are_native_and_exact() {
     }
 }
 
-/// The bit-field ops, the lane-count idiom (`v_mbcnt_*_u32_b32 d, -1, s`) and lane counts of
+/// The bit-field ops, `v_bcnt_u32_b32`, the lane-count idiom (`v_mbcnt_*_u32_b32 d, -1, s`) and lane counts of
 /// uniform masks (SGPRs, constants: a ballot's bits below each lane) are translated
 /// and match the interpreter for random values, shifts and widths (0 and 31 included), with
 /// VGPR, SGPR and constant sources, under a partial EXEC.
@@ -744,6 +744,11 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
             0x1cf,
             "v_alignbyte_b32",
             &[[257, 258, 259], [257, 258, 131], [3, 258, 4]],
+        ),
+        (
+            0x28b,
+            "v_bcnt_u32_b32",
+            &[[257, 258, 0], [3, 258, 0], [257, 128, 0], [193, 3, 0]],
         ),
         (0x28c, "v_mbcnt_lo_u32_b32", MBCNT_SOURCES),
         (0x28d, "v_mbcnt_hi_u32_b32", MBCNT_SOURCES),
