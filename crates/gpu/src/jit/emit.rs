@@ -671,11 +671,12 @@ impl<'p> Emitter<'p> {
             WaveOp::DppMov {
                 dst,
                 src,
+                op,
                 ctrl,
                 row_mask,
                 bank_mask,
                 bound_ctrl,
-            } => self.dpp_mov(dst, src, ctrl, (row_mask, bank_mask, bound_ctrl))?,
+            } => self.dpp_mov(dst, src, op, ctrl, (row_mask, bank_mask, bound_ctrl))?,
             WaveOp::Perm {
                 dst,
                 src0,

@@ -113,6 +113,7 @@ impl Emitter<'_> {
         &mut self,
         dst: u8,
         src: u8,
+        op: Option<(crate::exec::int32::Int32, u8)>,
         ctrl: u16,
         (row_mask, bank_mask, bound_ctrl): (u8, u8, bool),
     ) -> R<()> {
@@ -144,6 +145,15 @@ impl Emitter<'_> {
                 match self.isa {
                     Isa::Avx2 => self.a.vpand(yr(V(wm.0)), yr(V(wm.0)), yr(t))?,
                     Isa::Avx512 => self.a.vptestmd(kk(kr(wm), wm), zr(t), zr(t))?,
+                }
+            }
+            // An op's DPP form: g = op(g, src1) (subrev: src1 - g).
+            if let Some((op, src1)) = op {
+                use crate::exec::int32::Int32::SubRev;
+                self.v_mov(t, Vs::M(row(src1, c)))?;
+                match op {
+                    SubRev => self.int_binop(op, g, t, Vs::R(g))?,
+                    _ => self.int_binop(op, g, g, Vs::R(t))?,
                 }
             }
             // Lanes not written keep the destination's value.

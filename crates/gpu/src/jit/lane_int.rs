@@ -455,7 +455,7 @@ impl Emitter<'_> {
 
     /// `r = x (op) y` for the two-source ops of one instruction each (`SubRev`: the caller
     /// swaps the sources).
-    fn int_binop(&mut self, op: Int32, r: V, x: V, y: Vs) -> R<()> {
+    pub(super) fn int_binop(&mut self, op: Int32, r: V, x: V, y: Vs) -> R<()> {
         use Int32::*;
         match op {
             Add => self.v_add(r, x, y),

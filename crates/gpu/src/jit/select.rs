@@ -281,10 +281,13 @@ pub(super) enum WaveOp {
         off: u32,
     },
     /// `v_mov_b32_dpp`: VGPR `dst` = VGPR `src` moved across lanes by DPP control `ctrl`
-    /// under its row and bank masks and `bound_ctrl`.
+    /// under its row and bank masks and `bound_ctrl`; with `op`, an integer op's DPP form
+    /// (`v_add_u32_dpp`, `v_or_b32_dpp`, ...): `dst` = op(the moved value, VGPR `op.1`) in
+    /// the lanes the move writes.
     DppMov {
         dst: u8,
         src: u8,
+        op: Option<(Int32, u8)>,
         ctrl: u16,
         row_mask: u8,
         bank_mask: u8,
@@ -441,7 +444,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         Encoding::Mubuf if x.vmem == Some(VmemKind::Fence) => Some(Kind::Nop),
         Encoding::Mubuf => buffer(x).map(Kind::Vmem),
         Encoding::Ds if x.inst.op == Op::DS_BPERMUTE_B32 => bpermute(x).map(Kind::Wave),
-        Encoding::Dpp if x.inst.op == Op::V_MOV_B32 => dpp_mov(x).map(Kind::Wave),
+        Encoding::Dpp => dpp_mov(x).map(Kind::Wave),
         Encoding::Ds => ds(x).map(Kind::Ds),
         _ => None,
     }
@@ -1110,9 +1113,29 @@ fn dpp_mov(x: &XInst) -> Option<WaveOp> {
     if x.inst.mods != VopMods::default() {
         return None;
     }
+    // The two-source integer ops `Emitter::int_binop` lowers, with a VGPR second source.
+    let op = match x.inst.op {
+        Op::V_MOV_B32 => None,
+        o => {
+            use Int32::*;
+            let op = Int32::named(o.name())?;
+            let two = matches!(
+                op,
+                Add | Sub | SubRev | And | Or | Xor | MinU | MaxU | MinI | MaxI
+            );
+            let Src::V(src1) = x.src[1] else {
+                return None;
+            };
+            if !two {
+                return None;
+            }
+            Some((op, src1))
+        }
+    };
     Some(WaveOp::DppMov {
         dst: x.inst.dst.vgpr_index()?,
         src,
+        op,
         ctrl: d.ctrl,
         row_mask: d.row_mask,
         bank_mask: d.bank_mask,

@@ -1564,6 +1564,59 @@ fn dpp_moves_are_native_and_exact() {
     }
 }
 
+/// DPP forms of the two-source integer ops (`v_add_u32_dpp`, ..., the steps of LLVM's wave
+/// reductions and scans) are translated (both ISAs) and match the interpreter: row shifts
+/// and broadcasts, wave shifts, row and bank masks, with and without `bound_ctrl`, under
+/// full and sparse EXEC, the destination one of the sources or not.
+#[test]
+fn dpp_integer_ops_are_native_and_exact() {
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let mut r = Rng(107);
+    // VOP2 with src0 = DPP (0xfa): op [30:25], vdst [24:17], vsrc1 [16:9].
+    let dpp = |op: u32, vdst: u32, ctrl: u32, bound: u32, bank: u32, row: u32| {
+        [
+            op << 25 | vdst << 17 | 3 << 9 | 0xfa,
+            2 | ctrl << 8 | bound << 19 | bank << 24 | row << 28,
+        ]
+    };
+    let ops = [
+        (0x34u32, "v_add_u32_dpp"),
+        (0x35, "v_sub_u32_dpp"),
+        (0x36, "v_subrev_u32_dpp"),
+        (19, "v_and_b32_dpp"),
+        (20, "v_or_b32_dpp"),
+        (21, "v_xor_b32_dpp"),
+        (12, "v_min_i32_dpp"),
+        (13, "v_max_i32_dpp"),
+        (14, "v_min_u32_dpp"),
+        (15, "v_max_u32_dpp"),
+    ];
+    for (op, name) in ops {
+        for (ctrl, vdst, bound, bank, row) in [
+            (0x111u32, 4u32, 0u32, 0xfu32, 0xfu32),
+            (0x112, 3, 1, 0xf, 0xf),
+            (0x114, 2, 0, 0xf, 0xa),
+            (0x118, 4, 1, 0xe, 0xf),
+            (0x142, 4, 0, 0xf, 0xa),
+            (0x143, 3, 0, 0xf, 0xc),
+            (0x138, 4, 1, 0x5, 0xf),
+            (0x1b, 2, 0, 0xf, 0xf),
+        ] {
+            let prog = then_endpgm(dpp(op, vdst, ctrl, bound, bank, row));
+            let text = prog.text(0);
+            assert!(text.starts_with(name), "{text} is not {name}");
+            for exec in [u64::MAX, r.next(), r.next() | r.next()] {
+                let mut w0 = random_wave(&mut r);
+                w0.set_exec(exec);
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert!(a.r.is_ok(), "{:?}", a.r);
+                assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
+            }
+        }
+    }
+}
+
 /// SDWA integer compares are translated (both ISAs) and match the interpreter: 16- and
 /// 32-bit, signed and unsigned, `v_cmp` and `v_cmpx`, every byte and word select with and
 /// without sign extension on either source, into VCC or an SGPR pair, an SGPR second source.
