@@ -235,21 +235,10 @@ impl Emitter<'_> {
                 // Each nibble reversed by a table, the two of each byte swapped, then the
                 // bytes of each dword.
                 let v = self.opd_scratch(s0)?;
-                let t = self.tmp()?;
-                let lut = self.tmp()?;
-                self.v_srli(t, v, 4)?;
-                let k = self.opd(Opd::K(NIBBLES))?;
-                self.v_and(v, v, k)?;
-                self.v_and(t, t, k)?;
-                self.release(k);
-                self.a.mov(rax, NIBBLE_REV.as_ptr() as u64)?;
-                self.v_mov(lut, Vs::M(rax + 0))?;
-                self.v_shufb(v, lut, Vs::R(v))?;
-                self.v_shufb(t, lut, Vs::R(t))?;
+                let t = self.nibble_lookup(v, &NIBBLE_REV)?;
                 // (Each byte of v is at most 0xf: the dword shift stays inside it.)
                 self.v_slli(v, v, 4)?;
                 self.v_or(v, v, Vs::R(t))?;
-                self.free(lut);
                 self.a.mov(rax, DWORD_BSWAP.as_ptr() as u64)?;
                 self.v_shufb(v, v, Vs::M(rax + 0))?;
                 self.free(t);
@@ -387,10 +376,10 @@ impl Emitter<'_> {
         self.put(d, x)
     }
 
-    /// Each dword of `v` replaced by its number of set bits: the nibbles' counts from a
-    /// table (`vpshufb`), then summed per byte, word and dword.
-    fn popcount32(&mut self, v: V) -> R<()> {
-        use iced_x86::code_asm::*;
+    /// `v`'s bytes replaced by `table`'s entry for their low nibble; returned, a temporary
+    /// with the entry for each byte's high nibble (`vpshufb` in every 16-byte lane).
+    fn nibble_lookup(&mut self, v: V, table: &'static [u8; 64]) -> R<V> {
+        use iced_x86::code_asm::rax;
         let t = self.tmp()?;
         let lut = self.tmp()?;
         self.v_srli(t, v, 4)?;
@@ -398,11 +387,18 @@ impl Emitter<'_> {
         self.v_and(v, v, k)?;
         self.v_and(t, t, k)?;
         self.release(k);
-        self.a.mov(rax, NIBBLE_BITS.as_ptr() as u64)?;
+        self.a.mov(rax, table.as_ptr() as u64)?;
         self.v_mov(lut, Vs::M(rax + 0))?;
         self.v_shufb(v, lut, Vs::R(v))?;
         self.v_shufb(t, lut, Vs::R(t))?;
         self.free(lut);
+        Ok(t)
+    }
+
+    /// Each dword of `v` replaced by its number of set bits: the nibbles' counts from a
+    /// table (`vpshufb`), then summed per byte, word and dword.
+    fn popcount32(&mut self, v: V) -> R<()> {
+        let t = self.nibble_lookup(v, &NIBBLE_BITS)?;
         self.v_addb(v, v, Vs::R(t))?;
         self.free(t);
         for ones in [BYTE_ONES, WORD_ONES] {

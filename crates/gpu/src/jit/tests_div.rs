@@ -114,7 +114,7 @@ fn start_wave(r: &mut Rng, case: usize) -> Wave {
 
 /// Runs `prog` from `w0` under the interpreter and the JIT on each ISA (every instruction
 /// translated) and asserts they end alike.
-fn compare(prog: &Program, w0: &Wave, case: usize) {
+pub(super) fn compare(prog: &Program, w0: &Wave, case: usize) {
     let mut a = w0.clone();
     let ra = run_engine(prog, &mut a, None);
     for isa in isas() {

@@ -4,7 +4,8 @@
 //! negatives; lanes next to a rounding turning point (the interpreter's path); and, ignored
 //! by default, every f32 bit pattern.
 
-use super::tests::{assert_same_end, fuzz_params, isas, random_wave, run_engine, Rng};
+use super::tests::{fuzz_params, isas, random_wave, run_engine, Rng};
+use super::tests_div::compare;
 use super::JitCode;
 use crate::program::Program;
 use crate::wave::Wave;
@@ -124,18 +125,6 @@ fn exp_log_match_the_interpreter() {
         }
         w0.s[30] = operand(&mut r, log);
         compare(&prog, &w0, case);
-    }
-}
-
-fn compare(prog: &Program, w0: &Wave, case: usize) {
-    let mut a = w0.clone();
-    let ra = run_engine(prog, &mut a, None);
-    for isa in isas() {
-        let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
-        assert_eq!(jit.native, jit.reachable, "translated");
-        let mut b = w0.clone();
-        let rb = run_engine(prog, &mut b, Some(&jit));
-        assert_same_end(&format!("case {case} {isa:?}"), prog, (&ra, &a), (&rb, &b));
     }
 }
 
