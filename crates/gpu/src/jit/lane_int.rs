@@ -153,8 +153,8 @@ impl Emitter<'_> {
             LaneOp::Trans(op) => self.lane_trans(li, op),
             LaneOp::Bits(op) => self.lane_bits(li, op),
             LaneOp::MbcntAll { hi } => self.mbcnt_all(li, hi),
-            LaneOp::Mbcnt { hi } => self.mbcnt(li, hi),
-            LaneOp::Bcnt => self.bcnt(li),
+            LaneOp::Mbcnt { hi } => self.bit_count(li, Some(hi)),
+            LaneOp::Bcnt => self.bit_count(li, None),
             LaneOp::IntSdwa {
                 op,
                 dst_sel,
@@ -300,29 +300,19 @@ impl Emitter<'_> {
         self.put(d, r)
     }
 
-    /// `v_mbcnt_lo/hi_u32_b32 d, m, b` with a uniform mask m: each lane's bits of m
-    /// (`MBCNT_BELOW`, at the chunk's offset as in `mbcnt_all`) counted, plus b.
-    fn mbcnt(&mut self, li: &LaneInst, hi: bool) -> R<()> {
+    /// `v_bcnt_u32_b32` (`below` none): popcount(src0) + src1; `v_mbcnt_lo/hi_u32_b32` with
+    /// a uniform mask (`below` = hi): the mask's bits below each lane in that half (a
+    /// per-lane table and'ed in first), plus src1.
+    fn bit_count(&mut self, li: &LaneInst, below: Option<bool>) -> R<()> {
         use iced_x86::code_asm::*;
         let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
         let m = self.opd_scratch(li.src[0][0])?;
-        self.a
-            .mov(rax, MBCNT_BELOW[usize::from(hi)].as_ptr() as u64)?;
-        let table = self.chunk_table(rax)?;
-        self.v_and(m, m, table)?;
-        self.popcount32(m)?;
-        let b = self.opd(li.src[1][0])?;
-        let r = self.dst_reg(d)?;
-        self.v_add(r, m, b)?;
-        self.release(b);
-        self.free(m);
-        self.put(d, r)
-    }
-
-    /// `v_bcnt_u32_b32`: popcount(src0) + src1.
-    fn bcnt(&mut self, li: &LaneInst) -> R<()> {
-        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
-        let m = self.opd_scratch(li.src[0][0])?;
+        if let Some(hi) = below {
+            self.a
+                .mov(rax, MBCNT_BELOW[usize::from(hi)].as_ptr() as u64)?;
+            let table = self.chunk_table(rax)?;
+            self.v_and(m, m, table)?;
+        }
         self.popcount32(m)?;
         let b = self.opd(li.src[1][0])?;
         let r = self.dst_reg(d)?;

@@ -954,12 +954,36 @@ fn f32_class_compares_are_native_and_exact() {
         0x7f00_0000,
     ];
     let mut r = Rng(41);
-    for (op, name) in [(0x10u32, "v_cmp_class_f32"), (0x11, "v_cmpx_class_f32")] {
+    for prog in class_programs([(0x10, "v_cmp_class_f32"), (0x11, "v_cmpx_class_f32")], 3) {
+        for _ in 0..6 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                w0.v[2][l] = match r.next() % 3 {
+                    0 => r.pick(&special) ^ (r.next() as u32 & 0x8000_0000),
+                    _ => r.next() as u32,
+                };
+                w0.v[3][l] = class_mask(&mut r);
+            }
+            w0.s[4] = r.next() as u32;
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+        }
+    }
+}
+
+/// The class compares `ops` (VOPC opcode, mnemonic) of src0 v2 (or v[2:3]): VOPC with the
+/// mask in VGPR `mask`, VOP3 with abs/neg on src0 and the mask in that VGPR, s4 or a
+/// constant (the result in s[10:11]).
+fn class_programs(ops: [(u32, &str); 2], mask: u32) -> Vec<Program> {
+    let mut progs = Vec::new();
+    for (op, name) in ops {
+        let v = 256 + mask;
         for (vop3, abs, neg, src1) in [
-            (false, 0u32, 0u32, 259u32),
-            (true, 0, 0, 259),
-            (true, 1, 0, 259),
-            (true, 0, 1, 259),
+            (false, 0u32, 0u32, v),
+            (true, 0, 0, v),
+            (true, 1, 0, v),
+            (true, 0, 1, v),
             (true, 1, 1, 4),
             (true, 0, 0, 128 + 3),
             (true, 0, 0, 4),
@@ -973,25 +997,18 @@ fn f32_class_compares_are_native_and_exact() {
             };
             let prog = then_endpgm(words);
             assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
-            for _ in 0..6 {
-                let mut w0 = random_wave(&mut r);
-                for l in 0..64 {
-                    w0.v[2][l] = match r.next() % 3 {
-                        0 => r.pick(&special) ^ (r.next() as u32 & 0x8000_0000),
-                        _ => r.next() as u32,
-                    };
-                    w0.v[3][l] = match r.next() % 4 {
-                        0 => 1 << (r.next() % 10),
-                        1 => 0x3ff,
-                        _ => r.next() as u32,
-                    };
-                }
-                w0.s[4] = r.next() as u32;
-                w0.mode = 0x2f0;
-                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
-            }
+            progs.push(prog);
         }
+    }
+    progs
+}
+
+/// A class mask: one class, every class, or random bits.
+fn class_mask(r: &mut Rng) -> u32 {
+    match r.next() % 4 {
+        0 => 1 << (r.next() % 10),
+        1 => 0x3ff,
+        _ => r.next() as u32,
     }
 }
 
@@ -1021,46 +1038,23 @@ fn f64_class_compares_are_native_and_exact() {
         (5, 0x7fe0_0000),
     ];
     let mut r = Rng(43);
-    for (op, name) in [(0x12u32, "v_cmp_class_f64"), (0x13, "v_cmpx_class_f64")] {
-        for (vop3, abs, neg, src1) in [
-            (false, 0u32, 0u32, 260u32),
-            (true, 0, 0, 260),
-            (true, 1, 0, 260),
-            (true, 0, 1, 260),
-            (true, 1, 1, 4),
-            (true, 0, 0, 128 + 3),
-            (true, 0, 0, 4),
-        ] {
-            let words = match vop3 {
-                false => [0x3e << 25 | op << 17 | (src1 - 256) << 9 | 258, 0xbf81_0000],
-                true => [
-                    0x34 << 26 | op << 16 | abs << 8 | 10,
-                    258 | src1 << 9 | neg << 29,
-                ],
-            };
-            let prog = then_endpgm(words);
-            assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
-            for _ in 0..6 {
-                let mut w0 = random_wave(&mut r);
-                for l in 0..64 {
-                    (w0.v[2][l], w0.v[3][l]) = match r.next() % 3 {
-                        0 => {
-                            let (lo, hi) = r.pick(&special);
-                            (lo, hi ^ (r.next() as u32 & 0x8000_0000))
-                        }
-                        _ => (r.next() as u32, r.next() as u32),
-                    };
-                    w0.v[4][l] = match r.next() % 4 {
-                        0 => 1 << (r.next() % 10),
-                        1 => 0x3ff,
-                        _ => r.next() as u32,
-                    };
-                }
-                w0.s[4] = r.next() as u32;
-                w0.mode = 0x2f0;
-                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+    for prog in class_programs([(0x12, "v_cmp_class_f64"), (0x13, "v_cmpx_class_f64")], 4) {
+        for _ in 0..6 {
+            let mut w0 = random_wave(&mut r);
+            for l in 0..64 {
+                (w0.v[2][l], w0.v[3][l]) = match r.next() % 3 {
+                    0 => {
+                        let (lo, hi) = r.pick(&special);
+                        (lo, hi ^ (r.next() as u32 & 0x8000_0000))
+                    }
+                    _ => (r.next() as u32, r.next() as u32),
+                };
+                w0.v[4][l] = class_mask(&mut r);
             }
+            w0.s[4] = r.next() as u32;
+            w0.mode = 0x2f0;
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
         }
     }
 }
