@@ -20,7 +20,7 @@ use super::mem_vector::{
 };
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
-use super::vx::Isa;
+use super::vx::{lane_dword, Isa};
 use super::JitCtx;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
@@ -111,8 +111,8 @@ impl Emitter<'_> {
         a.mov(r8d, dword_ptr(r13 + hi))?;
         a.shl(r8, 32)?;
         a.or(r8, rax)?;
-        a.mov(ecx, dword_ptr(r13 + (lo + 252)))?;
-        a.mov(edx, dword_ptr(r13 + (hi + 252)))?;
+        lane_dword(a, self.isa, ecx, r13, lo + 252, xmm0)?;
+        lane_dword(a, self.isa, edx, r13, hi + 252, xmm0)?;
         a.shl(rdx, 32)?;
         a.or(rdx, rcx)?;
         a.lea(rcx, qword_ptr(r8 + 252))?;
@@ -184,7 +184,8 @@ impl Emitter<'_> {
             a.cmp(eax, (u32::MAX - 60) as i32)?;
             a.ja(stub)?;
             a.mov(r32, dword_ptr(r13 + (hi + g)))?;
-            a.cmp(r32, dword_ptr(r13 + (hi + g + 60)))?;
+            lane_dword(a, self.isa, ecx, r13, hi + g + 60, xmm0)?;
+            a.cmp(r32, ecx)?;
             a.jne(stub)?;
             a.shl(r, 32)?;
             a.or(r, rax)?;

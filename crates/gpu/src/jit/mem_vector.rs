@@ -24,7 +24,7 @@
 
 use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R, W_S, W_UNFENCED};
 use super::select::{SubDword, VmemInst};
-use super::vx::{zr, Isa, V};
+use super::vx::{lane_dword, zr, Isa, V};
 use super::JitCtx;
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
@@ -705,7 +705,7 @@ impl Emitter<'_> {
                 a.kshiftrw(k2, k1, 8)?;
                 a.mov(eax, dword_ptr(rdi + 64 * c))?;
                 a.add(rax, r8)?;
-                a.mov(ecx, dword_ptr(rdi + (64 * c + 32)))?;
+                lane_dword(a, Isa::Avx512, ecx, rdi, 64 * c + 32, xmm1)?;
                 a.add(rcx, r8)?;
                 a.vmovdqu32(ymm1, ymmword_ptr(rsi + (64 * c + 32)))?;
                 a.vmovdqu32(ymm1.k2(), ymmword_ptr(rcx))?;
@@ -719,7 +719,7 @@ impl Emitter<'_> {
         for g in 0..8 {
             // An empty group's mask keeps the move from touching memory.
             a.kmovb(k1, exec_byte(g))?;
-            a.mov(eax, dword_ptr(rdi + 32 * g))?;
+            lane_dword(a, Isa::Avx512, eax, rdi, 32 * g, xmm0)?;
             a.add(rax, r8)?;
             a.vmovdqu32(ymm0, ymmword_ptr(rsi + 32 * g))?;
             a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;

@@ -676,3 +676,72 @@ pub(super) fn gpr64(r: AsmRegister32) -> R<AsmRegister64> {
         .map(|i| R64[i])
         .ok_or_else(|| err("unknown register"))
 }
+
+/// Loads into `dst` the dword at `base + disp` of a VGPR, lane mask or table that a vector
+/// store may just have written (`base` 64-byte aligned). On AVX-512 a dword in the upper
+/// half of a 64-byte store does not forward to a 32-bit load: the load waits for the store
+/// to reach the cache, 15-20 cycles (`benches/host/store_forward.c`, mode 4). A 16-byte load
+/// forwards from anywhere in it, so such a dword comes through `tmp`.
+pub(super) fn lane_dword(
+    a: &mut CodeAssembler,
+    isa: Isa,
+    dst: AsmRegister32,
+    base: AsmRegister64,
+    disp: i32,
+    tmp: AsmRegisterXmm,
+) -> R<()> {
+    if isa == Isa::Avx512 && disp.rem_euclid(64) >= 32 {
+        a.vmovdqu(tmp, xmmword_ptr(base + (disp & !15)))?;
+        a.vpextrd(dst, tmp, (disp & 15) / 4)?;
+    } else {
+        a.mov(dst, dword_ptr(base + disp))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lane_dword, Isa};
+    use crate::jit::code::{Code, Reserved};
+    use iced_x86::code_asm::*;
+
+    /// `lane_dword` reads the dword at every offset of four 64-byte chunks, on both ISAs'
+    /// paths, right after vector stores wrote them (as the VGPRs it reads are): the
+    /// function's result against the buffer's element.
+    #[test]
+    fn lane_dword_reads_every_offset() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        #[repr(C, align(64))]
+        struct Chunks([u32; 64]);
+        let mut buf = Chunks([0; 64]);
+        for (i, d) in buf.0.iter_mut().enumerate() {
+            *d = 0x9e37_79b9u32.wrapping_mul(i as u32 + 1);
+        }
+        for isa in [Isa::Avx2, Isa::Avx512] {
+            for disp in (0..256).step_by(4) {
+                // fn(rdi = the chunks) -> eax: the stores of the chunks' own values, then the read.
+                let mut a = CodeAssembler::new(64).unwrap();
+                for c in 0..8 {
+                    a.vmovdqu(ymm1, ymmword_ptr(rdi + 32 * c)).unwrap();
+                    a.vmovdqu(ymmword_ptr(rdi + 32 * c), ymm1).unwrap();
+                }
+                lane_dword(&mut a, isa, eax, rdi, disp, xmm0).unwrap();
+                a.vzeroupper().unwrap();
+                a.ret().unwrap();
+                let reserved = Reserved::new(4096).unwrap();
+                let bytes = a.assemble(reserved.addr()).unwrap();
+                let code = Code::seal(reserved, &bytes).unwrap();
+                // SAFETY: the code above reads and rewrites the 256 bytes at rdi (`buf`,
+                // aligned and alive) with AVX2 instructions (checked above), clobbers only
+                // caller-saved registers and returns.
+                let got = unsafe {
+                    let f: extern "sysv64" fn(*mut u32) -> u32 = std::mem::transmute(code.addr());
+                    f(buf.0.as_mut_ptr())
+                };
+                assert_eq!(got, buf.0[disp as usize / 4], "{isa:?}, byte {disp}");
+            }
+        }
+    }
+}
