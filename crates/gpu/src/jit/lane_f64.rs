@@ -339,7 +339,7 @@ impl<'p> Emitter<'p> {
     /// Runs `fix` out of line where a lane of mask `m` is set, with `temps` (vectors,
     /// masks) taken now for it; past the return its temporaries are free again (it is done
     /// with them and with the operands).
-    fn out_of_line_if(
+    pub(super) fn out_of_line_if(
         &mut self,
         m: M,
         temps: (usize, usize),

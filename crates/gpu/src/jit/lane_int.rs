@@ -106,15 +106,31 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         // (A constant count shifts by immediates.)
         LaneOp::Shift64(_) if matches!(li.src[0][0], super::select::Opd::K(_)) => &[],
         LaneOp::Shift64(_) => &[63, 32],
-        LaneOp::F32(_) | LaneOp::Cmp(..) | LaneOp::F64(_) | LaneOp::F64Trans(_)
+        LaneOp::F32(_)
+        | LaneOp::F16(_)
+        | LaneOp::Cmp(..)
+        | LaneOp::F64(_)
+        | LaneOp::F64Trans(_)
             if li.abs != 0 && li.neg != 0 =>
         {
             &[0x7fff_ffff, 0x8000_0000]
         }
-        LaneOp::F32(_) | LaneOp::Cmp(..) | LaneOp::F64(_) | LaneOp::F64Trans(_) if li.abs != 0 => {
+        LaneOp::F32(_)
+        | LaneOp::F16(_)
+        | LaneOp::Cmp(..)
+        | LaneOp::F64(_)
+        | LaneOp::F64Trans(_)
+            if li.abs != 0 =>
+        {
             &[0x7fff_ffff]
         }
-        LaneOp::F32(_) | LaneOp::Cmp(..) | LaneOp::F64(_) | LaneOp::F64Trans(_) if li.neg != 0 => {
+        LaneOp::F32(_)
+        | LaneOp::F16(_)
+        | LaneOp::Cmp(..)
+        | LaneOp::F64(_)
+        | LaneOp::F64Trans(_)
+            if li.neg != 0 =>
+        {
             &[0x8000_0000]
         }
         LaneOp::Cmp(CmpTy::U16, _) => &[0xffff],
@@ -140,6 +156,13 @@ impl Emitter<'_> {
             LaneOp::Int(op) => self.lane_int(li, op),
             LaneOp::MulHiI32 => self.mul_hi(li, true),
             LaneOp::F32(op) => self.lane_f32(i, li, op),
+            LaneOp::F16(op) => self.lane_f16(li, op),
+            LaneOp::PkF16 {
+                op,
+                op_sel,
+                op_sel_hi,
+                neg_hi,
+            } => self.lane_pk_f16(li, op, [op_sel, op_sel_hi], [li.neg, neg_hi]),
             LaneOp::F64(op) => self.lane_f64(li, op),
             LaneOp::F64Trans(op) => self.lane_f64_trans(li, op),
             LaneOp::F32Round(op) => self.lane_f32_round(li, op),

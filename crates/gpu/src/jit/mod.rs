@@ -32,6 +32,7 @@ mod lane_div;
 mod lane_explog;
 mod lane_f64;
 mod lane_float;
+mod lane_half;
 mod lane_int;
 mod lane_linear;
 mod lane_perm;
@@ -76,6 +77,8 @@ mod tests_float;
 mod tests_fold;
 #[cfg(test)]
 mod tests_gather;
+#[cfg(test)]
+mod tests_half;
 #[cfg(test)]
 mod tests_linear;
 #[cfg(test)]

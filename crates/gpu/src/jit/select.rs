@@ -8,7 +8,7 @@ use crate::exec::int32::Int32;
 use crate::exec::operand::Src;
 use crate::exec::vmem::VmemKind;
 use crate::program::{XInst, NO_INDEX};
-use crate::valu::{BitsOp, CmpTy, Cond, CvtOp, FOp, FTy, I16Op, TrOp, ValuOp};
+use crate::valu::{BitsOp, CmpTy, Cond, CvtOp, FOp, FTy, I16Op, PkOp, TrOp, ValuOp};
 use crate::wave::{EXEC_LO, M0, VCC_LO};
 use softhsa_isa::{Encoding, Ext, MemFlags, Op, OpFlags, VopMods};
 
@@ -56,6 +56,20 @@ pub(super) enum LaneOp {
     MulHiI32,
     /// f32 arithmetic: add, sub, subrev, mul, min, max (IEEE mode), fma (src0*src1+src2).
     F32(FOp),
+    /// f16 add, sub, subrev, mul on the low halves, the result zero-extended; and
+    /// `v_fma_f16` (`FmaKeep16`), which keeps the destination's high half: the destination
+    /// is read as source 2's second word (`wide[2]`) (AVX-512: `lane_half.rs`).
+    F16(FOp),
+    /// `v_pk_add_f16`, `v_pk_mul_f16`, `v_pk_fma_f16` (`op` Add, Mul or Fma): each half of
+    /// the result from the
+    /// sources' halves that `op_sel` (low) and `op_sel_hi` (high) pick, negated by
+    /// `LaneInst::neg` (low) and `neg_hi` (high) (AVX-512: `lane_half.rs`).
+    PkF16 {
+        op: FOp,
+        op_sel: u8,
+        op_sel_hi: u8,
+        neg_hi: u8,
+    },
     /// f64 arithmetic on VGPR pairs: add, mul, fma; and trunc, floor, ceil, rndne.
     F64(FOp),
     /// f32 trunc, floor, ceil, rndne (x86 rounding-immediate modes 3, 1, 2, 0) and fract.
@@ -141,6 +155,8 @@ impl LaneInst {
         matches!(
             self.op,
             LaneOp::F32(_)
+                | LaneOp::F16(_)
+                | LaneOp::PkF16 { .. }
                 | LaneOp::F32Round(_)
                 | LaneOp::F64(_)
                 | LaneOp::F64Cvt(_)
@@ -160,6 +176,8 @@ impl LaneInst {
                 | LaneOp::Cmp(CmpTy::F64, _)
                 // (f16 denormals are in the f64 field.)
                 | LaneOp::Cvt(CvtOp::F32F16 | CvtOp::F16F32)
+                | LaneOp::F16(_)
+                | LaneOp::PkF16 { .. }
         )
     }
 
@@ -436,6 +454,15 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
                 .map(Kind::Lane)
                 .or_else(|| wave(x, isa).map(Kind::Wave))
         }
+        // (Of VOP3P, only the packed f16 adds, multiplies and fmas have a lowering.)
+        Encoding::Vop3p
+            if matches!(
+                x.valu,
+                Some(ValuOp::Pk(PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16))
+            ) =>
+        {
+            lane(x, isa).map(Kind::Lane)
+        }
         Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
         // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
         // no host instruction (docs/MEMORY_MODEL.md; the interpreter's `fence(AcqRel)` only
@@ -659,6 +686,52 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::F32(op);
             li.abs = mods.abs & 7;
             li.neg = mods.neg & 7;
+            Some(li)
+        }
+        // (`vcvtph2ps`/`vcvtps2ph` on zmm and `vpmovdw` are AVX-512; no op_sel.)
+        ValuOp::Float(op @ (FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul), FTy::F16)
+            if isa == Isa::Avx512 =>
+        {
+            if mods.clamp || mods.omod != 0 || mods.op_sel != 0 || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 2)?;
+            li.op = LaneOp::F16(op);
+            li.abs = mods.abs & 3;
+            li.neg = mods.neg & 3;
+            Some(li)
+        }
+        ValuOp::Float(FOp::FmaKeep16, FTy::F16) if isa == Isa::Avx512 => {
+            if mods.clamp || mods.omod != 0 || mods.op_sel != 0 {
+                return None;
+            }
+            let d = li.dst?;
+            src32(&mut li, 3)?;
+            li.src[2][1] = Opd::V(d);
+            li.wide[2] = true;
+            li.op = LaneOp::F16(FOp::FmaKeep16);
+            li.abs = mods.abs & 7;
+            li.neg = mods.neg & 7;
+            Some(li)
+        }
+        ValuOp::Pk(p @ (PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16)) if isa == Isa::Avx512 => {
+            if mods.clamp || li.dst.is_none() {
+                return None;
+            }
+            let (op, n) = match p {
+                PkOp::AddF16 => (FOp::Add, 2),
+                PkOp::MulF16 => (FOp::Mul, 2),
+                _ => (FOp::Fma, 3),
+            };
+            src32(&mut li, n)?;
+            let m = (1u8 << n) - 1;
+            li.op = LaneOp::PkF16 {
+                op,
+                op_sel: mods.op_sel & m,
+                op_sel_hi: mods.op_sel_hi & m,
+                neg_hi: mods.neg_hi & m,
+            };
+            li.neg = mods.neg & m;
             Some(li)
         }
         ValuOp::Bits(

@@ -1,0 +1,197 @@
+//! Lowering of f16 add, subtract and multiply (`v_add/sub/subrev/mul_f16`, and both halves
+//! of `v_pk_add_f16` and `v_pk_mul_f16`; AVX-512) through f32, in the mode the block guards ensure (round to nearest even for f16 and f32, f16
+//! denormals kept). The interpreter (`valu::farith`) rounds the exact result once to f16.
+//! Here each f16 source widens exactly to f32 (`vcvtph2ps`), the f32 operation rounds, and
+//! `vcvtps2ph` rounds again to f16; the two roundings give the one rounding's result:
+//! - a product of two f16 significands has at most 22 bits and every f16 product's exponent
+//!   lies inside f32's normal range, so the f32 product is exact;
+//! - a sum: double rounding through a format of p' ≥ 2p + 2 bits is innocuous for addition
+//!   (Figueroa, "When is double rounding innocuous?", 1995; 24 ≥ 2·11 + 2), and where the sum
+//!   is below f16's normal range it is a multiple of 2^-24 and so exact in both formats.
+//!
+//! - an fma (`v_fma_f16`, `v_pk_fma_f16`): the f32 fma rounds toward zero and, where that
+//!   was inexact (rounding down and up differ), sets the last bit: rounding to odd, after which a
+//!   rounding to a format of p ≤ 24 - 2 bits gives the exact value's rounding (Boldo and
+//!   Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+//!   rounding to odd", 2008). Every term is a multiple of 2^-48, so a nonzero result is an
+//!   f32 normal, and an exact zero gets the same sign toward zero as to nearest.
+//!
+//! f32's denormal mode cannot matter: no f16 value or such result is an f32 denormal. NaNs
+//! follow the f32 rules (`lane_float.rs`): widening keeps a NaN's sign and payload and sets
+//! the quiet bit, narrowing keeps the sign and the payload's top, so the first NaN operand
+//! quieted (a subtrahend's sign flipped) and the default NaN come out as the interpreter's
+//! f16 ones. A scalar result is zero-extended (`valu::fops::half16`: these forms zero the
+//! high half).
+
+use super::emit::{err, Emitter, R};
+use super::select::{LaneInst, Opd};
+use super::vx::{kr, yr, zk, zr, Vs, V};
+use crate::valu::FOp;
+
+const SIGN: u32 = 0x8000_0000;
+/// `vcmpps` predicate: unordered (either operand NaN).
+const UNORD: u32 = 3;
+
+impl Emitter<'_> {
+    pub(super) fn lane_f16(&mut self, li: &LaneInst, op: FOp) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let bit = |m: u8, i: usize| m >> i & 1 != 0;
+        let x = self.half_src(li.src[0][0], false, bit(li.abs, 0), bit(li.neg, 0))?;
+        let y = self.half_src(li.src[1][0], false, bit(li.abs, 1), bit(li.neg, 1))?;
+        let fma = op == FOp::FmaKeep16;
+        let z = match fma {
+            true => Some(self.half_src(li.src[2][0], false, bit(li.abs, 2), bit(li.neg, 2))?),
+            false => None,
+        };
+        // (SubRev: source 1 minus source 0.)
+        let (x, y, op) = match op {
+            FOp::SubRev => (y, x, FOp::Sub),
+            FOp::FmaKeep16 => (x, y, FOp::Fma),
+            _ => (x, y, op),
+        };
+        let h = self.half_op(op, x, y, z)?;
+        // v_fma_f16 keeps the destination's high half (read as source 2's second word).
+        let keep = match fma {
+            true => {
+                let old = self.opd_reg(li.src[2][1])?;
+                let t = self.tmp()?;
+                let k = self.opd(Opd::K(0xffff_0000))?;
+                self.v_and(t, old, k)?;
+                self.release(k);
+                self.free(old);
+                Some(t)
+            }
+            false => None,
+        };
+        let r = self.dst_reg(d)?;
+        self.a.vpmovzxwd(zr(r), yr(h))?;
+        self.free(h);
+        if let Some(t) = keep {
+            self.v_or(r, r, Vs::R(t))?;
+            self.free(t);
+        }
+        self.put(d, r)
+    }
+
+    /// `v_pk_add_f16`/`v_pk_mul_f16`: half k (0 low, 1 high) from the sources' halves that
+    /// bit i of `sel[k]` picks for source i (1: its high half), negated where bit i of
+    /// `neg[k]` is set.
+    pub(super) fn lane_pk_f16(
+        &mut self,
+        li: &LaneInst,
+        op: FOp,
+        sel: [u8; 2],
+        neg: [u8; 2],
+    ) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let bit = |m: u8, i: usize| m >> i & 1 != 0;
+        let mut halves = [V(0); 2];
+        for (k, h) in halves.iter_mut().enumerate() {
+            let x = self.half_src(li.src[0][0], bit(sel[k], 0), false, bit(neg[k], 0))?;
+            let y = self.half_src(li.src[1][0], bit(sel[k], 1), false, bit(neg[k], 1))?;
+            let z = match op {
+                FOp::Fma => {
+                    Some(self.half_src(li.src[2][0], bit(sel[k], 2), false, bit(neg[k], 2))?)
+                }
+                _ => None,
+            };
+            *h = self.half_op(op, x, y, z)?;
+        }
+        let r = self.dst_reg(d)?;
+        let t = self.tmp()?;
+        self.a.vpmovzxwd(zr(r), yr(halves[0]))?;
+        self.a.vpmovzxwd(zr(t), yr(halves[1]))?;
+        self.v_slli(t, t, 16)?;
+        self.v_or(r, r, Vs::R(t))?;
+        self.free(t);
+        self.free(halves[0]);
+        self.free(halves[1]);
+        self.put(d, r)
+    }
+
+    /// `x op y` (Add, Sub or Mul), or `x * y + z` (Fma), of f16 operands widened to f32
+    /// (freed), NaNs by the f32 rules, rounded to 16 f16 words in the low half of the
+    /// returned temporary.
+    fn half_op(&mut self, op: FOp, x: V, y: V, z: Option<V>) -> R<V> {
+        let t = self.tmp()?;
+        match (op, z) {
+            (FOp::Add, _) => self.v_fadd(t, x, Vs::R(y))?,
+            (FOp::Sub, _) => self.v_fsub(t, x, Vs::R(y))?,
+            (FOp::Mul, _) => self.v_fmul(t, x, Vs::R(y))?,
+            (FOp::Fma, Some(z)) => self.fma_to_odd(t, x, y, z)?,
+            _ => return Err(err("f16 op")),
+        }
+        let nan = self.mtmp()?;
+        self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
+        let sub = op == FOp::Sub;
+        // The fix-up's temporaries: nan3's two and a negated subtrahend.
+        self.out_of_line_if(nan, (2 + usize::from(sub), 1), move |e| {
+            let y = match sub {
+                true => {
+                    let f = e.tmp()?;
+                    e.v_const(f, SIGN)?;
+                    e.v_xor(f, y, Vs::R(f))?;
+                    f
+                }
+                false => y,
+            };
+            e.nan_fix(false, t, nan, [Some(x), Some(y), z])
+        })?;
+        self.mfree(nan);
+        self.free(x);
+        self.free(y);
+        if let Some(z) = z {
+            self.free(z);
+        }
+        // (Immediate 0: to nearest even.)
+        self.a.vcvtps2ph(yr(t), zr(t), 0)?;
+        Ok(t)
+    }
+
+    /// `t = x * y + z` in f32 rounded to odd: toward zero, the last bit set where rounding
+    /// down and rounding up give different values (inexact).
+    fn fma_to_odd(&mut self, t: V, x: V, y: V, z: V) -> R<()> {
+        let (u, w) = (self.tmp()?, self.tmp()?);
+        self.v_mov(t, Vs::R(x))?;
+        self.v_mov(u, Vs::R(x))?;
+        self.v_mov(w, Vs::R(x))?;
+        self.a.vfmadd213ps(zr(t), zr(y), zr(z).rz_sae())?;
+        self.a.vfmadd213ps(zr(u), zr(y), zr(z).ru_sae())?;
+        self.a.vfmadd213ps(zr(w), zr(y), zr(z).rd_sae())?;
+        let m = self.mtmp()?;
+        self.a.vpcmpd(kr(m), zr(u), zr(w), 4)?; // not equal
+        let k = self.opd(Opd::K(1))?;
+        self.v_mov(u, k)?;
+        self.release(k);
+        self.a.vpord(zk(zr(t), m), zr(t), zr(u))?;
+        self.mfree(m);
+        self.free(u);
+        self.free(w);
+        Ok(())
+    }
+
+    /// An f16 operand widened to f32: the low (`high`: high) halves of `o`, then abs/neg.
+    fn half_src(&mut self, o: Opd, high: bool, abs: bool, neg: bool) -> R<V> {
+        let s = self.opd_reg(o)?;
+        let t = self.tmp()?;
+        if high {
+            self.v_srli(t, s, 16)?;
+            self.a.vpmovdw(yr(t), zr(t))?;
+        } else {
+            self.a.vpmovdw(yr(t), zr(s))?;
+        }
+        self.free(s);
+        self.a.vcvtph2ps(zr(t), yr(t))?;
+        if abs {
+            let k = self.opd(Opd::K(!SIGN))?;
+            self.v_and(t, t, k)?;
+            self.release(k);
+        }
+        if neg {
+            let k = self.opd(Opd::K(SIGN))?;
+            self.v_xor(t, t, k)?;
+            self.release(k);
+        }
+        Ok(t)
+    }
+}
