@@ -25,6 +25,12 @@ impl<'p> Emitter<'p> {
             return self.opd_reg(li.src[i][0]);
         }
         let v = self.opd_scratch(li.src[i][0])?;
+        self.sign_mods(v, abs, neg)?;
+        Ok(v)
+    }
+
+    /// `v = -|v|`, `|v|` or `-v` as `abs` and `neg` say, on f32 lanes in place.
+    pub(super) fn sign_mods(&mut self, v: V, abs: bool, neg: bool) -> R<()> {
         if abs {
             let k = self.opd(Opd::K(0x7fff_ffff))?;
             self.v_and(v, v, k)?;
@@ -35,7 +41,7 @@ impl<'p> Emitter<'p> {
             self.v_xor(v, v, k)?;
             self.release(k);
         }
-        Ok(v)
+        Ok(())
     }
 
     /// Source `i` of a float op as an operand: memory (or, on AVX-512, a broadcast) where it

@@ -182,16 +182,7 @@ impl Emitter<'_> {
         }
         self.free(s);
         self.a.vcvtph2ps(zr(t), yr(t))?;
-        if abs {
-            let k = self.opd(Opd::K(!SIGN))?;
-            self.v_and(t, t, k)?;
-            self.release(k);
-        }
-        if neg {
-            let k = self.opd(Opd::K(SIGN))?;
-            self.v_xor(t, t, k)?;
-            self.release(k);
-        }
+        self.sign_mods(t, abs, neg)?;
         Ok(t)
     }
 }

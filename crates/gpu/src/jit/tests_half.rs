@@ -59,53 +59,60 @@ fn f16_arithmetic_matches_the_interpreter() {
     if super::host_isa() != Some(Isa::Avx512) {
         return;
     }
-    let (seed, cases) = fuzz_params(0x0f16_a0d5, 600);
+    run_cases(0x0f16_a0d5, |r, k, words| {
+        if r.next().is_multiple_of(4) {
+            // v_fma_f16 (VOP3 0x206) with abs and neg on all three sources, the
+            // destination's high half kept.
+            let (abs, neg) = ((r.next() % 8) as u32, (r.next() % 8) as u32);
+            // (As the second instruction it reads the first's result as a source, or only
+            // through the high half it keeps.)
+            let s1 = if k == 1 && r.next().is_multiple_of(2) {
+                8
+            } else {
+                21
+            };
+            let s0 = r.pick(&[256 + 20, 256 + 20, 30, 242]);
+            words.push(0x34 << 26 | 0x206 << 16 | abs << 8 | 8);
+            words.push(s0 | (256 + s1) << 9 | (256 + 22) << 18 | neg << 29);
+            return "v_fma_f16";
+        }
+        let (op, name) = OPS[r.next() as usize % 4];
+        // The second instruction reads the first's destination (v8).
+        let s1 = if k == 1 { 8 } else { 21 };
+        let src0 = match r.next() % 8 {
+            0 => 30,                                 // s30
+            1 => r.pick(&[240, 242, 243, 244, 128]), // 0.5, 1.0, -1.0, 2.0, 0
+            2 => 255,                                // the literal
+            _ => 256 + 20,                           // v20
+        };
+        let lit = r.pick(&[0x7bff_7c01u32, 0x0000_3555, 0xffff_0001, 0x1234_fe00]);
+        if r.next().is_multiple_of(3) {
+            // VOP3 with abs [10:8] and neg [31:29] on both sources.
+            let (abs, neg) = ((r.next() % 4) as u32, (r.next() % 4) as u32);
+            let s0 = if src0 == 255 { 256 + 20 } else { src0 };
+            words.push(0x34 << 26 | (0x100 + op) << 16 | abs << 8 | 8);
+            words.push(s0 | (256 + s1) << 9 | neg << 29);
+        } else {
+            words.push(op << 25 | 8 << 17 | s1 << 9 | src0);
+            if src0 == 255 {
+                words.push(lit);
+            }
+        }
+        name
+    });
+}
+
+/// Runs random programs of one or two instructions (case by case; `inst(r, k, words)`
+/// appends instruction k's words and returns its name) from [`half_wave`]s: each program's
+/// disassembly checked, then [`compare`]d.
+fn run_cases(seed: u64, mut inst: impl FnMut(&mut Rng, usize, &mut Vec<u32>) -> &'static str) {
+    let (seed, cases) = fuzz_params(seed, 600);
     let mut r = Rng(seed);
     for case in 0..cases {
         let mut words = Vec::new();
-        let mut names = Vec::new();
-        for k in 0..1 + case % 2 {
-            if r.next().is_multiple_of(4) {
-                // v_fma_f16 (VOP3 0x206) with abs and neg on all three sources, the
-                // destination's high half kept.
-                let (abs, neg) = ((r.next() % 8) as u32, (r.next() % 8) as u32);
-                // (As the second instruction it reads the first's result as a source, or
-                // only through the high half it keeps.)
-                let s1 = if k == 1 && r.next().is_multiple_of(2) {
-                    8
-                } else {
-                    21
-                };
-                let s0 = r.pick(&[256 + 20, 256 + 20, 30, 242]);
-                words.push(0x34 << 26 | 0x206 << 16 | abs << 8 | 8);
-                words.push(s0 | (256 + s1) << 9 | (256 + 22) << 18 | neg << 29);
-                names.push("v_fma_f16");
-                continue;
-            }
-            let (op, name) = OPS[r.next() as usize % 4];
-            // The second instruction reads the first's destination (v8).
-            let s1 = if k == 1 { 8 } else { 21 };
-            let src0 = match r.next() % 8 {
-                0 => 30,                                 // s30
-                1 => r.pick(&[240, 242, 243, 244, 128]), // 0.5, 1.0, -1.0, 2.0, 0
-                2 => 255,                                // the literal
-                _ => 256 + 20,                           // v20
-            };
-            let lit = r.pick(&[0x7bff_7c01u32, 0x0000_3555, 0xffff_0001, 0x1234_fe00]);
-            if r.next().is_multiple_of(3) {
-                // VOP3 with abs [10:8] and neg [31:29] on both sources.
-                let (abs, neg) = ((r.next() % 4) as u32, (r.next() % 4) as u32);
-                let s0 = if src0 == 255 { 256 + 20 } else { src0 };
-                words.push(0x34 << 26 | (0x100 + op) << 16 | abs << 8 | 8);
-                words.push(s0 | (256 + s1) << 9 | neg << 29);
-            } else {
-                words.push(op << 25 | 8 << 17 | s1 << 9 | src0);
-                if src0 == 255 {
-                    words.push(lit);
-                }
-            }
-            names.push(name);
-        }
+        let names: Vec<_> = (0..1 + case % 2)
+            .map(|k| inst(&mut r, k, &mut words))
+            .collect();
         let prog = program(&words);
         for (k, name) in names.iter().enumerate() {
             let text = prog.text(k as u32);
@@ -189,45 +196,30 @@ fn packed_f16_arithmetic_matches_the_interpreter() {
     if super::host_isa() != Some(Isa::Avx512) {
         return;
     }
-    let (seed, cases) = fuzz_params(0x0f16_9ac4, 600);
-    let mut r = Rng(seed);
-    for case in 0..cases {
-        let mut words = Vec::new();
-        let mut names = Vec::new();
-        for k in 0..1 + case % 2 {
-            let (op, name) = r.pick(&[
-                (0xfu32, "v_pk_add_f16"),
-                (0x10, "v_pk_mul_f16"),
-                (0xe, "v_pk_fma_f16"),
-            ]);
-            let s1 = if k == 1 { 8 } else { 21 };
-            let src0 = match r.next() % 6 {
-                0 => 30,                            // s30
-                1 => r.pick(&[240, 242, 243, 128]), // 0.5, 1.0, -1.0, 0
-                _ => 256 + 20,                      // v20
-            };
-            let bits = |r: &mut Rng| (r.next() % 8) as u32;
-            let (op_sel, op_sel_hi, neg, neg_hi) =
-                (bits(&mut r), bits(&mut r), bits(&mut r), bits(&mut r));
-            // VOP3P: op_sel [13:11], op_sel_hi[2] 14, neg_hi [10:8]; second word: src2
-            // [26:18] (v22), op_sel_hi[1:0] [28:27], neg [31:29].
-            // (The add and multiply have no source 2: its field and bits stay 0.)
-            let (src2, m) = match op {
-                0xe => (256 + 22, 7),
-                _ => (0, 3),
-            };
-            let (op_sel, op_sel_hi, neg, neg_hi) = (op_sel & m, op_sel_hi & m, neg & m, neg_hi & m);
-            words.push(
-                0x1a7 << 23 | op << 16 | (op_sel_hi >> 2) << 14 | op_sel << 11 | neg_hi << 8 | 8,
-            );
-            words.push(src0 | (256 + s1) << 9 | src2 << 18 | (op_sel_hi & 3) << 27 | neg << 29);
-            names.push(name);
-        }
-        let prog = program(&words);
-        for (k, name) in names.iter().enumerate() {
-            let text = prog.text(k as u32);
-            assert!(text.starts_with(name), "case {case}: {text}");
-        }
-        compare(&prog, &half_wave(&mut r, case), case);
-    }
+    run_cases(0x0f16_9ac4, |r, k, words| {
+        let (op, name) = r.pick(&[
+            (0xfu32, "v_pk_add_f16"),
+            (0x10, "v_pk_mul_f16"),
+            (0xe, "v_pk_fma_f16"),
+        ]);
+        let s1 = if k == 1 { 8 } else { 21 };
+        let src0 = match r.next() % 6 {
+            0 => 30,                            // s30
+            1 => r.pick(&[240, 242, 243, 128]), // 0.5, 1.0, -1.0, 0
+            _ => 256 + 20,                      // v20
+        };
+        // (The add and multiply have no source 2: its field and bits stay 0.)
+        let (src2, m) = match op {
+            0xe => (256 + 22, 7),
+            _ => (0, 3),
+        };
+        let mut bits = || (r.next() % 8) as u32 & m;
+        let (op_sel, op_sel_hi, neg, neg_hi) = (bits(), bits(), bits(), bits());
+        // VOP3P: op_sel [13:11], op_sel_hi[2] 14, neg_hi [10:8]; second word: src2 [26:18]
+        // (v22), op_sel_hi[1:0] [28:27], neg [31:29].
+        words
+            .push(0x1a7 << 23 | op << 16 | (op_sel_hi >> 2) << 14 | op_sel << 11 | neg_hi << 8 | 8);
+        words.push(src0 | (256 + s1) << 9 | src2 << 18 | (op_sel_hi & 3) << 27 | neg << 29);
+        name
+    });
 }
