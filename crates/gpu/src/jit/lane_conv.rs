@@ -26,10 +26,16 @@ impl Emitter<'_> {
             CvtOp::F32F16 => {
                 // (AVX-512 only.) Every f16 is exact in f32; a NaN keeps its sign and payload
                 // with the quiet bit set, as `valu::convert::convert_nan` has it. The low
-                // halves of the dwords packed (`vpmovdw` truncates), then widened.
+                // halves of the dwords packed (`vpmovdw` truncates), then widened; the SDWA
+                // form's `WORD_1` shifted down first.
                 let x = self.opd_reg(li.src[0][0])?;
                 let t = self.tmp()?;
-                self.a.vpmovdw(yr(t), zr(x))?;
+                if matches!(li.sdwa, Some([(5, _), _])) {
+                    self.v_srli(t, x, 16)?;
+                    self.a.vpmovdw(yr(t), zr(t))?;
+                } else {
+                    self.a.vpmovdw(yr(t), zr(x))?;
+                }
                 self.free(x);
                 let r = self.dst_reg(d)?;
                 self.a.vcvtph2ps(zr(r), yr(t))?;

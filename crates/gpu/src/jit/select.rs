@@ -540,6 +540,24 @@ fn sdwa_compare(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<Lan
     Some(li)
 }
 
+/// `v_cvt_f32_f16_sdwa` of a half (`WORD_0`/`WORD_1`) or the low half of the whole source
+/// into the whole destination, without modifiers (`__half22float2`'s high half): the
+/// selected half converted (`lane_conv.rs`).
+fn sdwa_cvt_f32_f16(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<LaneInst> {
+    let Ext::Sdwa(s) = x.inst.ext else {
+        return None;
+    };
+    if x.inst.mods != VopMods::default() || s.dst_sel != 6 || !(4..=6).contains(&sel[0].0) {
+        return None;
+    }
+    li.dst?;
+    li.src[0][0] = Opd::of(x.src[0])?;
+    li.n = 1;
+    li.op = LaneOp::Cvt(CvtOp::F32F16);
+    li.sdwa = Some(sel);
+    Some(li)
+}
+
 /// The SDWA form of a 32-bit integer op without lane masks (`v_or_b32_sdwa`, ...).
 fn sdwa_int(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<LaneInst> {
     use Int32::*;
@@ -606,6 +624,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
     if let Some(sel) = sdwa {
         return match x.valu? {
             ValuOp::Cmp(_) => sdwa_compare(x, li, sel),
+            ValuOp::Cvt(CvtOp::F32F16) if isa == Isa::Avx512 => sdwa_cvt_f32_f16(x, li, sel),
             _ => sdwa_int(x, li, sel),
         };
     }

@@ -223,3 +223,28 @@ fn packed_f16_arithmetic_matches_the_interpreter() {
         name
     });
 }
+
+/// `v_cvt_f32_f16_sdwa` (VOP1 0xb) of `WORD_0`, `WORD_1` or `DWORD` (its low half), from a
+/// VGPR or an SGPR, into the whole destination; alone and after a packed add that writes
+/// its source.
+#[test]
+fn sdwa_f16_conversion_matches_the_interpreter() {
+    if super::host_isa() != Some(Isa::Avx512) {
+        return;
+    }
+    run_cases(0x0f16_5d3a, |r, k, words| {
+        if k == 0 && r.next().is_multiple_of(2) {
+            // v_pk_add_f16 v8, v20, v21 (the next conversion reads v8).
+            words.push(0x1a7 << 23 | 0xf << 16 | 8);
+            words.push((256 + 20) | (256 + 21) << 9 | 3 << 27);
+            return "v_pk_add_f16";
+        }
+        let sel = r.pick(&[4u32, 5, 6]);
+        // Second word: src0 [7:0] (v8, v20 or s30 with S0, bit 23), dst_sel [10:8] = DWORD,
+        // src0_sel [18:16].
+        let src0 = r.pick(&[8u32, 20, 20, 30 | 1 << 23]);
+        words.push(0x3f << 25 | 9 << 17 | 0xb << 9 | 0xf9);
+        words.push(src0 | 6 << 8 | sel << 16);
+        "v_cvt_f32_f16_sdwa"
+    });
+}
