@@ -61,9 +61,8 @@ pub(super) enum LaneOp {
     /// is read as source 2's second word (`wide[2]`) (AVX-512: `lane_half.rs`).
     F16(FOp),
     /// `v_pk_add_f16`, `v_pk_mul_f16`, `v_pk_fma_f16` (`op` Add, Mul or Fma): each half of
-    /// the result from the
-    /// sources' halves that `op_sel` (low) and `op_sel_hi` (high) pick, negated by
-    /// `LaneInst::neg` (low) and `neg_hi` (high) (AVX-512: `lane_half.rs`).
+    /// the result from the sources' halves that `op_sel` (low) and `op_sel_hi` (high) pick,
+    /// negated by `LaneInst::neg` (low) and `neg_hi` (high) (AVX-512: `lane_half.rs`).
     PkF16 {
         op: FOp,
         op_sel: u8,
