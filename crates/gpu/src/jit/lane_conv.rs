@@ -24,34 +24,28 @@ impl Emitter<'_> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
         match op {
             CvtOp::F32F16 => {
-                // (AVX-512 only.) Every f16 is exact in f32; a NaN keeps its sign and payload
-                // with the quiet bit set, as `valu::convert::convert_nan` has it. The low
-                // halves of the dwords packed (`vpmovdw` truncates), then widened; the SDWA
-                // form's `WORD_1` shifted down first.
+                // Every f16 is exact in f32; a NaN keeps its sign and payload with the quiet
+                // bit set, as `valu::convert::convert_nan` has it. The low halves of the
+                // dwords packed, then widened; the SDWA form's `WORD_1` the high halves.
                 let x = self.opd_reg(li.src[0][0])?;
                 let t = self.tmp()?;
-                if matches!(li.sdwa, Some([(5, _), _])) {
-                    self.v_srli(t, x, 16)?;
-                    self.a.vpmovdw(yr(t), zr(t))?;
-                } else {
-                    self.a.vpmovdw(yr(t), zr(x))?;
-                }
+                self.pack_halves(t, x, matches!(li.sdwa, Some([(5, _), _])))?;
                 self.free(x);
                 let r = self.dst_reg(d)?;
-                self.a.vcvtph2ps(zr(r), yr(t))?;
+                self.widen_halves(r, t)?;
                 self.free(t);
                 self.put(d, r)
             }
             CvtOp::F16F32 => {
-                // (AVX-512 only.) One rounding to f16, to nearest even (the immediate), f16
-                // denormals kept (the block's guard), overflow to infinity; a NaN keeps its
-                // sign and the top of its payload with the quiet bit set, as
-                // `valu::convert::convert_nan` has it. The result zero-extended.
+                // One rounding to f16, to nearest even, f16 denormals kept (the block's
+                // guard), overflow to infinity; a NaN keeps its sign and the top of its
+                // payload with the quiet bit set, as `valu::convert::convert_nan` has it. The
+                // result zero-extended.
                 let x = self.fsrc(li, 0)?;
                 let t = self.tmp()?;
-                self.a.vcvtps2ph(yr(t), zr(x), 0)?;
+                self.narrow_to_halves(t, x)?;
                 let r = self.dst_reg(d)?;
-                self.a.vpmovzxwd(zr(r), yr(t))?;
+                self.unpack_halves(r, t)?;
                 self.free(t);
                 self.put(d, r)
             }

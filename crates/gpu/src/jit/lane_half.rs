@@ -1,6 +1,6 @@
 //! Lowering of f16 add, subtract and multiply (`v_add/sub/subrev/mul_f16`, and both halves
-//! of `v_pk_add_f16` and `v_pk_mul_f16`; AVX-512) through f32, in the mode the block guards ensure (round to nearest even for f16 and f32, f16
-//! denormals kept). The interpreter (`valu::farith`) rounds the exact result once to f16.
+//! of `v_pk_add_f16` and `v_pk_mul_f16`) through f32, in the mode the block guards ensure
+//! (round to nearest even for f16 and f32, f16 denormals kept). The interpreter (`valu::farith`) rounds the exact result once to f16.
 //! Here each f16 source widens exactly to f32 (`vcvtph2ps`), the f32 operation rounds, and
 //! `vcvtps2ph` rounds again to f16; the two roundings give the one rounding's result:
 //! - a product of two f16 significands has at most 22 bits and every f16 product's exponent
@@ -9,12 +9,15 @@
 //!   (Figueroa, "When is double rounding innocuous?", 1995; 24 ≥ 2·11 + 2), and where the sum
 //!   is below f16's normal range it is a multiple of 2^-24 and so exact in both formats.
 //!
-//! - an fma (`v_fma_f16`, `v_pk_fma_f16`): the f32 fma rounds toward zero and, where that
-//!   was inexact (rounding down and up differ), sets the last bit: rounding to odd, after which a
-//!   rounding to a format of p ≤ 24 - 2 bits gives the exact value's rounding (Boldo and
-//!   Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
-//!   rounding to odd", 2008). Every term is a multiple of 2^-48, so a nonzero result is an
-//!   f32 normal, and an exact zero gets the same sign toward zero as to nearest.
+//! - an fma (`v_fma_f16`, `v_pk_fma_f16`): the exact value rounded to odd in f32 (toward
+//!   zero, the last bit set where that was inexact), after which a rounding to a format of
+//!   p ≤ 24 - 2 bits gives the exact value's rounding (Boldo and Melquiond, "Emulation of
+//!   FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008). Every
+//!   term is a multiple of 2^-48, so a nonzero result is an f32 normal, and an exact zero
+//!   gets the same sign toward zero as to nearest. AVX-512 rounds the f32 fma down, up and
+//!   toward zero (embedded rounding); AVX2, which has no per-instruction rounding, adds the
+//!   exact product to the addend to nearest and gets the addition's exact error (TwoSum),
+//!   from which the odd neighbour follows (see [`Emitter::fma_to_odd_avx2`]).
 //!
 //! f32's denormal mode cannot matter: no f16 value or such result is an f32 denormal. NaNs
 //! follow the f32 rules (`lane_float.rs`): widening keeps a NaN's sign and payload and sets
@@ -22,15 +25,20 @@
 //! quieted (a subtrahend's sign flipped) and the default NaN come out as the interpreter's
 //! f16 ones. A scalar result is zero-extended (`valu::fops::half16`: these forms zero the
 //! high half).
+//!
+//! The f16 values of a chunk travel packed: the chunk's 16 (AVX-512) or 8 (AVX2) words in
+//! the low half of a vector register, the form `vcvtph2ps` reads and `vcvtps2ph` writes.
 
 use super::emit::{err, Emitter, R};
 use super::select::{LaneInst, Opd};
-use super::vx::{kr, yr, zk, zr, Vs, V};
+use super::vx::{kr, xr, yr, zk, zr, Isa, Vs, V};
 use crate::valu::FOp;
 
 const SIGN: u32 = 0x8000_0000;
 /// `vcmpps` predicate: unordered (either operand NaN).
 const UNORD: u32 = 3;
+/// `vcmpps` predicate: ordered and not equal (false where either operand is NaN).
+const NEQ_OQ: u32 = 0x0c;
 
 impl Emitter<'_> {
     pub(super) fn lane_f16(&mut self, li: &LaneInst, op: FOp) -> R<()> {
@@ -64,7 +72,7 @@ impl Emitter<'_> {
             false => None,
         };
         let r = self.dst_reg(d)?;
-        self.a.vpmovzxwd(zr(r), yr(h))?;
+        self.unpack_halves(r, h)?;
         self.free(h);
         if let Some(t) = keep {
             self.v_or(r, r, Vs::R(t))?;
@@ -86,7 +94,10 @@ impl Emitter<'_> {
         let d = li.dst.ok_or_else(|| err("no destination"))?;
         let bit = |m: u8, i: usize| m >> i & 1 != 0;
         let mut halves = [V(0); 2];
-        for (k, h) in halves.iter_mut().enumerate() {
+        // On AVX2 the first half waits in a mask temporary (a plain ymm register there), so
+        // that the second half's fma and NaN fix-up have the vector temporaries they need.
+        let mut parked = None;
+        for k in 0..2 {
             let x = self.half_src(li.src[0][0], bit(sel[k], 0), false, bit(neg[k], 0))?;
             let y = self.half_src(li.src[1][0], bit(sel[k], 1), false, bit(neg[k], 1))?;
             let z = match op {
@@ -95,16 +106,26 @@ impl Emitter<'_> {
                 }
                 _ => None,
             };
-            *h = self.half_op(op, x, y, z)?;
+            halves[k] = self.half_op(op, x, y, z)?;
+            if k == 0 && self.isa == Isa::Avx2 {
+                let m = self.mtmp()?;
+                self.v_mov(V(m.0), Vs::R(halves[0]))?;
+                self.free(halves[0]);
+                halves[0] = V(m.0);
+                parked = Some(m);
+            }
         }
         let r = self.dst_reg(d)?;
         let t = self.tmp()?;
-        self.a.vpmovzxwd(zr(r), yr(halves[0]))?;
-        self.a.vpmovzxwd(zr(t), yr(halves[1]))?;
+        self.unpack_halves(r, halves[0])?;
+        self.unpack_halves(t, halves[1])?;
         self.v_slli(t, t, 16)?;
         self.v_or(r, r, Vs::R(t))?;
         self.free(t);
-        self.free(halves[0]);
+        match parked {
+            Some(m) => self.mfree(m),
+            None => self.free(halves[0]),
+        }
         self.free(halves[1]);
         self.put(d, r)
     }
@@ -118,7 +139,8 @@ impl Emitter<'_> {
             (FOp::Add, _) => self.v_fadd(t, x, Vs::R(y))?,
             (FOp::Sub, _) => self.v_fsub(t, x, Vs::R(y))?,
             (FOp::Mul, _) => self.v_fmul(t, x, Vs::R(y))?,
-            (FOp::Fma, Some(z)) => self.fma_to_odd(t, x, y, z)?,
+            (FOp::Fma, Some(z)) if self.isa == Isa::Avx512 => self.fma_to_odd(t, x, y, z)?,
+            (FOp::Fma, Some(z)) => self.fma_to_odd_avx2(t, x, y, z)?,
             _ => return Err(err("f16 op")),
         }
         let nan = self.mtmp()?;
@@ -143,8 +165,7 @@ impl Emitter<'_> {
         if let Some(z) = z {
             self.free(z);
         }
-        // (Immediate 0: to nearest even.)
-        self.a.vcvtps2ph(yr(t), zr(t), 0)?;
+        self.narrow_to_halves(t, t)?;
         Ok(t)
     }
 
@@ -170,19 +191,107 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// `t = x * y + z` in f32 rounded to odd, on AVX2 (round to nearest is MXCSR's mode
+    /// here): the product is exact (two 11-bit significands, well inside f32's range), so
+    /// only the sum rounds. TwoSum (Knuth; exact in round to nearest without overflow) gives
+    /// s = RN(p + z) and its error e = p + z - s exactly. s is one of the two f32 neighbours
+    /// of the exact value; where e is not zero and s is even, the odd one is the other
+    /// neighbour: s's bits plus one where e has s's sign (the exact value lies further from
+    /// zero), minus one where it has the opposite sign. (Stepping down from a power of two
+    /// lands on the binade below's last value, the right neighbour there too; s is never zero
+    /// where e is not, and an infinite or NaN s has a NaN e and stays.)
+    fn fma_to_odd_avx2(&mut self, t: V, x: V, y: V, z: V) -> R<()> {
+        // (Two of the scratch registers are mask temporaries, plain ymm registers on AVX2:
+        // the packed fma's second half has only one vector temporary left.)
+        let (pm, bm) = (self.mtmp()?, self.mtmp()?);
+        let (p, b, e) = (V(pm.0), V(bm.0), self.tmp()?);
+        self.v_fmul(p, x, Vs::R(y))?;
+        self.v_fadd(t, p, Vs::R(z))?;
+        self.v_fsub(b, t, Vs::R(p))?; // the part of s that came from z
+        self.v_fsub(e, t, Vs::R(b))?;
+        self.v_fsub(e, p, Vs::R(e))?; // p's rounding error
+        self.v_fsub(b, z, Vs::R(b))?; // z's
+        self.v_fadd(e, e, Vs::R(b))?;
+        // b = -1 where e and s differ in sign, 0 where they agree.
+        self.v_xor(b, e, Vs::R(t))?;
+        self.v_srai(b, b, 31)?;
+        // e = -1 where the step applies: e not zero (nor NaN) and s's last bit clear.
+        self.v_xor(p, p, Vs::R(p))?;
+        self.a.vcmpps(yr(e), yr(e), yr(p), NEQ_OQ)?;
+        self.v_slli(p, t, 31)?;
+        self.v_srai(p, p, 31)?;
+        self.a.vpandn(yr(e), yr(p), yr(e))?;
+        // s + 1, or s + 1 - 2 where the signs differ.
+        self.v_sub(t, t, Vs::R(e))?;
+        self.v_and(b, b, Vs::R(e))?;
+        self.v_slli(b, b, 1)?;
+        self.v_add(t, t, Vs::R(b))?;
+        self.mfree(pm);
+        self.mfree(bm);
+        self.free(e);
+        Ok(())
+    }
+
     /// An f16 operand widened to f32: the low (`high`: high) halves of `o`, then abs/neg.
     fn half_src(&mut self, o: Opd, high: bool, abs: bool, neg: bool) -> R<V> {
         let s = self.opd_reg(o)?;
         let t = self.tmp()?;
-        if high {
-            self.v_srli(t, s, 16)?;
-            self.a.vpmovdw(yr(t), zr(t))?;
-        } else {
-            self.a.vpmovdw(yr(t), zr(s))?;
-        }
+        self.pack_halves(t, s, high)?;
         self.free(s);
-        self.a.vcvtph2ps(zr(t), yr(t))?;
+        self.widen_halves(t, t)?;
         self.sign_mods(t, abs, neg)?;
         Ok(t)
+    }
+
+    /// The low (`high`: high) words of `s`'s dwords packed in lane order into `t`'s low half.
+    pub(super) fn pack_halves(&mut self, t: V, s: V, high: bool) -> R<()> {
+        match (self.isa, high) {
+            (Isa::Avx512, false) => self.a.vpmovdw(yr(t), zr(s))?,
+            (Isa::Avx512, true) => {
+                self.v_srli(t, s, 16)?;
+                self.a.vpmovdw(yr(t), zr(t))?;
+            }
+            (Isa::Avx2, _) => {
+                // Each word as a dword below 2^16, which the saturating pack keeps. The pack
+                // works within 128-bit halves: its qwords 0 and 2 hold the 8 words in order.
+                if high {
+                    self.v_srli(t, s, 16)?;
+                } else {
+                    let k = self.opd(Opd::K(0xffff))?;
+                    self.v_and(t, s, k)?;
+                    self.release(k);
+                }
+                self.a.vpackusdw(yr(t), yr(t), yr(t))?;
+                self.a.vpermq(yr(t), yr(t), 0x08)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `r` = the f32 values of the f16 words packed in `t` (exact).
+    pub(super) fn widen_halves(&mut self, r: V, t: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vcvtph2ps(zr(r), yr(t))?,
+            Isa::Avx2 => self.a.vcvtph2ps(yr(r), xr(t))?,
+        }
+        Ok(())
+    }
+
+    /// `t`'s packed words = `x` rounded to f16, to nearest even (immediate 0).
+    pub(super) fn narrow_to_halves(&mut self, t: V, x: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vcvtps2ph(yr(t), zr(x), 0)?,
+            Isa::Avx2 => self.a.vcvtps2ph(xr(t), yr(x), 0)?,
+        }
+        Ok(())
+    }
+
+    /// `r`'s dwords = the words packed in `h`, zero-extended.
+    pub(super) fn unpack_halves(&mut self, r: V, h: V) -> R<()> {
+        match self.isa {
+            Isa::Avx512 => self.a.vpmovzxwd(zr(r), yr(h))?,
+            Isa::Avx2 => self.a.vpmovzxwd(yr(r), xr(h))?,
+        }
+        Ok(())
     }
 }

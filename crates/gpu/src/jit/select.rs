@@ -623,7 +623,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
     if let Some(sel) = sdwa {
         return match x.valu? {
             ValuOp::Cmp(_) => sdwa_compare(x, li, sel),
-            ValuOp::Cvt(CvtOp::F32F16) if isa == Isa::Avx512 => sdwa_cvt_f32_f16(x, li, sel),
+            ValuOp::Cvt(CvtOp::F32F16) => sdwa_cvt_f32_f16(x, li, sel),
             _ => sdwa_int(x, li, sel),
         };
     }
@@ -706,10 +706,8 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.neg = mods.neg & 7;
             Some(li)
         }
-        // (`vcvtph2ps`/`vcvtps2ph` on zmm and `vpmovdw` are AVX-512; no op_sel.)
-        ValuOp::Float(op @ (FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul), FTy::F16)
-            if isa == Isa::Avx512 =>
-        {
+        // (No op_sel.)
+        ValuOp::Float(op @ (FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul), FTy::F16) => {
             if mods.clamp || mods.omod != 0 || mods.op_sel != 0 || li.dst.is_none() {
                 return None;
             }
@@ -719,7 +717,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.neg = mods.neg & 3;
             Some(li)
         }
-        ValuOp::Float(FOp::FmaKeep16, FTy::F16) if isa == Isa::Avx512 => {
+        ValuOp::Float(FOp::FmaKeep16, FTy::F16) => {
             if mods.clamp || mods.omod != 0 || mods.op_sel != 0 {
                 return None;
             }
@@ -732,7 +730,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.neg = mods.neg & 7;
             Some(li)
         }
-        ValuOp::Pk(p @ (PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16)) if isa == Isa::Avx512 => {
+        ValuOp::Pk(p @ (PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16)) => {
             if mods.clamp || li.dst.is_none() {
                 return None;
             }
@@ -863,10 +861,10 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
         ValuOp::Cvt(op) => {
             let float_src = match op {
                 CvtOp::F32I32 | CvtOp::F32U32 | CvtOp::F32Ubyte(_) => false,
-                // (`vcvtph2ps` on zmm is AVX-512F; no modifiers or op_sel.)
-                CvtOp::F32F16 if isa == Isa::Avx512 => false,
-                // (`vcvtps2ph` on zmm likewise; abs/neg, no op_sel.)
-                CvtOp::F16F32 if isa == Isa::Avx512 && mods.op_sel == 0 => true,
+                // (No modifiers or op_sel.)
+                CvtOp::F32F16 => false,
+                // (abs/neg, no op_sel.)
+                CvtOp::F16F32 if mods.op_sel == 0 => true,
                 CvtOp::I32F32 => true,
                 CvtOp::U32F32 => true,
                 _ => return None,

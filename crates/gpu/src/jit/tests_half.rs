@@ -7,8 +7,7 @@
 //! mode and modes the block guard sends to the interpreter (f16 denormals flushed, other
 //! roundings).
 
-use super::tests::{assert_same_end, fuzz_params, random_wave, run_engine, Rng};
-use super::vx::Isa;
+use super::tests::{assert_same_end, fuzz_params, isas, random_wave, run_engine, Rng};
 use super::JitCode;
 use crate::program::Program;
 use crate::wave::Wave;
@@ -52,13 +51,10 @@ fn program(words: &[u32]) -> Program {
 }
 
 /// Random single instructions and pairs (the second reading the first's result), on
-/// random waves (full and partial EXEC), each run by the interpreter and by the JIT's
-/// AVX-512 code, which translates every step.
+/// random waves (full and partial EXEC), each run by the interpreter and by the JIT's code
+/// for each ISA of this host, which translates every step.
 #[test]
 fn f16_arithmetic_matches_the_interpreter() {
-    if super::host_isa() != Some(Isa::Avx512) {
-        return;
-    }
     run_cases(0x0f16_a0d5, |r, k, words| {
         if r.next().is_multiple_of(4) {
             // v_fma_f16 (VOP3 0x206) with abs and neg on all three sources, the
@@ -122,19 +118,21 @@ fn run_cases(seed: u64, mut inst: impl FnMut(&mut Rng, usize, &mut Vec<u32>) -> 
     }
 }
 
-/// Runs `prog` from `w0` under the interpreter and under the JIT's AVX-512 code, which must
-/// translate every step, and asserts they end alike.
+/// Runs `prog` from `w0` under the interpreter and under the JIT's code for each ISA of this
+/// host, which must translate every step, and asserts they end alike.
 fn compare(prog: &Program, w0: &Wave, case: usize) {
     let mut a = w0.clone();
     let ra = run_engine(prog, &mut a, None);
-    let jit = JitCode::compile(prog, 0, false, false, Isa::Avx512).expect("compiles");
-    assert_eq!(
-        jit.native, jit.reachable,
-        "case {case}: every step translated"
-    );
-    let mut b = w0.clone();
-    let rb = run_engine(prog, &mut b, Some(&jit));
-    assert_same_end(&format!("case {case}"), prog, (&ra, &a), (&rb, &b));
+    for isa in isas() {
+        let jit = JitCode::compile(prog, 0, false, false, isa).expect("compiles");
+        assert_eq!(
+            jit.native, jit.reachable,
+            "case {case} {isa:?}: every step translated"
+        );
+        let mut b = w0.clone();
+        let rb = run_engine(prog, &mut b, Some(&jit));
+        assert_same_end(&format!("case {case} {isa:?}"), prog, (&ra, &a), (&rb, &b));
+    }
 }
 
 /// A random wave whose v20, v21, v22 and s30 hold f16 values in both halves (v21's near
@@ -193,9 +191,6 @@ fn half_wave(r: &mut Rng, case: usize) -> Wave {
 /// result).
 #[test]
 fn packed_f16_arithmetic_matches_the_interpreter() {
-    if super::host_isa() != Some(Isa::Avx512) {
-        return;
-    }
     run_cases(0x0f16_9ac4, |r, k, words| {
         let (op, name) = r.pick(&[
             (0xfu32, "v_pk_add_f16"),
@@ -229,9 +224,6 @@ fn packed_f16_arithmetic_matches_the_interpreter() {
 /// its source.
 #[test]
 fn sdwa_f16_conversion_matches_the_interpreter() {
-    if super::host_isa() != Some(Isa::Avx512) {
-        return;
-    }
     run_cases(0x0f16_5d3a, |r, k, words| {
         if k == 0 && r.next().is_multiple_of(2) {
             // v_pk_add_f16 v8, v20, v21 (the next conversion reads v8).

@@ -1173,7 +1173,7 @@ fn f64_conversions_are_native_and_exact() {
     }
 }
 
-/// `v_cvt_f32_f16` is translated on AVX-512 (a call-out on AVX2) and matches the interpreter:
+/// `v_cvt_f32_f16` is translated (both ISAs) and matches the interpreter:
 /// zeros, denormals, the largest and smallest normals, infinities, quiet and signaling NaNs
 /// with payloads, random values, garbage in the high halves; VOP1 and VOP3.
 #[test]
@@ -1204,21 +1204,12 @@ fn f16_to_f32_conversion_is_native_and_exact() {
             w0.mode = 0x2f0;
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
             let text = prog.text(0);
-            assert_native_and_exact(&prog, &w0, &a, &avx512_only(), &mut buf, &init, &text);
-            if super::tests::isas().contains(&super::Isa::Avx2) {
-                let jit = JitCode::compile(&prog, 0, false, false, super::Isa::Avx2).unwrap();
-                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
-                assert_eq!(a.r, b.r);
-                assert!(
-                    first_difference(&b.w, &a.w, 0..256).is_none(),
-                    "AVX2 call-out"
-                );
-            }
+            assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
         }
     }
 }
 
-/// `v_cvt_f16_f32` is translated on AVX-512 (a call-out on AVX2) and matches the interpreter:
+/// `v_cvt_f16_f32` is translated (both ISAs) and matches the interpreter:
 /// the largest f16 and the f32s that round to it or overflow, ties to even at 1 and at the
 /// smallest denormal, f32 denormals, infinities, signaling and quiet NaNs with payloads of
 /// either sign, random values; VOP1, and VOP3 with abs and neg.
@@ -1260,7 +1251,7 @@ fn f32_to_f16_conversion_is_native_and_exact() {
             }
             w0.mode = 0x2f0;
             let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
-            assert_native_and_exact(&prog, &w0, &a, &avx512_only(), &mut buf, &init, &text);
+            assert_native_and_exact(&prog, &w0, &a, &isas(), &mut buf, &init, &text);
         }
     }
 }

@@ -47,7 +47,8 @@ impl Isa {
                 && std::is_x86_feature_detected!("bmi1")
                 && std::is_x86_feature_detected!("bmi2")
                 && std::is_x86_feature_detected!("lzcnt")
-                && std::is_x86_feature_detected!("popcnt");
+                && std::is_x86_feature_detected!("popcnt")
+                && std::is_x86_feature_detected!("f16c");
             let avx512 = avx2
                 && std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512bw")
