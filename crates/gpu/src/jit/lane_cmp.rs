@@ -1,4 +1,4 @@
-//! Lowering of compares into lane masks: 16/32-bit integers, f32 (with abs/neg), and 64-bit
+//! Lowering of compares into lane masks: 16/32-bit integers, f16 and f32 (with abs/neg), and 64-bit
 //! integers and f64 (`lane_f64.rs`) on register pairs. Results are restricted to active lanes and written as the
 //! chunk's bits of the destination pair (and of EXEC for `v_cmpx`), as `valu::compare` does.
 
@@ -138,7 +138,15 @@ impl Emitter<'_> {
             }
             CmpTy::I64 | CmpTy::U64 => self.cmp64(li, m, ipred(c)?, ty == CmpTy::I64)?,
             CmpTy::F64 => self.cmp_f64(li, m, fpred(c))?,
-            CmpTy::F16 => return Err(err("compare type")),
+            CmpTy::F16 => {
+                // Widening is exact and keeps the order, NaNs included.
+                let bit = |m: u8, i: usize| m >> i & 1 != 0;
+                let x = self.half_src(li.src[0][0], false, bit(li.abs, 0), bit(li.neg, 0))?;
+                let y = self.half_src(li.src[1][0], false, bit(li.abs, 1), bit(li.neg, 1))?;
+                self.v_fcmp(m, fpred(c), x, Vs::R(y))?;
+                self.free(x);
+                self.free(y);
+            }
         }
         let target = li.mask_out.unwrap_or(VCC_LO as u8);
         self.mask_out_maybe_inverted(target, m, inverted, li.writes_exec)

@@ -81,6 +81,40 @@ impl Emitter<'_> {
         self.put(d, r)
     }
 
+    /// `v_sqrt_f16`: the f32 square root of the widened source (correctly rounded) rounded
+    /// to f16, which is the correctly rounded f16 root the interpreter computes (double
+    /// rounding is innocuous for the square root from 24 to 11 bits, as for the sum). A NaN
+    /// source comes out quieted (x86 passes it through with the quiet bit set, and the
+    /// narrowing keeps its sign and payload's top); the root of a negative number is the
+    /// positive default NaN, where x86 gives the negative one (fixed up out of line).
+    pub(super) fn lane_sqrt_f16(&mut self, li: &LaneInst) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let x = self.half_src(li.src[0][0], false, li.abs & 1 != 0, li.neg & 1 != 0)?;
+        let t = self.tmp()?;
+        match self.isa {
+            Isa::Avx512 => self.a.vsqrtps(zr(t), zr(x))?,
+            Isa::Avx2 => self.a.vsqrtps(yr(t), yr(x))?,
+        }
+        let nan = self.mtmp()?;
+        self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
+        self.out_of_line_if(nan, (1, 1), move |e| {
+            // The NaN lanes whose source was a number.
+            let xn = e.mtmp()?;
+            e.v_fcmp(xn, UNORD, x, Vs::R(x))?;
+            e.m_andn(nan, xn, nan)?;
+            let k = e.tmp()?;
+            e.v_const(k, 0x7fc0_0000)?;
+            e.v_blend(t, nan, t, k)
+        })?;
+        self.mfree(nan);
+        self.free(x);
+        self.narrow_to_halves(t, t)?;
+        let r = self.dst_reg(d)?;
+        self.unpack_halves(r, t)?;
+        self.free(t);
+        self.put(d, r)
+    }
+
     /// `v_pk_add_f16`/`v_pk_mul_f16`: half k (0 low, 1 high) from the sources' halves that
     /// bit i of `sel[k]` picks for source i (1: its high half), negated where bit i of
     /// `neg[k]` is set.
@@ -233,7 +267,7 @@ impl Emitter<'_> {
     }
 
     /// An f16 operand widened to f32: the low (`high`: high) halves of `o`, then abs/neg.
-    fn half_src(&mut self, o: Opd, high: bool, abs: bool, neg: bool) -> R<V> {
+    pub(super) fn half_src(&mut self, o: Opd, high: bool, abs: bool, neg: bool) -> R<V> {
         let s = self.opd_reg(o)?;
         let t = self.tmp()?;
         self.pack_halves(t, s, high)?;

@@ -108,6 +108,7 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         LaneOp::Shift64(_) => &[63, 32],
         LaneOp::F32(_)
         | LaneOp::F16(_)
+        | LaneOp::SqrtF16
         | LaneOp::Cmp(..)
         | LaneOp::F64(_)
         | LaneOp::F64Trans(_)
@@ -117,6 +118,7 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         }
         LaneOp::F32(_)
         | LaneOp::F16(_)
+        | LaneOp::SqrtF16
         | LaneOp::Cmp(..)
         | LaneOp::F64(_)
         | LaneOp::F64Trans(_)
@@ -126,6 +128,7 @@ pub(super) fn consts(li: &LaneInst, isa: Isa) -> &'static [u32] {
         }
         LaneOp::F32(_)
         | LaneOp::F16(_)
+        | LaneOp::SqrtF16
         | LaneOp::Cmp(..)
         | LaneOp::F64(_)
         | LaneOp::F64Trans(_)
@@ -157,6 +160,7 @@ impl Emitter<'_> {
             LaneOp::MulHiI32 => self.mul_hi(li, true),
             LaneOp::F32(op) => self.lane_f32(i, li, op),
             LaneOp::F16(op) => self.lane_f16(li, op),
+            LaneOp::SqrtF16 => self.lane_sqrt_f16(li),
             LaneOp::PkF16 {
                 op,
                 op_sel,

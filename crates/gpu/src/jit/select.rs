@@ -58,11 +58,13 @@ pub(super) enum LaneOp {
     F32(FOp),
     /// f16 add, sub, subrev, mul on the low halves, the result zero-extended; and
     /// `v_fma_f16` (`FmaKeep16`), which keeps the destination's high half: the destination
-    /// is read as source 2's second word (`wide[2]`) (AVX-512: `lane_half.rs`).
+    /// is read as source 2's second word (`wide[2]`) (`lane_half.rs`).
     F16(FOp),
+    /// `v_sqrt_f16` on the low half, the result zero-extended (`lane_half.rs`).
+    SqrtF16,
     /// `v_pk_add_f16`, `v_pk_mul_f16`, `v_pk_fma_f16` (`op` Add, Mul or Fma): each half of
     /// the result from the sources' halves that `op_sel` (low) and `op_sel_hi` (high) pick,
-    /// negated by `LaneInst::neg` (low) and `neg_hi` (high) (AVX-512: `lane_half.rs`).
+    /// negated by `LaneInst::neg` (low) and `neg_hi` (high) (`lane_half.rs`).
     PkF16 {
         op: FOp,
         op_sel: u8,
@@ -155,6 +157,7 @@ impl LaneInst {
             self.op,
             LaneOp::F32(_)
                 | LaneOp::F16(_)
+                | LaneOp::SqrtF16
                 | LaneOp::PkF16 { .. }
                 | LaneOp::F32Round(_)
                 | LaneOp::F64(_)
@@ -174,8 +177,10 @@ impl LaneInst {
                 | LaneOp::F64Trans(_)
                 | LaneOp::Cmp(CmpTy::F64, _)
                 // (f16 denormals are in the f64 field.)
+                | LaneOp::Cmp(CmpTy::F16, _)
                 | LaneOp::Cvt(CvtOp::F32F16 | CvtOp::F16F32)
                 | LaneOp::F16(_)
+                | LaneOp::SqrtF16
                 | LaneOp::PkF16 { .. }
         )
     }
@@ -878,6 +883,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.neg = mods.neg & 1;
             Some(li)
         }
+        ValuOp::Trans(TrOp::Sqrt, FTy::F16) if mods.op_sel == 0 => float_unary(li, LaneOp::SqrtF16),
         ValuOp::Trans(op @ (TrOp::Rcp | TrOp::Sqrt | TrOp::Rsq), FTy::F32) => {
             float_unary(li, LaneOp::Trans(op))
         }
@@ -901,6 +907,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
                     | CmpTy::U16
                     | CmpTy::I32
                     | CmpTy::U32
+                    | CmpTy::F16
                     | CmpTy::F32
                     | CmpTy::F64
                     | CmpTy::I64
@@ -910,8 +917,9 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             if !ok_ty || (class && !matches!(c.ty, CmpTy::F32 | CmpTy::F64)) {
                 return None;
             }
-            let float = matches!(c.ty, CmpTy::F32 | CmpTy::F64);
-            if mods.clamp || mods.omod != 0 || (!float && !no_mods) {
+            let float = matches!(c.ty, CmpTy::F16 | CmpTy::F32 | CmpTy::F64);
+            // (An f16 compare reads its sources' low halves: no op_sel.)
+            if mods.clamp || mods.omod != 0 || (!float && !no_mods) || mods.op_sel != 0 {
                 return None;
             }
             let wide = matches!(c.ty, CmpTy::I64 | CmpTy::U64 | CmpTy::F64);

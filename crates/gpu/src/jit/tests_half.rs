@@ -240,3 +240,41 @@ fn sdwa_f16_conversion_matches_the_interpreter() {
         "v_cvt_f32_f16_sdwa"
     });
 }
+
+/// f16 compares (`v_cmp_*_f16` and `v_cmpx_*_f16`, VOPC 0x20-0x3f, every condition; VOP3
+/// with abs and neg into an SGPR pair) and `v_sqrt_f16` (VOP1 0x3e; VOP3 0x17e with abs and
+/// neg), alone and as a pair whose second instruction follows the first (the square root's
+/// result compared, or a compare's lanes square-rooted under the EXEC it wrote).
+#[test]
+fn f16_compares_and_sqrt_match_the_interpreter() {
+    run_cases(0x0f16_c3a7, |r, k, words| {
+        let src0 = match r.next() % 6 {
+            0 => 30,                                 // s30
+            1 => r.pick(&[240, 242, 243, 244, 128]), // 0.5, 1.0, -1.0, 2.0, 0
+            _ => 256 + 20,                           // v20
+        };
+        if r.next().is_multiple_of(3) {
+            // v_sqrt_f16 v8 (read by a second compare as v21's stand-in).
+            if r.next().is_multiple_of(2) {
+                words.push(0x3f << 25 | 8 << 17 | 0x3e << 9 | src0);
+            } else {
+                let (abs, neg) = ((r.next() % 2) as u32, (r.next() % 2) as u32);
+                words.push(0x34 << 26 | 0x17e << 16 | abs << 8 | 8);
+                words.push(src0 | neg << 29);
+            }
+            return "v_sqrt_f16";
+        }
+        let op = 0x20 + (r.next() % 32) as u32;
+        let s1 = if k == 1 { 8 } else { 21 };
+        let name = if op >= 0x30 { "v_cmpx_" } else { "v_cmp_" };
+        if r.next().is_multiple_of(3) {
+            // VOP3 into s[40:41], abs [10:8] and neg [31:29] on both sources.
+            let (abs, neg) = ((r.next() % 4) as u32, (r.next() % 4) as u32);
+            words.push(0x34 << 26 | op << 16 | abs << 8 | 40);
+            words.push(src0 | (256 + s1) << 9 | neg << 29);
+        } else {
+            words.push(0x3e << 25 | op << 17 | s1 << 9 | src0);
+        }
+        name
+    });
+}
