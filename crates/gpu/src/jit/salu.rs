@@ -3,7 +3,7 @@
 //! that LLVM emits around every divergent branch). Semantics as in `exec::salu`, including
 //! SCC.
 
-use super::emit::{err, Emitter, EXEC, R, W_S, W_SCC};
+use super::emit::{bind, err, Emitter, EXEC, R, W_S, W_SCC};
 use crate::exec::operand::Src;
 use crate::program::XInst;
 use iced_x86::code_asm::*;
@@ -138,8 +138,13 @@ pub(super) enum Salu {
     /// `s_bfe_u32`: src0's field at offset src1[4:0], width src1[22:16] (`bextr`); SCC =
     /// result != 0.
     BfeU32,
+    /// `s_bfe_i32`: the same field sign-extended from its width (clamped to 32; width 0
+    /// gives 0); SCC = result != 0.
+    BfeI32,
     /// `s_mul_hi_u32`: the high half of the 64-bit product (SCC unchanged).
     MulHiU32,
+    /// `s_mul_hi_i32`: the high half of the signed 64-bit product (SCC unchanged).
+    MulHiI32,
     /// `s_sext_i32_i8` (`byte`) and `s_sext_i32_i16` (SCC unchanged).
     Sext32 {
         byte: bool,
@@ -259,7 +264,9 @@ pub(super) fn select(x: &XInst) -> Option<SaluInst> {
         S_BITCMP0_B32 => Bitcmp32 { one: false },
         S_BITCMP1_B32 => Bitcmp32 { one: true },
         S_BFE_U32 => BfeU32,
+        S_BFE_I32 => BfeI32,
         S_MUL_HI_U32 => MulHiU32,
+        S_MUL_HI_I32 => MulHiI32,
         S_SEXT_I32_I8 => Sext32 { byte: true },
         S_SEXT_I32_I16 => Sext32 { byte: false },
         S_FF1_I32_B32 => FirstBit32 { lowest: true },
@@ -606,10 +613,40 @@ impl Emitter<'_> {
                 self.set_scc(|a, r| a.setne(r))?;
                 self.a.mov(sreg32(d), eax)?;
             }
-            MulHiU32 => {
+            BfeI32 => {
+                // eax = src0 >> offset (`shr` takes cl modulo 32), edx = the width; a width of
+                // 1-31 shifts the field to the top and back arithmetically, one of 32 or more
+                // keeps it as it is (the field then reaches bit 31).
                 self.src32(eax, x.src[0])?;
                 self.src32(ecx, x.src[1])?;
-                self.a.mul(ecx)?;
+                self.a.mov(edx, ecx)?;
+                self.a.shr(edx, 16)?;
+                self.a.and(edx, 0x7f)?;
+                self.a.shr(eax, cl)?;
+                let (mut zero, mut done) = (self.a.create_label(), self.a.create_label());
+                self.a.test(edx, edx)?;
+                self.a.jz(zero)?;
+                self.a.cmp(edx, 32)?;
+                self.a.jae(done)?;
+                self.a.mov(ecx, 32)?;
+                self.a.sub(ecx, edx)?;
+                self.a.shl(eax, cl)?;
+                self.a.sar(eax, cl)?;
+                self.a.jmp(done)?;
+                bind(&mut self.a, &mut zero)?;
+                self.a.xor(eax, eax)?;
+                bind(&mut self.a, &mut done)?;
+                self.a.test(eax, eax)?;
+                self.set_scc(|a, r| a.setne(r))?;
+                self.a.mov(sreg32(d), eax)?;
+            }
+            MulHiU32 | MulHiI32 => {
+                self.src32(eax, x.src[0])?;
+                self.src32(ecx, x.src[1])?;
+                match x.op {
+                    MulHiU32 => self.a.mul(ecx)?,
+                    _ => self.a.imul(ecx)?,
+                }
                 self.a.mov(sreg32(d), edx)?;
             }
             Sext32 { byte } => {

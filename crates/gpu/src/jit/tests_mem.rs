@@ -2273,9 +2273,10 @@ fn constant_hardware_registers_are_native_and_exact() {
     }
 }
 
-/// `s_bitcmp0/1_b32`, `s_bfe_u32`, `s_mul_hi_u32`, `s_sext_i32_i8/i16`, `s_ff1_i32_b32` and
-/// `s_flbit_i32_b32` are translated and match the interpreter, SCC included: bit offsets
-/// past 31, field widths of 0, 32 and more, zero sources (-1 from the bit scans), signs.
+/// `s_bitcmp0/1_b32`, `s_bfe_u32/i32`, `s_mul_hi_u32/i32`, `s_sext_i32_i8/i16`,
+/// `s_ff1_i32_b32` and `s_flbit_i32_b32` are translated and match the interpreter, SCC
+/// included: bit offsets past 31, field widths of 0, 1, 31, 32 and more (signed fields whose
+/// top bit is set or clear), zero sources (-1 from the bit scans), signs.
 #[test]
 fn scalar_bit_ops_are_native_and_exact() {
     let mut r = Rng(103);
@@ -2290,6 +2291,13 @@ fn scalar_bit_ops_are_native_and_exact() {
         0x0005_0003, // bfe: offset 3, width 5
         0x0020_0004, // width 32
         0x0041_0021, // width 65, offset 33 (taken modulo 32)
+        0x0008_0004, // width 8, offset 4
+        0x0001_001f, // width 1, offset 31
+        0x001f_0001, // width 31, offset 1
+        0x0010_0010, // width 16, offset 16
+        0x0050_0000, // width 80
+        0xffff_8000,
+        0x7fff_ffff,
     ];
     let sop2 = |op: u32| 2 << 30 | op << 23 | 4 << 16 | 3 << 8 | 2;
     let sop1 = |op: u32| 0x17d << 23 | 4 << 16 | op << 8 | 2;
@@ -2298,7 +2306,9 @@ fn scalar_bit_ops_are_native_and_exact() {
         (sopc(12), "s_bitcmp0_b32"),
         (sopc(13), "s_bitcmp1_b32"),
         (sop2(37), "s_bfe_u32"),
+        (sop2(38), "s_bfe_i32"),
         (sop2(44), "s_mul_hi_u32"),
+        (sop2(45), "s_mul_hi_i32"),
         (sop1(22), "s_sext_i32_i8"),
         (sop1(23), "s_sext_i32_i16"),
         (sop1(16), "s_ff1_i32_b32"),
@@ -2307,11 +2317,16 @@ fn scalar_bit_ops_are_native_and_exact() {
         let prog = scc_captured(inst);
         let text = prog.text(0);
         assert!(text.starts_with(name), "{text} is not {name}");
-        for _ in 0..12 {
+        // Every pair of values.
+        for (k, (&x, &y)) in values
+            .iter()
+            .flat_map(|x| values.iter().map(move |y| (x, y)))
+            .enumerate()
+        {
             let mut w0 = random_wave(&mut r);
-            w0.s[2] = r.pick(&values);
-            w0.s[3] = r.pick(&values);
-            w0.scc = r.next().is_multiple_of(2);
+            w0.s[2] = x;
+            w0.s[3] = y;
+            w0.scc = k % 2 == 0;
             assert_registers_exact(&prog, &w0, &text);
         }
     }
