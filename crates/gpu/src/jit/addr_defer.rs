@@ -218,7 +218,7 @@ mod tests {
         let mut all = Vec::new();
         for isa in isas() {
             crate::jit::plan::FINAL_MASKS_DEAD.with(|c| c.set(dead_end));
-            let plan = Plan::new(&prog, 0, false, false, isa);
+            let plan = Plan::new(&prog, 0, false, false);
             crate::jit::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
             let b = &plan.blocks[0];
             let dead = super::super::vgpr_dead::analyse(&b.items, b.vlive_out);

@@ -472,14 +472,34 @@ impl<'p> Emitter<'p> {
                         }
                     }
                 } else if op == CvtOp::U32F64 {
-                    // (AVX-512 only.) The same with the range [0, u32::MAX]: max(q, 0)
-                    // raises negatives to 0 and takes the second operand, 0, for a NaN; the
-                    // top clamped, then the unsigned truncation.
-                    self.a.vxorpd(zr(r), zr(r), zr(r))?;
-                    self.a.vmaxpd(zr(q), zr(q), zr(r))?;
-                    self.q_const(r, (u32::MAX as f64).to_bits())?;
-                    self.a.vminpd(zr(q), zr(q), zr(r))?;
-                    self.a.vcvttpd2udq(yr(r), zr(q))?;
+                    // The same with the range [0, u32::MAX]: max(q, 0) raises negatives to 0
+                    // and takes the second operand, 0, for a NaN; the top clamped, then the
+                    // unsigned truncation. AVX2 has only the signed one: the clamped value
+                    // truncated first (exact), moved down by 2^31 (exact) into i32's range,
+                    // converted, and its sign bit flipped back.
+                    match self.isa {
+                        Isa::Avx512 => {
+                            self.a.vxorpd(zr(r), zr(r), zr(r))?;
+                            self.a.vmaxpd(zr(q), zr(q), zr(r))?;
+                            self.q_const(r, (u32::MAX as f64).to_bits())?;
+                            self.a.vminpd(zr(q), zr(q), zr(r))?;
+                            self.a.vcvttpd2udq(yr(r), zr(q))?;
+                        }
+                        Isa::Avx2 => {
+                            self.a.vxorpd(yr(r), yr(r), yr(r))?;
+                            self.a.vmaxpd(yr(q), yr(q), yr(r))?;
+                            self.q_const(r, (u32::MAX as f64).to_bits())?;
+                            self.a.vminpd(yr(q), yr(q), yr(r))?;
+                            self.a.vroundpd(yr(q), yr(q), 3)?;
+                            self.q_const(r, (2f64.powi(31)).to_bits())?;
+                            self.a.vsubpd(yr(q), yr(q), yr(r))?;
+                            self.a.vcvttpd2dq(xr(r), yr(q))?;
+                            self.a.mov(eax, 0x8000_0000u32)?;
+                            self.a.vmovd(xr(q), eax)?;
+                            self.a.vpbroadcastd(xr(q), xr(q))?;
+                            self.a.vpxor(xr(r), xr(r), xr(q))?;
+                        }
+                    }
                 } else {
                     match self.isa {
                         Isa::Avx512 => self.a.vcvtpd2ps(yr(r), zr(q))?,
@@ -528,7 +548,19 @@ impl<'p> Emitter<'p> {
                     match op {
                         CvtOp::F64F32 => a.vcvtps2pd(yr(r), xr(t))?,
                         CvtOp::F64I32 => a.vcvtdq2pd(yr(r), xr(t))?,
-                        _ => return Err(err("u32 -> f64 on AVX2")),
+                        _ => {
+                            // u32: with the sign bit flipped it is the i32 x - 2^31; its
+                            // (exact) double plus 2^31 is exact too.
+                            a.mov(eax, 0x8000_0000u32)?;
+                            a.vmovd(xr(r), eax)?;
+                            a.vpbroadcastd(xr(r), xr(r))?;
+                            a.vpxor(xr(t), xr(t), xr(r))?;
+                            a.vcvtdq2pd(yr(r), xr(t))?;
+                            a.mov(rax, 2f64.powi(31).to_bits())?;
+                            a.vmovq(xr(t), rax)?;
+                            a.vpbroadcastq(yr(t), xr(t))?;
+                            a.vaddpd(yr(r), yr(r), yr(t))?;
+                        }
                     }
                 }
             }

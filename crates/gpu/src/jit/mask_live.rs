@@ -184,14 +184,13 @@ pub(super) fn mask_dead(dead: Regs, s: u8) -> bool {
 mod tests {
     use super::*;
     use crate::jit::plan::Plan;
-    use crate::jit::vx::Isa;
     use crate::program::Program;
 
     /// The blocks for these instruction words.
     fn blocks(words: &[u32]) -> Vec<Block> {
         let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
         let prog = Program::new(&code, 0);
-        Plan::new(&prog, 0, false, false, Isa::Avx512).blocks
+        Plan::new(&prog, 0, false, false).blocks
     }
 
     /// The first block's items for these instruction words.
@@ -236,7 +235,7 @@ mod tests {
             };
             let (code, _) = random_code(&mut r, 48, gen);
             let prog = Program::new(&code, 0);
-            for b in Plan::new(&prog, 0, false, false, Isa::Avx2).blocks {
+            for b in Plan::new(&prog, 0, false, false).blocks {
                 let each = dead_after_each(&b.items, b.live_out, true);
                 assert_eq!(each.len(), b.items.len());
                 for (p, &d) in each.iter().enumerate() {

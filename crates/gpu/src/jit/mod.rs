@@ -226,7 +226,7 @@ impl JitCode {
         ids: u8,
     ) -> Result<JitCode, String> {
         let start = Instant::now();
-        let mut plan = plan::Plan::new(prog, entry, gfx900, check, isa);
+        let mut plan = plan::Plan::new(prog, entry, gfx900, check);
         plan.ids = ids.min(2);
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
             eprintln!("softhsa: JIT plan {} us", start.elapsed().as_micros());

@@ -185,14 +185,13 @@ impl Emitter<'_> {
 mod tests {
     use super::*;
     use crate::jit::plan::{Item, Plan};
-    use crate::jit::vx::Isa;
     use crate::program::Program;
 
     /// The first segment of the code of these instruction words.
     fn first_segment(words: &[u32]) -> Vec<(u32, LaneInst)> {
         let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
         let prog = Program::new(&code, 0);
-        let plan = Plan::new(&prog, 0, false, false, Isa::Avx2);
+        let plan = Plan::new(&prog, 0, false, false);
         plan.blocks[0]
             .items
             .iter()

@@ -264,7 +264,7 @@ fn scalar_regs(k: &Kind) -> (Regs, Regs) {
 impl Plan {
     /// Plans the code reachable from instruction `entry` (`check`: one instruction per segment,
     /// nothing moved, so the lockstep check sees program order).
-    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool, isa: super::vx::Isa) -> Plan {
+    pub fn new(prog: &Program, entry: u32, gfx900: bool, check: bool) -> Plan {
         let n = prog.slots.len();
         let op = |i: usize| match &prog.slots[i] {
             Slot::Ok(x) => Some((x.inst.op, x.target)),
@@ -322,7 +322,7 @@ impl Plan {
             Slot::Ok(x) if x.inst.op == softhsa_isa::Op::S_GETPC_B64 => {
                 super::salu::get_pc(x, prog.addr(i as u32 + 1)).map(Kind::Salu)
             }
-            Slot::Ok(x) => select(x, gfx900, isa),
+            Slot::Ok(x) => select(x, gfx900),
             Slot::Illegal(_) => None,
         };
         let mut blocks = Vec::new();

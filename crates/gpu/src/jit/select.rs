@@ -3,7 +3,6 @@
 //! those), or `None` when the interpreter runs it.
 
 use super::salu::{self, SaluInst};
-use super::vx::Isa;
 use crate::exec::int32::Int32;
 use crate::exec::operand::Src;
 use crate::exec::vmem::VmemKind;
@@ -430,9 +429,10 @@ impl Kind {
     }
 }
 
-/// Classifies `x` for `isa` (`gfx900`: the device lacks gfx906-only ops, which the
-/// interpreter faults on). `None`: the interpreter runs it.
-pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
+/// Classifies `x` (`gfx900`: the device lacks gfx906-only ops, which the interpreter faults
+/// on). `None`: the interpreter runs it. The same on both ISAs: every lowering has an AVX2
+/// and an AVX-512 form.
+pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
     if x.gfx906_only && gfx900 {
         return None;
     }
@@ -454,9 +454,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
         Encoding::Sopp => sopp(x),
         Encoding::Smem => smem(x).map(Kind::Smem),
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Sdwa => {
-            lane(x, isa)
-                .map(Kind::Lane)
-                .or_else(|| wave(x, isa).map(Kind::Wave))
+            lane(x).map(Kind::Lane).or_else(|| wave(x).map(Kind::Wave))
         }
         // (Of VOP3P, only the packed f16 adds, multiplies and fmas have a lowering.)
         Encoding::Vop3p
@@ -465,7 +463,7 @@ pub(super) fn select(x: &XInst, gfx900: bool, isa: Isa) -> Option<Kind> {
                 Some(ValuOp::Pk(PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16))
             ) =>
         {
-            lane(x, isa).map(Kind::Lane)
+            lane(x).map(Kind::Lane)
         }
         Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
         // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
@@ -600,7 +598,7 @@ fn sdwa_int(x: &XInst, mut li: LaneInst, sel: [(u8, bool); 2]) -> Option<LaneIns
     Some(li)
 }
 
-fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
+fn lane(x: &XInst) -> Option<LaneInst> {
     // SDWA: integer compares only, their sources' fields selected first.
     let sdwa = match x.inst.ext {
         Ext::None => None,
@@ -836,7 +834,6 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             li.op = LaneOp::Int16(op);
             Some(li)
         }
-        // (AVX2 has no unsigned dword conversion to or from f64.)
         ValuOp::Cvt(
             op @ (CvtOp::F32F64
             | CvtOp::F64F32
@@ -844,7 +841,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
             | CvtOp::F64U32
             | CvtOp::I32F64
             | CvtOp::U32F64),
-        ) if isa == Isa::Avx512 || !matches!(op, CvtOp::F64U32 | CvtOp::U32F64) => {
+        ) => {
             let from_f64 = matches!(op, CvtOp::F32F64 | CvtOp::I32F64 | CvtOp::U32F64);
             let float_src = from_f64 || op == CvtOp::F64F32;
             if mods.clamp || mods.omod != 0 || (!float_src && !no_mods) || li.dst? == 255 {
@@ -1015,7 +1012,7 @@ fn lane(x: &XInst, isa: Isa) -> Option<LaneInst> {
     }
 }
 
-fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
+fn wave(x: &XInst) -> Option<WaveOp> {
     if x.inst.op == Op::V_WRITELANE_B32 {
         return write_lane(x);
     }
@@ -1092,7 +1089,7 @@ fn wave(x: &XInst, isa: Isa) -> Option<WaveOp> {
         Op::V_DIV_FIXUP_F64 => Some((DivStep::Fixup, true)),
         _ => None,
     } {
-        return div(x, step, wide, isa);
+        return div(x, step, wide);
     }
     let src = match x.src[0] {
         Src::V(r) => r,
@@ -1152,7 +1149,7 @@ fn pair_src(s: Src, wide: bool) -> bool {
     }
 }
 
-fn div(x: &XInst, step: DivStep, wide: bool, isa: Isa) -> Option<WaveOp> {
+fn div(x: &XInst, step: DivStep, wide: bool) -> Option<WaveOp> {
     let src = [x.src[0], x.src[1], x.src[2]];
     let ok = |s: Src| pair_src(s, wide);
     if !src.into_iter().all(ok) || !plain(x) || x.inst.mods != VopMods::default() {
@@ -1172,7 +1169,7 @@ fn div(x: &XInst, step: DivStep, wide: bool, isa: Isa) -> Option<WaveOp> {
         (DivStep::Fmas, true) => {
             let mut f = x.clone();
             f.valu = Some(ValuOp::Float(FOp::Fma, FTy::F64));
-            let li = lane(&f, isa)?;
+            let li = lane(&f)?;
             (li.op == LaneOp::F64(FOp::Fma)).then_some(li)?;
             Some(li)
         }

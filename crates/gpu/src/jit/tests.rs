@@ -389,9 +389,7 @@ pub(super) fn compiled_matches_interpreter(
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(dead_end));
         let jit = JitCode::compile(prog, 0, false, false, isa);
         let unread = match dead_end {
-            true => {
-                super::vgpr_dead::unread_at_end(&super::plan::Plan::new(prog, 0, false, false, isa))
-            }
+            true => super::vgpr_dead::unread_at_end(&super::plan::Plan::new(prog, 0, false, false)),
             false => Vec::new(),
         };
         super::segment::NO_UNROLL.with(|c| c.set(false));
@@ -405,7 +403,7 @@ pub(super) fn compiled_matches_interpreter(
             b.v[usize::from(r)] = a.v[usize::from(r)];
         }
         if dead_end && b.state == crate::wave::WaveState::Done {
-            for m in super::tests_mem::mask_outputs(prog, isa) {
+            for m in super::tests_mem::mask_outputs(prog) {
                 let m = usize::from(m);
                 if m < crate::wave::EXEC_LO {
                     b.s[m] = a.s[m];
@@ -519,7 +517,7 @@ fn random_sequences_match_the_interpreter() {
                 w0.mode,
                 diff.unwrap_or_default(),
                 listing(&prog),
-                super::plan::Plan::new(&prog, 0, false, false, isa).describe(&prog)
+                super::plan::Plan::new(&prog, 0, false, false).describe(&prog)
             );
             assert_eq!(a.executed, b.executed, "instruction counts");
             assert_eq!(a.exec(), b.exec());

@@ -7,7 +7,6 @@ use super::mov_fold::fold_moves;
 use super::select::{select, Kind, LaneInst, Opd};
 use super::tests::assert_engines_agree;
 use super::tests_linear::program;
-use super::vx::Isa;
 use crate::program::{Program, Slot};
 
 /// llvm-mc's text and encoding of each line (gfx900); "fold" marks the moves that fold.
@@ -68,7 +67,7 @@ const FOLDED: [u32; 5] = [0, 9, 16, 24, 26];
 fn lane_insts(prog: &Program) -> Vec<(u32, LaneInst)> {
     (0..prog.slots.len() as u32 - 1)
         .map(|i| match &prog.slots[i as usize] {
-            Slot::Ok(x) => match select(x, false, Isa::Avx2) {
+            Slot::Ok(x) => match select(x, false) {
                 Some(Kind::Lane(li)) => (i, li),
                 other => panic!("line {i}: {other:?}"),
             },

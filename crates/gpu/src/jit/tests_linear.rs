@@ -459,7 +459,7 @@ fn lane_linear_rows_accesses_are_exact() {
                 // (A fault's report names no registers: see `tests_mem`.)
                 let mut wb = wb;
                 if ra.is_err() {
-                    for r in super::tests_mem::maybe_unwritten(&prog, isa) {
+                    for r in super::tests_mem::maybe_unwritten(&prog) {
                         wb.v[usize::from(r)] = wa.v[usize::from(r)];
                     }
                 }
@@ -477,9 +477,6 @@ const ROW_STARTS_OFF: u64 = !0x0001_0001_0001_0001;
 /// not reach the path it is about), and nothing of a kernel that indexes by a loaded value.
 #[test]
 fn the_analysis_finds_the_linear_accesses() {
-    let Some(isa) = isas().first().copied() else {
-        return;
-    };
     for index in [
         Index::Zext,
         Index::Sext,
@@ -488,7 +485,7 @@ fn the_analysis_finds_the_linear_accesses() {
         Index::Saddr,
     ] {
         let prog = kernel(index);
-        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let plan = super::plan::Plan::new(&prog, 0, false, false);
         let lin = super::lane_linear::analyse(&prog, &plan);
         let at = |t: &str| {
             (0..prog.slots.len() as u32)
@@ -504,7 +501,7 @@ fn the_analysis_finds_the_linear_accesses() {
         .flat_map(|x| [(x, 0), (x, 1)])
     {
         let prog = kernel(index);
-        let mut plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let mut plan = super::plan::Plan::new(&prog, 0, false, false);
         plan.ids = ids;
         let lin = super::lane_linear::analyse(&prog, &plan);
         assert_eq!(
@@ -532,7 +529,7 @@ fn the_analysis_finds_the_linear_accesses() {
         ),
         ("s_endpgm", &[0xbf81_0000]),
     ]);
-    let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+    let plan = super::plan::Plan::new(&prog, 0, false, false);
     assert!(super::lane_linear::analyse(&prog, &plan)
         .accesses
         .is_empty());
@@ -563,7 +560,7 @@ fn lane_linear_lds_accesses_are_exact() {
         ),
         ("s_endpgm", &[0xbf81_0000]),
     ]);
-    let plan = super::plan::Plan::new(&prog, 0, false, false, isas[0]);
+    let plan = super::plan::Plan::new(&prog, 0, false, false);
     assert_eq!(
         super::lane_linear::analyse(&prog, &plan).accesses,
         vec![3, 4, 5, 6],
@@ -634,7 +631,7 @@ fn lane_linear_lds_rows_accesses_are_exact() {
     ]);
     // What the analysis proves, with y ids and without.
     for ids in [0, 1] {
-        let mut plan = super::plan::Plan::new(&prog, 0, false, false, isas[0]);
+        let mut plan = super::plan::Plan::new(&prog, 0, false, false);
         plan.ids = ids;
         let lin = super::lane_linear::analyse(&prog, &plan);
         let got = [&lin.accesses, &lin.same, &lin.narrow, &lin.narrow_same];
@@ -747,7 +744,7 @@ fn prefix_compares_are_exact() {
         ),
         ("s_endpgm", &[0xbf81_0000]),
     ]);
-    let plan = super::plan::Plan::new(&prog, 0, false, false, isas[0]);
+    let plan = super::plan::Plan::new(&prog, 0, false, false);
     let lin = super::lane_linear::analyse(&prog, &plan);
     let want: Vec<(u32, bool)> = vec![
         (2, true),
@@ -915,12 +912,12 @@ fn deferred_addresses_are_exact_on_every_path_of_their_access() {
             // (A fault's report names no registers, as in `tests_mem`: lane masks and VGPRs
             // the rest of the block would have replaced may keep older values.)
             if ra.is_err() {
-                for m in super::tests_mem::mask_outputs(&prog, isa) {
+                for m in super::tests_mem::mask_outputs(&prog) {
                     for r in [m, m + 1] {
                         wb.s[usize::from(r)] = wa.s[usize::from(r)];
                     }
                 }
-                for r in super::tests_mem::maybe_unwritten(&prog, isa) {
+                for r in super::tests_mem::maybe_unwritten(&prog) {
                     wb.v[usize::from(r)] = wa.v[usize::from(r)];
                 }
             }

@@ -297,7 +297,7 @@ fn only_blocks_before_a_loop_run_once() {
     let plan = |words: &[u32]| {
         let code: Vec<u8> = words.iter().flat_map(|d| d.to_le_bytes()).collect();
         let prog = Program::new(&code, 0x1000);
-        super::plan::Plan::new(&prog, 0, false, false, super::Isa::Avx2).once()
+        super::plan::Plan::new(&prog, 0, false, false).once()
     };
     let looped = [
         0xc006_0005,

@@ -79,7 +79,7 @@ const DEAD: [(u32, u8); 5] = [(0, 1), (5, 15), (7, 16), (8, 21), (10, 18)];
 fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
     let prog = program(LINES);
     for isa in isas() {
-        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let plan = super::plan::Plan::new(&prog, 0, false, false);
         assert_eq!(plan.blocks.len(), 1, "one block");
         let dead =
             super::vgpr_dead::analyse(&plan.blocks[0].items, plan.blocks[0].vlive_out).writes;
@@ -99,7 +99,7 @@ fn only_writes_replaced_before_a_read_with_exec_unchanged_are_dead() {
         ("v_mov_b32_e32 v1, 0", &[0x7e02_0280]),
         ("s_endpgm", &[0xbf81_0000]),
     ]);
-    let plan = super::plan::Plan::new(&prog, 0, false, false, isas()[0]);
+    let plan = super::plan::Plan::new(&prog, 0, false, false);
     assert_eq!(plan.blocks.len(), 2, "two blocks");
     assert_eq!(
         super::vgpr_dead::analyse(&plan.blocks[0].items, plan.blocks[0].vlive_out).writes,
@@ -150,7 +150,7 @@ const LDS_LINES: &[(&str, &[u32])] = &[
 fn segments_leave_out_only_what_the_block_replaces_before_reading_it() {
     let prog = program(LDS_LINES);
     for isa in isas() {
-        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let plan = super::plan::Plan::new(&prog, 0, false, false);
         assert_eq!(plan.blocks.len(), 1, "one block");
         let dead = super::vgpr_dead::analyse(&plan.blocks[0].items, plan.blocks[0].vlive_out);
         let after = |first: u32, r: u8| {
@@ -228,7 +228,7 @@ fn writes_no_path_reads_before_the_wave_ends_are_dead() {
     };
     for isa in isas() {
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(true));
-        let plan = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let plan = super::plan::Plan::new(&prog, 0, false, false);
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
         assert_eq!(plan.blocks.len(), 3, "three blocks");
         assert_eq!(
@@ -241,10 +241,10 @@ fn writes_no_path_reads_before_the_wave_ends_are_dead() {
             [4, 5, 6, 7],
             "{isa:?}"
         );
-        let exact = super::plan::Plan::new(&prog, 0, false, false, isa);
+        let exact = super::plan::Plan::new(&prog, 0, false, false);
         assert_eq!(dead_writes(&exact), [], "{isa:?}: exact ends");
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(true));
-        let plan = super::plan::Plan::new(&program(READLANE_LINES), 0, false, false, isa);
+        let plan = super::plan::Plan::new(&program(READLANE_LINES), 0, false, false);
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
         assert_eq!(dead_writes(&plan), [(5, 5), (7, 6)], "{isa:?}: readlane");
     }
