@@ -252,9 +252,13 @@ impl Emitter<'_> {
             bind(&mut self.a, &mut global)?;
         }
         let a = &mut self.a;
-        if isa == Isa::Avx2 && shape.dwords == 3 {
-            // AVX2 moves three dwords per lane lane by lane, consecutive or not.
-            a.jmp(scattered)?;
+        if shape.dwords == 3 {
+            // AVX2 moves three dwords per lane lane by lane, consecutive or not; AVX-512's
+            // paths are for 1, 2 and 4 dwords, so it leaves them to the interpreter.
+            match isa {
+                Isa::Avx2 => a.jmp(scattered)?,
+                Isa::Avx512 => a.jmp(slow)?,
+            }
         }
         // The general path (dword accesses): from the fast paths' failure, which starts the
         // site's countdown, and straight from here while it runs.

@@ -1317,9 +1317,6 @@ fn moves(kind: VmemKind) -> Option<(bool, u8, Option<SubDword>)> {
 
 fn vmem(x: &XInst) -> Option<VmemInst> {
     let (load, dwords, sub) = moves(x.vmem?)?;
-    if dwords == 3 {
-        return None;
-    }
     let f = x.inst.mem_flags();
     if f.has(MemFlags::LDS) || f.has(MemFlags::TFE) {
         return None;

@@ -193,12 +193,13 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             0,
         ],
         0..=3 => {
-            // global/flat load or store of 1, 2 or 4 dwords, or of a byte or short (sign- or
+            // global/flat load or store of 1, 2, 3 or 4 dwords, or of a byte or short (sign- or
             // zero-extended, or into one half of the register; stores from either half) at
             // an odd offset now and then
             let (ld, st) = r.pick(&[
                 (0x14, 0x1c),
                 (0x15, 0x1d),
+                (0x16, 0x1e),
                 (0x17, 0x1f),
                 (0x10, 0x18),
                 (0x11, 0x19),
@@ -210,7 +211,7 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             ]);
             let load = r.next().is_multiple_of(2);
             let op = if load { ld } else { st };
-            let odd = if ld == 0x14 || ld == 0x15 || ld == 0x17 {
+            let odd = if (0x14..=0x17).contains(&ld) {
                 0
             } else {
                 r.pick(&[0, 0, 1, 2, 3])
