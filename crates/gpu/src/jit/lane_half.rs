@@ -115,6 +115,45 @@ impl Emitter<'_> {
         self.put(d, r)
     }
 
+    /// `v_pack_b32_f16`: source 0's low (`op_sel` bit 0: high) half below source 1's low (bit
+    /// 1: high) half, abs clearing and neg flipping each half's sign bit.
+    pub(super) fn lane_pack_f16(&mut self, li: &LaneInst, op_sel: u8) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let mut halves = [V(0); 2];
+        for (i, h) in halves.iter_mut().enumerate() {
+            let s = self.opd_reg(li.src[i][0])?;
+            let t = self.tmp()?;
+            // The half in place: low for source 0, high for source 1.
+            match (i, op_sel >> i & 1 != 0) {
+                (0, true) => self.v_srli(t, s, 16)?,
+                (1, false) => self.v_slli(t, s, 16)?,
+                (_, high) => {
+                    let k = self.opd(Opd::K(if high { 0xffff_0000 } else { 0xffff }))?;
+                    self.v_and(t, s, k)?;
+                    self.release(k);
+                }
+            }
+            self.free(s);
+            let sign = 0x8000u32 << (16 * i);
+            if li.abs >> i & 1 != 0 {
+                let k = self.opd(Opd::K(!sign))?;
+                self.v_and(t, t, k)?;
+                self.release(k);
+            }
+            if li.neg >> i & 1 != 0 {
+                let k = self.opd(Opd::K(sign))?;
+                self.v_xor(t, t, k)?;
+                self.release(k);
+            }
+            *h = t;
+        }
+        let r = self.dst_reg(d)?;
+        self.v_or(r, halves[0], Vs::R(halves[1]))?;
+        self.free(halves[0]);
+        self.free(halves[1]);
+        self.put(d, r)
+    }
+
     /// `v_pk_add_f16`/`v_pk_mul_f16`: half k (0 low, 1 high) from the sources' halves that
     /// bit i of `sel[k]` picks for source i (1: its high half), negated where bit i of
     /// `neg[k]` is set.

@@ -161,6 +161,7 @@ impl Emitter<'_> {
             LaneOp::F32(op) => self.lane_f32(i, li, op),
             LaneOp::F16(op) => self.lane_f16(li, op),
             LaneOp::SqrtF16 => self.lane_sqrt_f16(li),
+            LaneOp::PackF16 { op_sel } => self.lane_pack_f16(li, op_sel),
             LaneOp::PkF16 {
                 op,
                 op_sel,

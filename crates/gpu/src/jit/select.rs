@@ -61,6 +61,11 @@ pub(super) enum LaneOp {
     F16(FOp),
     /// `v_sqrt_f16` on the low half, the result zero-extended (`lane_half.rs`).
     SqrtF16,
+    /// `v_pack_b32_f16`: the halves that bit i of `op_sel` picks (1: high) of sources 0
+    /// (low) and 1 (high), with f16 abs/neg: bits moved, nothing rounded (`lane_half.rs`).
+    PackF16 {
+        op_sel: u8,
+    },
     /// `v_pk_add_f16`, `v_pk_mul_f16`, `v_pk_fma_f16` (`op` Add, Mul or Fma): each half of
     /// the result from the sources' halves that `op_sel` (low) and `op_sel_hi` (high) pick,
     /// negated by `LaneInst::neg` (low) and `neg_hi` (high) (`lane_half.rs`).
@@ -858,6 +863,18 @@ fn lane(x: &XInst) -> Option<LaneInst> {
             li.op = LaneOp::F64Cvt(op);
             li.abs = mods.abs & 1;
             li.neg = mods.neg & 1;
+            Some(li)
+        }
+        ValuOp::Cvt(CvtOp::PackB32F16) => {
+            if mods.clamp || mods.omod != 0 || li.dst.is_none() {
+                return None;
+            }
+            src32(&mut li, 2)?;
+            li.op = LaneOp::PackF16 {
+                op_sel: mods.op_sel & 3,
+            };
+            li.abs = mods.abs & 3;
+            li.neg = mods.neg & 3;
             Some(li)
         }
         ValuOp::Cvt(op) => {

@@ -278,3 +278,25 @@ fn f16_compares_and_sqrt_match_the_interpreter() {
         name
     });
 }
+
+/// `v_pack_b32_f16` (VOP3 0x2a0) with random op_sel, abs and neg on both sources, alone and
+/// as the second of a pair (packing the first's result).
+#[test]
+fn f16_pack_matches_the_interpreter() {
+    run_cases(0x0f16_9acb, |r, k, words| {
+        let s1 = if k == 1 { 8 } else { 21 };
+        let src0 = match r.next() % 4 {
+            0 => 30,                       // s30
+            1 => r.pick(&[240, 243, 128]), // 0.5, -1.0, 0
+            _ => 256 + 20,                 // v20
+        };
+        let (op_sel, abs, neg) = (
+            (r.next() % 4) as u32,
+            (r.next() % 4) as u32,
+            (r.next() % 4) as u32,
+        );
+        words.push(0x34 << 26 | 0x2a0 << 16 | op_sel << 11 | abs << 8 | 8);
+        words.push(src0 | (256 + s1) << 9 | neg << 29);
+        "v_pack_b32_f16"
+    });
+}
