@@ -9,9 +9,9 @@
 //!   A NaN input gives itself quieted (as x86 does), a NaN from a number (sqrt of a negative)
 //!   the positive default NaN (x86 gives the negative one: fixed up).
 
-use super::emit::{bind, err, Emitter, R};
+use super::emit::{err, Emitter, R};
 use super::select::LaneInst;
-use super::vx::{kr, yr, zr, Isa, Vs, V};
+use super::vx::{yr, zr, Isa, Vs, V};
 use crate::valu::{CvtOp, TrOp};
 use iced_x86::code_asm::*;
 
@@ -197,30 +197,25 @@ impl Emitter<'_> {
     /// Stores `r` (computed from `x`) to VGPR `d`, a NaN computed from a number replaced by
     /// the positive default NaN (x86's is negative) out of line.
     pub(super) fn put_default_nan(&mut self, d: u8, r: V, x: V) -> R<()> {
-        let (nan, xn) = (self.mtmp()?, self.mtmp()?);
-        let k = self.tmp()?;
+        self.default_nan_fix(r, x)?;
+        self.put(d, r)
+    }
+
+    /// In f32 lanes `r` computed from `x`: a NaN computed from a number (x86's negative
+    /// default NaN) made the positive default NaN, out of line; NaNs of NaN inputs stay.
+    pub(super) fn default_nan_fix(&mut self, r: V, x: V) -> R<()> {
+        let nan = self.mtmp()?;
         self.v_fcmp(nan, UNORD, r, Vs::R(r))?;
-        self.m_test(nan)?;
-        let mut cold = self.a.create_label();
-        let mut back = self.a.create_label();
-        self.a.jnz(cold)?;
-        bind(&mut self.a, &mut back)?;
-        self.put(d, r)?;
-        self.cold(move |e| {
-            bind(&mut e.a, &mut cold)?;
+        self.out_of_line_if(nan, (1, 1), move |e| {
+            let xn = e.mtmp()?;
             e.v_fcmp(xn, UNORD, x, Vs::R(x))?;
             // nan &= !xn: the NaN lanes whose input was a number.
-            match e.isa {
-                Isa::Avx512 => e.a.kandnw(kr(nan), kr(xn), kr(nan))?,
-                Isa::Avx2 => {
-                    let (n, m) = (yr(V(nan.0)), yr(V(xn.0)));
-                    e.a.vpandn(n, m, n)?;
-                }
-            }
+            e.m_andn(nan, xn, nan)?;
+            let k = e.tmp()?;
             e.v_const(k, 0x7fc0_0000)?;
-            e.v_blend(r, nan, r, k)?;
-            Ok(e.a.jmp(back)?)
-        });
+            e.v_blend(r, nan, r, k)
+        })?;
+        self.mfree(nan);
         Ok(())
     }
 }

@@ -491,12 +491,10 @@ impl<'p> Emitter<'p> {
                             self.q_const(r, (u32::MAX as f64).to_bits())?;
                             self.a.vminpd(yr(q), yr(q), yr(r))?;
                             self.a.vroundpd(yr(q), yr(q), 3)?;
-                            self.q_const(r, (2f64.powi(31)).to_bits())?;
+                            self.q_const(r, 2f64.powi(31).to_bits())?;
                             self.a.vsubpd(yr(q), yr(q), yr(r))?;
                             self.a.vcvttpd2dq(xr(r), yr(q))?;
-                            self.a.mov(eax, 0x8000_0000u32)?;
-                            self.a.vmovd(xr(q), eax)?;
-                            self.a.vpbroadcastd(xr(q), xr(q))?;
+                            self.v_const(q, 0x8000_0000)?;
                             self.a.vpxor(xr(r), xr(r), xr(q))?;
                         }
                     }
@@ -551,15 +549,11 @@ impl<'p> Emitter<'p> {
                         _ => {
                             // u32: with the sign bit flipped it is the i32 x - 2^31; its
                             // (exact) double plus 2^31 is exact too.
-                            a.mov(eax, 0x8000_0000u32)?;
-                            a.vmovd(xr(r), eax)?;
-                            a.vpbroadcastd(xr(r), xr(r))?;
-                            a.vpxor(xr(t), xr(t), xr(r))?;
-                            a.vcvtdq2pd(yr(r), xr(t))?;
-                            a.mov(rax, 2f64.powi(31).to_bits())?;
-                            a.vmovq(xr(t), rax)?;
-                            a.vpbroadcastq(yr(t), xr(t))?;
-                            a.vaddpd(yr(r), yr(r), yr(t))?;
+                            self.v_const(r, 0x8000_0000)?;
+                            self.a.vpxor(xr(t), xr(t), xr(r))?;
+                            self.a.vcvtdq2pd(yr(r), xr(t))?;
+                            self.q_const(t, 2f64.powi(31).to_bits())?;
+                            self.a.vaddpd(yr(r), yr(r), yr(t))?;
                         }
                     }
                 }

@@ -95,18 +95,7 @@ impl Emitter<'_> {
             Isa::Avx512 => self.a.vsqrtps(zr(t), zr(x))?,
             Isa::Avx2 => self.a.vsqrtps(yr(t), yr(x))?,
         }
-        let nan = self.mtmp()?;
-        self.v_fcmp(nan, UNORD, t, Vs::R(t))?;
-        self.out_of_line_if(nan, (1, 1), move |e| {
-            // The NaN lanes whose source was a number.
-            let xn = e.mtmp()?;
-            e.v_fcmp(xn, UNORD, x, Vs::R(x))?;
-            e.m_andn(nan, xn, nan)?;
-            let k = e.tmp()?;
-            e.v_const(k, 0x7fc0_0000)?;
-            e.v_blend(t, nan, t, k)
-        })?;
-        self.mfree(nan);
+        self.default_nan_fix(t, x)?;
         self.free(x);
         self.narrow_to_halves(t, t)?;
         let r = self.dst_reg(d)?;
