@@ -9,28 +9,39 @@
 //! Most of a kernel's instructions repeat one seen before (the same chunk-loop step, the same
 //! spill, the same check: about 15% are distinct): an instruction that is neither a branch
 //! nor RIP-relative encodes to the same bytes anywhere, so its first encoding is copied.
-//! Encoding was over half of a compile; the copies cut it by about two thirds.
+//! Encoding was over half of a compile; the copies cut it by about two thirds. A branch's
+//! bytes differ only in the displacement patched at the end, so its form is encoded once per
+//! kind of branch too (a tenth of a kernel's instructions are branches).
 
-use iced_x86::{Encoder, Instruction, OpKind};
+use iced_x86::{Code, Encoder, Instruction, OpKind};
 use rustc_hash::FxHashMap;
 use std::hash::{Hash, Hasher};
 
-/// An instruction as a key of the encodings seen: `Instruction`'s equality (which ignores the
-/// ip), with a hash of a few of its fields (equal instructions agree on them): the derived
-/// hash, field by field, cost more than the encoding it saved.
-struct Key<'a>(&'a Instruction);
+/// An instruction as a key of the encodings seen: its ip (a label's id) cleared, compared bit
+/// for bit (equal bits encode equally; `Instruction`'s own equality, which ignores a few
+/// fields, compares field by field at twice the cost), with a hash of a few of its fields:
+/// the derived hash, field by field, cost more than the encoding it saved.
+struct Key(Instruction);
 
-impl PartialEq for Key<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
+impl Key {
+    fn of(i: &Instruction) -> Key {
+        let mut k = *i;
+        k.set_ip(0);
+        Key(k)
     }
 }
 
-impl Eq for Key<'_> {}
+impl PartialEq for Key {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_all_bits(&other.0)
+    }
+}
 
-impl Hash for Key<'_> {
+impl Eq for Key {}
+
+impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let i = self.0;
+        let i = &self.0;
         let regs = u64::from(i.op0_register() as u8)
             | u64::from(i.op1_register() as u8) << 8
             | u64::from(i.op2_register() as u8) << 16
@@ -65,6 +76,8 @@ pub(super) fn encode(insts: &[Instruction], base: u64) -> Result<(Vec<u8>, Vec<u
     // The encodings of the instructions seen so far (neither branches nor RIP-relative).
     let mut seen: FxHashMap<Key, ([u8; COPY], u8)> =
         FxHashMap::with_capacity_and_hasher(insts.len() / 4, Default::default());
+    // The rel32 form of each kind of branch seen so far (its displacement a placeholder).
+    let mut branches: FxHashMap<Code, ([u8; COPY], u8)> = FxHashMap::default();
     // (End of a branch instruction, the label's instruction index.)
     let mut patches: Vec<(u32, u32)> = Vec::new();
     let mut at = 0usize;
@@ -80,19 +93,31 @@ pub(super) fn encode(insts: &[Instruction], base: u64) -> Result<(Vec<u8>, Vec<u
                 .copied()
                 .filter(|&k| k != u32::MAX)
                 .ok_or("JIT: branch to an unbound label")?;
-            let mut b = *i;
-            b.set_code(b.code().as_near_branch());
-            // A placeholder target in range; the displacement is patched below.
-            b.set_near_branch64(base + at as u64);
-            let copy = encode_one(&mut enc, &b, base + at as u64)?;
+            let code = i.code().as_near_branch();
+            let copy = match branches.get(&code) {
+                Some(&copy) => copy,
+                None => {
+                    let mut b = *i;
+                    b.set_code(code);
+                    // A placeholder target in range; the displacement is patched below.
+                    b.set_near_branch64(base + at as u64);
+                    let copy = encode_one(&mut enc, &b, base + at as u64)?;
+                    branches.insert(code, copy);
+                    copy
+                }
+            };
             patches.push(((at + usize::from(copy.1)) as u32, k));
             copy
-        } else if let Some(&copy) = seen.get(&Key(i)) {
-            copy
         } else {
-            let copy = encode_one(&mut enc, i, base + at as u64)?;
-            seen.insert(Key(i), copy);
-            copy
+            let key = Key::of(i);
+            match seen.get(&key) {
+                Some(&copy) => copy,
+                None => {
+                    let copy = encode_one(&mut enc, i, base + at as u64)?;
+                    seen.insert(key, copy);
+                    copy
+                }
+            }
         };
         if at + COPY > bytes.len() {
             bytes.resize(bytes.len() * 2, 0);
