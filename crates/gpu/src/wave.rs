@@ -122,13 +122,15 @@ pub struct RegFile(pub [[u32; 64]; 256]);
 /// Scratch of the JIT's segments run on the first and last lane of each row of 16
 /// (`jit/lane_rep.rs`): per VGPR, a chunk of those lanes; then the lane masks such a segment
 /// writes, by SGPR pair (one chunk's bits each). Written before it is read, within one segment;
-/// then how many such runs passed their checks (tests look).
+/// then how many such runs passed their checks (tests look), and whether the last run left
+/// VGPRs unfilled for the global loads right after it, which read their addresses here.
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub struct RepFile {
     pub v: [[u32; 16]; 256],
     pub masks: [u32; 128],
     pub runs: u32,
+    pub lazy: u32,
 }
 
 impl RepFile {
@@ -138,6 +140,7 @@ impl RepFile {
             v: [[0; 16]; 256],
             masks: [0; 128],
             runs: 0,
+            lazy: 0,
         })
     }
 }

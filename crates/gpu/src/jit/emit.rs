@@ -167,6 +167,12 @@ pub(super) struct Emitter<'p> {
     /// What the segment just emitted left out of its middle chunks, for the access after it
     /// to complete (`addr_defer.rs`).
     pub(super) deferred: Option<super::addr_defer::Deferred>,
+    /// The global loads right after the segment being emitted, which may read addresses it
+    /// computes on a few lanes from `Wave::rep` (`lane_rep.rs`).
+    pub(super) rep_next: Option<super::lane_rep::RepRun>,
+    /// The loads that read their addresses from `Wave::rep` when the segment before them
+    /// ran on a few lanes, and its routine filling the VGPRs it left unfilled.
+    pub(super) rep_lazy: Option<super::lane_rep::RepLazy>,
     /// The chunk being emitted is a middle chunk of a full wave: instructions marked
     /// deferred are left out (`addr_defer.rs`).
     pub(super) middle: bool,
@@ -182,6 +188,13 @@ impl<'p> Emitter<'p> {
     /// replaces it before anything reads it, or nothing reads it ([`super::vgpr_dead`]).
     pub(super) fn vgpr_unread(&self, i: u32, r: u8) -> bool {
         self.vdead.writes.iter().any(|&(j, s)| j == i && s.has(r))
+    }
+
+    /// The VGPRs dead after global access `at` (replaced before any read, or read by nothing
+    /// before the wave ends), where the analysis ran.
+    pub(super) fn vgprs_dead_after_access(&self, at: u32) -> Option<super::vgpr_dead::Vgprs> {
+        let found = self.vdead.after_access.iter().find(|(j, _)| *j == at);
+        found.map(|&(_, s)| s)
     }
 
     /// The VGPRs the current block replaces after the segment that starts with instruction
@@ -411,9 +424,11 @@ impl<'p> Emitter<'p> {
         };
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
-            // (What a segment deferred is the next item's to complete, and only its.)
+            // (What a segment deferred is the next item's to complete, and only its; what it
+            // left in `Wave::rep`, the loads' right after it.)
             if !matches!(item, Item::Op(_, Kind::Vmem(_))) {
                 self.deferred = None;
+                self.rep_lazy = None;
             }
             let before = self.a.instructions().len();
             let kind = match item {
@@ -458,8 +473,10 @@ impl<'p> Emitter<'p> {
                         None => {
                             let vdead = self.vgprs_dead_after(insts[0].0);
                             self.addr_next = self.next_access(b.items.get(p + 1));
+                            self.rep_next = self.rep_run(&b.items[p + 1..]);
                             let r = self.segment(insts, dead_after, vdead, mem_next);
                             self.addr_next = None;
+                            self.rep_next = None;
                             r?
                         }
                     }
@@ -763,6 +780,8 @@ impl<'p> Emitter<'p> {
             bound: Default::default(),
             addr_next: None,
             deferred: None,
+            rep_next: None,
+            rep_lazy: None,
             middle: false,
             middle_only: false,
             stats: std::env::var("SOFTHSA_JIT_DEBUG")

@@ -16,11 +16,18 @@
 //! lanes active) and the segment's lane masks stay inside it (carries read by its own
 //! `v_addc`s and dead after it), and not in check mode. Anything else, a failed row check
 //! included, takes the segment's ordinary code: nothing was written by then but `Wave::rep`.
-//! Every register ends as the ordinary code leaves it.
+//! Every register ends as the ordinary code leaves it, but for those nothing reads after the
+//! global loads right after the segment but their addresses (the stencil's four neighbours):
+//! those loads read the rows' first and last lanes' addresses from `Wave::rep`, so the run
+//! leaves such VGPRs unfilled (`RepFile::lazy` set) and a load that leaves its fast path
+//! first calls a routine that fills them, then takes its usual paths. A fifth of the
+//! stencil's interior block on AVX2 was those fills.
 
 use super::emit::{bind, unless_full_wave, Emitter, R, W_LIN};
-use super::lane_linear::Rep;
-use super::select::{LaneInst, LaneOp, Opd};
+use super::lane_linear::{covered, Rep};
+use super::plan::Item;
+use super::select::{Kind, LaneInst, LaneOp, Opd};
+use super::vgpr_dead::Vgprs;
 use super::vx::{Isa, Vs, V};
 use crate::wave::{RepFile, Wave};
 use iced_x86::code_asm::*;
@@ -33,10 +40,30 @@ pub(super) static REP_LANES: [u32; 8] = [0, 15, 16, 31, 32, 47, 48, 63];
 /// The lanes' positions in a chunk, for the fills' offsets.
 static IOTA: [u32; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-const W_REP: i32 = offset_of!(Wave, rep) as i32;
+pub(super) const W_REP: i32 = offset_of!(Wave, rep) as i32;
 /// Within [`RepFile`]: the lane masks (4 bytes per SGPR, as in `Wave::s`), the count of runs.
 pub(super) const REP_MASKS: i32 = offset_of!(RepFile, masks) as i32;
 const REP_RUNS: i32 = offset_of!(RepFile, runs) as i32;
+/// Within [`RepFile`]: whether the last run left VGPRs unfilled for the loads after it.
+pub(super) const REP_LAZY: i32 = offset_of!(RepFile, lazy) as i32;
+/// Within [`RepFile`]: the VGPRs' chunks of lanes (64 bytes each).
+pub(super) const REP_V: i32 = offset_of!(RepFile, v) as i32;
+
+/// The global loads right after a segment ([`Emitter::rep_run`]): each one's instruction,
+/// the low VGPR of its address pair and its data VGPR; and the VGPRs dead after the last.
+pub(super) struct RepRun {
+    loads: Vec<(u32, u8, u8)>,
+    dead_after: Vgprs,
+}
+
+/// What a run on a few lanes left to the loads after it ([`Emitter::rep_lazy`]).
+pub(super) struct RepLazy {
+    /// The loads (instruction indexes) that read their addresses from `Wave::rep` while
+    /// `RepFile::lazy` is set.
+    pub loads: Vec<u32>,
+    /// The routine (called) that fills the VGPRs left unfilled and clears `RepFile::lazy`.
+    pub fill: CodeLabel,
+}
 
 #[cfg(test)]
 thread_local! {
@@ -149,6 +176,68 @@ impl Emitter<'_> {
         estimated(5 * rep < 4 * chunks * body).then_some(RepPlan { gather, reps })
     }
 
+    /// The global loads at the start of `items` (those after a segment) whose addresses the
+    /// rows path reads in rows of 16 (one dword per lane, VGPR pairs, proven lane-linear
+    /// along the rows), and what is dead after the last; none in check mode.
+    pub(super) fn rep_run(&self, items: &[Item]) -> Option<RepRun> {
+        if self.check {
+            return None;
+        }
+        let mut loads = Vec::new();
+        for it in items {
+            let Item::Op(i, Kind::Vmem(m)) = it else {
+                break;
+            };
+            let rows = match self.linear.linear(*i) {
+                Some(narrow) => narrow || self.linear.rows,
+                None => false,
+            };
+            if !m.load || !covered(m) || !rows {
+                break;
+            }
+            loads.push((*i, m.vaddr, m.data));
+        }
+        let dead_after = self.vgprs_dead_after_access(loads.last()?.0)?;
+        Some(RepRun { loads, dead_after })
+    }
+
+    /// The VGPRs of `plan` the run may leave unfilled: written by the segment, read after it
+    /// only as addresses of loads in [`Emitter::rep_next`] (whose whole pairs are such
+    /// VGPRs), dead after them, and no load's data (so that a fill never replaces what a
+    /// load wrote; such a value could be an address only of an access not proven along the
+    /// rows, which ends the loads, so this is a guard). And those loads.
+    fn rep_lazy_vgprs(&self, plan: &RepPlan) -> (Vec<u8>, Vec<u32>) {
+        let Some(run) = &self.rep_next else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut lazy: Vec<u8> = plan
+            .reps
+            .iter()
+            .map(|&(r, _)| r)
+            .filter(|&r| {
+                !self.dead_out(r) && run.dead_after.has(r) && !run.loads.iter().any(|l| l.2 == r)
+            })
+            .collect();
+        loop {
+            let n = lazy.len();
+            for &(_, v, _) in &run.loads {
+                if !(lazy.contains(&v) && lazy.contains(&(v + 1))) {
+                    lazy.retain(|&r| r != v && r != v + 1);
+                }
+            }
+            if lazy.len() == n {
+                break;
+            }
+        }
+        let loads = run
+            .loads
+            .iter()
+            .filter(|l| lazy.contains(&l.1))
+            .map(|l| l.0)
+            .collect();
+        (lazy, loads)
+    }
+
     /// Emits the run on a few lanes of a segment (its [`RepPlan`]; `run` emits the segment's
     /// chunk): from `done` on when it ran; on to the code after it (the segment's ordinary
     /// code) when it did not.
@@ -238,28 +327,65 @@ impl Emitter<'_> {
             a.jne(ordinary)?;
         }
         self.a.inc(dword_ptr(rdi + REP_RUNS))?;
-        // The fills, those of one stride together (its lane offsets computed once); a checked
-        // pair's high dword is its row's first lane's (stride 0).
+        let (lazy, loads) = self.rep_lazy_vgprs(plan);
+        if !lazy.is_empty() {
+            self.a.mov(dword_ptr(rdi + REP_LAZY), 1)?;
+        }
+        let eager: Vec<(u8, Rep)> = plan
+            .reps
+            .iter()
+            .copied()
+            .filter(|&(r, _)| !self.dead_out(r) && !lazy.contains(&r))
+            .collect();
+        self.rep_fills(&eager)?;
+        self.a.jmp(done)?;
+        if !lazy.is_empty() {
+            // The routine the loads call when they leave their fast path (rdi: `Wave::rep`
+            // again; vector temporaries 0-2 and rax are free at a load).
+            let mut fill = self.a.create_label();
+            bind(&mut self.a, &mut fill)?;
+            self.a.mov(rdi, qword_ptr(rbx + W_REP))?;
+            let later: Vec<(u8, Rep)> = plan
+                .reps
+                .iter()
+                .copied()
+                .filter(|(r, _)| lazy.contains(r))
+                .collect();
+            self.rep_fills(&later)?;
+            self.a.mov(dword_ptr(rdi + REP_LAZY), 0)?;
+            self.a.ret()?;
+            self.rep_lazy = Some(RepLazy { loads, fill });
+        }
+        bind(&mut self.a, &mut ordinary)?;
+        if !lazy.is_empty() {
+            self.a.mov(rax, qword_ptr(rbx + W_REP))?;
+            self.a.mov(dword_ptr(rax + REP_LAZY), 0)?;
+        }
+        Ok(())
+    }
+
+    /// The fills of `reps` from `Wave::rep` (rdi), those of one stride together (its lane
+    /// offsets computed once); a checked pair's high dword is its row's first lane's (stride
+    /// 0).
+    fn rep_fills(&mut self, reps: &[(u8, Rep)]) -> R<()> {
         let stride = |rep: Rep| match rep {
             Rep::Lin(t) => t,
             Rep::Hi(_) => 0,
         };
-        let mut strides: Vec<i32> = plan.reps.iter().map(|&(_, rep)| stride(rep)).collect();
+        let mut strides: Vec<i32> = reps.iter().map(|&(_, rep)| stride(rep)).collect();
         strides.sort_unstable();
         strides.dedup();
         for t in strides {
             if t != 0 {
                 self.rep_strides(t)?;
             }
-            for &(r, rep) in &plan.reps {
-                let dead = self.dead_out(r);
-                if stride(rep) == t && !dead {
+            for &(r, rep) in reps {
+                if stride(rep) == t {
                     self.rep_fill(r, t)?;
                 }
             }
         }
-        self.a.jmp(done)?;
-        bind(&mut self.a, &mut ordinary)
+        Ok(())
     }
 
     /// For [`Self::rep_fill`] with stride t: V(0) = t·(0..lanes), V(1) = t·lanes.

@@ -15,6 +15,7 @@
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
 use super::lane_linear::covered;
+use super::lane_rep::REP_V;
 use super::mem_vector::{
     mark_unfenced, move_group, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA,
 };
@@ -166,6 +167,39 @@ impl Emitter<'_> {
         stub: CodeLabel,
         done: CodeLabel,
     ) -> R<()> {
+        self.rows_access(m, site, narrow, None, fallback, stub, done)
+    }
+
+    /// Load `m` (instruction `i`) on the rows path with its address from `Wave::rep`, where
+    /// the segment before it ran on a few lanes and left the address VGPRs unfilled
+    /// (`lane_rep.rs`, `RepFile::lazy` set; rsi = `Wave::rep`): the rows' first and last
+    /// lanes are there. Anything else goes to `refill`, which fills the VGPRs and takes the
+    /// load's usual paths.
+    pub(super) fn rep_rows_access(
+        &mut self,
+        i: u32,
+        m: &VmemInst,
+        site: u32,
+        refill: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
+        let narrow = self.linear.linear(i) == Some(true);
+        self.rows_access(m, site, narrow, Some(rsi), refill, refill, done)
+    }
+
+    /// [`Self::lin_rows_access`], the addresses' first and last lanes of each group read from
+    /// the VGPRs, or from `Wave::rep` at `rep`.
+    #[allow(clippy::too_many_arguments)]
+    fn rows_access(
+        &mut self,
+        m: &VmemInst,
+        site: u32,
+        narrow: bool,
+        rep: Option<AsmRegister64>,
+        fallback: CodeLabel,
+        stub: CodeLabel,
+        done: CodeLabel,
+    ) -> R<()> {
         rows_gate(&mut self.a, narrow, fallback)?;
         // A countdown to the general path is the stub's to follow (the rows hint is not).
         self.site_hinted(site, stub, 0xfe)?;
@@ -179,12 +213,25 @@ impl Emitter<'_> {
         let (lo, hi) = (256 * i32::from(m.vaddr), 256 * i32::from(m.vaddr) + 256);
         let groups = [(r8, r8d), (r9, r9d), (r10, r10d), (rdi, edi)];
         for (g, &(r, r32)) in groups.iter().enumerate() {
-            let g = 64 * g as i32;
-            a.mov(eax, dword_ptr(r13 + (lo + g)))?;
-            a.cmp(eax, (u32::MAX - 60) as i32)?;
-            a.ja(stub)?;
-            a.mov(r32, dword_ptr(r13 + (hi + g)))?;
-            lane_dword(a, self.isa, ecx, r13, hi + g + 60, xmm0)?;
+            match rep {
+                // Group g's first and last lanes: the rep lanes 2g and 2g + 1.
+                Some(base) => {
+                    let (lo, hi) = (REP_V + 64 * i32::from(m.vaddr) + 8 * g as i32, 64);
+                    a.mov(eax, dword_ptr(base + lo))?;
+                    a.cmp(eax, (u32::MAX - 60) as i32)?;
+                    a.ja(stub)?;
+                    a.mov(r32, dword_ptr(base + (lo + hi)))?;
+                    a.mov(ecx, dword_ptr(base + (lo + hi + 4)))?;
+                }
+                None => {
+                    let g = 64 * g as i32;
+                    a.mov(eax, dword_ptr(r13 + (lo + g)))?;
+                    a.cmp(eax, (u32::MAX - 60) as i32)?;
+                    a.ja(stub)?;
+                    a.mov(r32, dword_ptr(r13 + (hi + g)))?;
+                    lane_dword(a, self.isa, ecx, r13, hi + g + 60, xmm0)?;
+                }
+            }
             a.cmp(r32, ecx)?;
             a.jne(stub)?;
             a.shl(r, 32)?;

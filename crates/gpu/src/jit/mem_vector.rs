@@ -23,6 +23,7 @@
 //! range-cache site. Returns eax = 0 (done) or 1 (the interpreter must run the instruction).
 
 use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R, W_S, W_UNFENCED};
+use super::lane_rep::{REP_LAZY, W_REP};
 use super::select::{SubDword, VmemInst};
 use super::vx::{lane_dword, zr, Isa, V};
 use super::JitCtx;
@@ -195,6 +196,19 @@ impl Emitter<'_> {
         let mut stub = self.a.create_label();
         if let Some(d) = self.deferred.take().filter(|d| d.at == i) {
             self.deferred_access(m, site, d, done)?;
+        }
+        let lazy = self.rep_lazy.as_ref().filter(|l| l.loads.contains(&i));
+        if let Some(fill) = lazy.map(|l| l.fill) {
+            // The segment before ran on a few lanes and left the address unfilled.
+            let (mut usual, mut refill) = (self.a.create_label(), self.a.create_label());
+            let a = &mut self.a;
+            a.mov(rsi, qword_ptr(rbx + W_REP))?;
+            a.cmp(dword_ptr(rsi + REP_LAZY), 0)?;
+            a.je(usual)?;
+            self.rep_rows_access(i, m, site, refill, done)?;
+            bind(&mut self.a, &mut refill)?;
+            self.a.call(fill)?;
+            bind(&mut self.a, &mut usual)?;
         }
         self.vmem_inline(i, m, site, stub, done)?;
         bind(&mut self.a, &mut stub)?;

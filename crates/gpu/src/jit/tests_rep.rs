@@ -283,3 +283,140 @@ fn segments_run_on_a_few_lanes_match_the_interpreter() {
         }
     }
 }
+
+/// The stencil's interior: the index and the four neighbours' addresses (one segment), their
+/// loads, the sum and its store (at 4 x the index from s[16:17]); the neighbours' addresses
+/// are read by the loads only.
+const INTERIOR: &[(&str, &[u32])] = &[
+    (
+        "global_load_dword v2, v[6:7], off",
+        &[0xdc50_8000, 0x027f_0006],
+    ),
+    (
+        "global_load_dword v12, v[8:9], off",
+        &[0xdc50_8000, 0x0c7f_0008],
+    ),
+    (
+        "global_load_dword v13, v[10:11], off",
+        &[0xdc50_8000, 0x0d7f_000a],
+    ),
+    (
+        "global_load_dword v14, v[4:5], off",
+        &[0xdc50_8000, 0x0e7f_0004],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c_0f70]),
+    ("v_add_f32_e32 v2, v2, v12", &[0x0204_1902]),
+    ("v_add_f32_e32 v2, v2, v13", &[0x0204_1b02]),
+    ("v_add_f32_e32 v2, v2, v14", &[0x0204_1d02]),
+    (
+        "v_lshlrev_b64 v[0:1], 2, v[0:1]",
+        &[0xd28f_0000, 0x0002_0082],
+    ),
+    ("v_mov_b32_e32 v3, s17", &[0x7e06_0211]),
+    ("v_add_co_u32_e32 v0, vcc, s16, v0", &[0x3200_0010]),
+    ("v_addc_co_u32_e32 v1, vcc, v3, v1, vcc", &[0x3802_0303]),
+    (
+        "global_store_dword v[0:1], v2, off",
+        &[0xdc70_8000, 0x007f_0200],
+    ),
+    ("s_endpgm", &[0xbf81_0000]),
+];
+
+/// The loads after a segment run on a few lanes read their addresses from `Wave::rep` and
+/// the segment leaves those VGPRs unfilled (`RepFile::lazy`), where nothing else reads them:
+/// the sums stored are the interpreter's. A load that leaves its fast path (the first wave:
+/// the site's range not yet proven) fills them first: then they are the interpreter's.
+#[test]
+fn loads_read_addresses_left_in_the_rep_file() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    // The index (LINES' first four), the neighbours (the next eighteen), then INTERIOR.
+    let lines: Vec<(&str, &[u32])> = LINES[..22].iter().chain(INTERIOR).copied().collect();
+    let prog = super::tests_linear::program(&lines);
+    // The input's 1024 floats, then the output's.
+    let mut mem: Vec<u32> = (0..2048u32)
+        .map(|k| (1.0f32 + k as f32 * 0.375).to_bits())
+        .collect();
+    mem[1024..].fill(0);
+    let base = mem.as_mut_ptr() as u64;
+    let map = OneBuffer(base..base + 8192);
+    // Rows of 16 (y from 3), width 64 and neighbours a row apart: indexes 228..615.
+    let shape = Shape {
+        row: 16,
+        flag: 16,
+        add: 100,
+        y: 3,
+        width: 64,
+        s10: 64,
+        base,
+        s13: 0,
+        bytes: base + 4096,
+        s14: 0,
+        s15: 0,
+    };
+    let w0 = wave(&shape);
+    let mut rig = Rig::new(0);
+    let mut wa = w0.clone();
+    let mut cx = rig.cx(&prog, Checker::new(&map, 0..0), 0);
+    crate::exec::run(&mut wa, &mut cx).expect("the interpreter runs it");
+    let out = |m: &mut Vec<u32>| -> Vec<u32> {
+        let o = m[1024..].to_vec();
+        m[1024..].fill(0);
+        o
+    };
+    let want = out(&mut mem);
+    assert!(
+        want.iter().filter(|&&x| x != 0).count() >= 64,
+        "sums stored"
+    );
+    // Two rows further down.
+    let w1 = wave(&Shape { y: 5, ..shape });
+    let mut wa1 = w1.clone();
+    let mut cx = rig.cx(&prog, Checker::new(&map, 0..0), 0);
+    crate::exec::run(&mut wa1, &mut cx).expect("the interpreter runs it");
+    let want1 = out(&mut mem);
+    assert!(want1 != want);
+    for &isa in &isas {
+        // (As outside tests: VGPRs nothing reads after the block may be left unwritten.)
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(true));
+        super::lane_rep::FORCE.with(|c| c.set(true));
+        let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, 1);
+        super::lane_rep::FORCE.with(|c| c.set(false));
+        super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
+        let jit = jit.expect("compiles");
+        let mut cx = rig.cx(&prog, Checker::new(&map, 0..0), 0);
+        // The first wave proves the sites' ranges on the loads' usual paths.
+        let mut wb = w0.clone();
+        run_code(&mut wb, &mut cx, &jit).expect("the JIT runs it");
+        assert_eq!(wb.rep.runs, 1, "{isa:?}: ran on a few lanes");
+        assert_eq!(wb.rep.lazy, 0, "{isa:?}: filled before the usual paths");
+        let got = out(&mut mem);
+        let k = (0..1024).find(|&k| got[k] != want[k]);
+        assert!(
+            k.is_none(),
+            "{isa:?}: first wave's sums, at {k:?}: {:?}",
+            k.map(|k| (f32::from_bits(got[k]), f32::from_bits(want[k])))
+        );
+        for r in 4..12 {
+            assert_eq!(wb.v[r], wa.v[r], "{isa:?}: first wave, v{r}");
+        }
+        // The second takes the fast path with the addresses from `Wave::rep`.
+        let mut wc = w0.clone();
+        run_code(&mut wc, &mut cx, &jit).expect("the JIT runs it");
+        assert_eq!(wc.rep.lazy, 1, "{isa:?}: the loads read `Wave::rep`");
+        assert!(out(&mut mem) == want, "{isa:?}: second wave's sums");
+        // (Unfilled: the addresses stay what the wave held before.)
+        assert_eq!(wc.v[6], w0.v[6], "{isa:?}: v6 left unfilled");
+        // A wave after it in the same registers (as on a worker) takes the segment's
+        // ordinary code (the rows flag clear): the flag left set must not send its loads
+        // to `Wave::rep`.
+        let mut wd = w1.clone();
+        wd.rep = wc.rep.clone();
+        wd.lin_rows = 0;
+        run_code(&mut wd, &mut cx, &jit).expect("the JIT runs it");
+        assert_eq!(wd.rep.lazy, 0, "{isa:?}: cleared by the ordinary code");
+        assert!(out(&mut mem) == want1, "{isa:?}: third wave's sums");
+    }
+}
