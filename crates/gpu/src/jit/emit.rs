@@ -850,23 +850,11 @@ impl<'p> Emitter<'p> {
     }
 }
 
-thread_local! {
-    /// The last compile's assembler, emptied: its instruction list keeps its room, which a
-    /// kernel's 20-50 thousand instructions would otherwise grow to by a dozen copies.
-    static SPARE: std::cell::Cell<Option<CodeAssembler>> = const { std::cell::Cell::new(None) };
-}
-
-/// The most instructions whose room a thread keeps for its next compile (2.5 MiB).
-const SPARE_ROOM: usize = 1 << 16;
-
 fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     let t0 = std::time::Instant::now();
     let first = plan.blocks.first().map_or(0, |b| b.start);
     let n = plan.blocks.last().map_or(0, |b| b.end - first) as usize;
-    let mut a = match SPARE.take() {
-        Some(a) => a,
-        None => CodeAssembler::new(64)?,
-    };
+    let mut a = CodeAssembler::new(64)?;
     let mut labels = vec![None; n + 1];
     for b in &plan.blocks {
         labels[(b.start - first) as usize] = Some(a.create_label());
@@ -946,7 +934,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
             e.a.instructions().len() - hot_len
         );
     }
-    let out = Output {
+    Ok(Output {
         code,
         entries,
         first,
@@ -955,11 +943,5 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
         reachable: plan.reachable,
         sites: e.sites as usize,
         stubs,
-    };
-    if e.a.instructions().len() <= SPARE_ROOM {
-        let mut a = e.a;
-        a.reset();
-        SPARE.set(Some(a));
-    }
-    Ok(out)
+    })
 }
