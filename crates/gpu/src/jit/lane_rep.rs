@@ -86,6 +86,9 @@ fn estimated(worth: bool) -> bool {
 pub(super) struct RepPlan {
     gather: Vec<u8>,
     reps: Vec<(u8, Rep)>,
+    /// The written VGPRs left unfilled for the loads after the segment, and those loads
+    /// ([`Emitter::rep_lazy_vgprs`]).
+    lazy: (Vec<u8>, Vec<u32>),
 }
 
 impl Emitter<'_> {
@@ -161,7 +164,9 @@ impl Emitter<'_> {
             }
         }
         // Worth it where the chunks' work is more than gathering, one run, the checks and
-        // the fills (host instructions, roughly).
+        // the fills (host instructions, roughly). (All the fills: counting those left to the
+        // loads out of it picks segments whose run, a chain behind its gathers, took longer
+        // than their chunks though it counts fewer instructions: `docs/JIT.md`.)
         let chunks = self.isa.chunks();
         let body = 2 * insts.len() + reps.len() + gather.len();
         let fill: usize = reps
@@ -173,7 +178,11 @@ impl Emitter<'_> {
             })
             .sum();
         let rep = 20 + 5 * gather.len() + body + fill;
-        estimated(5 * rep < 4 * chunks * body).then_some(RepPlan { gather, reps })
+        if !estimated(5 * rep < 4 * chunks * body) {
+            return None;
+        }
+        let lazy = self.rep_lazy_vgprs(&reps);
+        Some(RepPlan { gather, reps, lazy })
     }
 
     /// The global loads at the start of `items` (those after a segment) whose addresses the
@@ -201,17 +210,16 @@ impl Emitter<'_> {
         Some(RepRun { loads, dead_after })
     }
 
-    /// The VGPRs of `plan` the run may leave unfilled: written by the segment, read after it
+    /// The VGPRs of `reps` the run may leave unfilled: written by the segment, read after it
     /// only as addresses of loads in [`Emitter::rep_next`] (whose whole pairs are such
     /// VGPRs), dead after them, and no load's data (so that a fill never replaces what a
     /// load wrote; such a value could be an address only of an access not proven along the
     /// rows, which ends the loads, so this is a guard). And those loads.
-    fn rep_lazy_vgprs(&self, plan: &RepPlan) -> (Vec<u8>, Vec<u32>) {
+    fn rep_lazy_vgprs(&self, reps: &[(u8, Rep)]) -> (Vec<u8>, Vec<u32>) {
         let Some(run) = &self.rep_next else {
             return (Vec::new(), Vec::new());
         };
-        let mut lazy: Vec<u8> = plan
-            .reps
+        let mut lazy: Vec<u8> = reps
             .iter()
             .map(|&(r, _)| r)
             .filter(|&r| {
@@ -327,7 +335,7 @@ impl Emitter<'_> {
             a.jne(ordinary)?;
         }
         self.a.inc(dword_ptr(rdi + REP_RUNS))?;
-        let (lazy, loads) = self.rep_lazy_vgprs(plan);
+        let (lazy, loads) = plan.lazy.clone();
         if !lazy.is_empty() {
             self.a.mov(dword_ptr(rdi + REP_LAZY), 1)?;
         }
