@@ -47,7 +47,16 @@ const REP_RUNS: i32 = offset_of!(RepFile, runs) as i32;
 /// Within [`RepFile`]: whether the last run left VGPRs unfilled for the loads after it.
 pub(super) const REP_LAZY: i32 = offset_of!(RepFile, lazy) as i32;
 /// Within [`RepFile`]: the VGPRs' chunks of lanes (64 bytes each).
-pub(super) const REP_V: i32 = offset_of!(RepFile, v) as i32;
+const REP_V: i32 = offset_of!(RepFile, v) as i32;
+
+/// Where VGPR `v`'s lane `lane` (one of [`REP_LANES`]) is in `Wave::rep`, in bytes.
+pub(super) fn rep_offset(v: u8, lane: u32) -> R<i32> {
+    let k = REP_LANES
+        .iter()
+        .position(|&l| l == lane)
+        .ok_or_else(|| super::emit::err("a lane a run on a few lanes does not compute"))?;
+    Ok(REP_V + 64 * i32::from(v) + 4 * k as i32)
+}
 
 /// The global loads right after a segment ([`Emitter::rep_run`]): each one's instruction,
 /// the low VGPR of its address pair and its data VGPR; and the VGPRs dead after the last.

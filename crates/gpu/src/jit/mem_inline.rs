@@ -15,7 +15,7 @@
 
 use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
 use super::lane_linear::covered;
-use super::lane_rep::REP_V;
+use super::lane_rep::rep_offset;
 use super::mem_vector::{
     mark_unfenced, move_group, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA,
 };
@@ -214,14 +214,14 @@ impl Emitter<'_> {
         let groups = [(r8, r8d), (r9, r9d), (r10, r10d), (rdi, edi)];
         for (g, &(r, r32)) in groups.iter().enumerate() {
             match rep {
-                // Group g's first and last lanes: the rep lanes 2g and 2g + 1.
+                // Group g's first and last lanes, where the run left them.
                 Some(base) => {
-                    let (lo, hi) = (REP_V + 64 * i32::from(m.vaddr) + 8 * g as i32, 64);
-                    a.mov(eax, dword_ptr(base + lo))?;
+                    let (first, last) = (16 * g as u32, 16 * g as u32 + 15);
+                    a.mov(eax, dword_ptr(base + rep_offset(m.vaddr, first)?))?;
                     a.cmp(eax, (u32::MAX - 60) as i32)?;
                     a.ja(stub)?;
-                    a.mov(r32, dword_ptr(base + (lo + hi)))?;
-                    a.mov(ecx, dword_ptr(base + (lo + hi + 4)))?;
+                    a.mov(r32, dword_ptr(base + rep_offset(m.vaddr + 1, first)?))?;
+                    a.mov(ecx, dword_ptr(base + rep_offset(m.vaddr + 1, last)?))?;
                 }
                 None => {
                     let g = 64 * g as i32;
