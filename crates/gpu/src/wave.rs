@@ -481,10 +481,20 @@ pub fn init_wave(
     // hundred host instructions each): with AVX2 the SGPR copy and the id loops move 8 lanes
     // per instruction instead of the baseline's 4.
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the host has AVX2, the only feature the function adds.
-        unsafe { init_wave_avx2(w, start, shape, index, lv) };
-        return;
+    {
+        // AVX-512 code loads a VGPR chunk as one 64-byte load, which a store forwards only
+        // when it wrote the whole chunk: the ids as 64-byte stores spare the wave's first
+        // segment that wait (and take half the store-buffer entries).
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the host has AVX-512F and BW (and so AVX2), the features the function adds.
+            unsafe { init_wave_avx512(w, start, shape, index, lv) };
+            return;
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the host has AVX2, the only feature the function adds.
+            unsafe { init_wave_avx2(w, start, shape, index, lv) };
+            return;
+        }
     }
     copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
@@ -515,6 +525,20 @@ unsafe fn init_wave_avx2(
     lv: &LaunchValues,
 ) {
     // (With AVX2 each group of 8 SGPRs moves in one instruction.)
+    copy_sgprs(w, start);
+    init_wave_any(w, start, shape, index, lv)
+}
+
+/// [`init_wave`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx2")]
+unsafe fn init_wave_avx512(
+    w: &mut Wave,
+    start: &WaveStart,
+    shape: &WorkGroupShape,
+    index: u32,
+    lv: &LaunchValues,
+) {
     copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
 }
@@ -667,8 +691,15 @@ mod tests {
         fill_workitem_ids(w, shape, index, dims)
     }
 
-    /// Both compilations of each fill path (the baseline's and AVX2's, where the host has it)
-    /// give each lane the id `WorkGroupShape::workitem_id` defines.
+    /// [`fill_workitem_ids`] as [`init_wave`] runs it on an AVX-512 host.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    unsafe fn fill_avx512(w: &mut Wave, shape: &WorkGroupShape, index: u32, dims: usize) {
+        fill_workitem_ids(w, shape, index, dims)
+    }
+
+    /// Every compilation of each fill path (the baseline's, AVX2's and AVX-512's, where the host
+    /// has them) gives each lane the id `WorkGroupShape::workitem_id` defines.
     #[test]
     fn workitem_ids_match_the_definition() {
         type Fill = fn(&mut Wave, &WorkGroupShape, u32, usize);
@@ -678,6 +709,13 @@ mod tests {
             fills.push(("avx2", |w, s, i, d| {
                 // SAFETY: the host has AVX2.
                 unsafe { fill_avx2(w, s, i, d) }
+            }));
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") {
+            fills.push(("avx512", |w, s, i, d| {
+                // SAFETY: the host has AVX-512F and BW.
+                unsafe { fill_avx512(w, s, i, d) }
             }));
         }
         for (what, fill) in fills {
