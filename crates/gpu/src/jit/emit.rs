@@ -146,6 +146,8 @@ pub(super) struct Emitter<'p> {
     pub(super) linear: super::lane_linear::Linear,
     /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
     exact_end: bool,
+    /// The scalar op being emitted leaves an SCC nothing reads ([`super::scc_live`]).
+    pub(super) scc_dead: bool,
     /// The current block's VGPR writes that it replaces before any read or that nothing reads
     /// before the wave ends ([`super::vgpr_dead::analyse`]; none in check mode).
     vdead: super::vgpr_dead::Dead,
@@ -417,6 +419,10 @@ impl<'p> Emitter<'p> {
         } else {
             super::mask_live::dead_after_each(&b.items, b.live_out, self.exact_end)
         };
+        let scc_dead = match self.check {
+            true => Vec::new(),
+            false => super::scc_live::dead_after_each(&b.items, b.scc_live_out, self.exact_end),
+        };
         // (It also compares them after each lane op: no VGPR write is left out.)
         self.vdead = match self.check {
             true => Default::default(),
@@ -487,7 +493,10 @@ impl<'p> Emitter<'p> {
                 Item::Callout(i) => self.callout(*i)?,
                 Item::Op(i, k) => {
                     self.natives_left -= 1;
-                    self.op(*i, k, b)?;
+                    self.scc_dead = scc_dead.get(p).copied().unwrap_or(false);
+                    let r = self.op(*i, k, b);
+                    self.scc_dead = false;
+                    r?
                 }
             }
             match item {
@@ -772,6 +781,7 @@ impl<'p> Emitter<'p> {
             inline_vmem: false,
             linear: Default::default(),
             exact_end: true,
+            scc_dead: false,
             vdead: Default::default(),
             nan_redo: None,
             sites: 0,

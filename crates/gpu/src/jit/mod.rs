@@ -59,6 +59,7 @@ mod nan_defer;
 mod nan_stub;
 mod plan;
 mod salu;
+mod scc_live;
 mod segment;
 mod select;
 mod stubs;

@@ -51,6 +51,8 @@ pub(super) struct Block {
     /// VGPRs a later block may read ([`super::vgpr_dead::live_out`]): what is not in it need
     /// not be written.
     pub vlive_out: super::vgpr_dead::Vgprs,
+    /// A later block may read SCC before writing it ([`super::scc_live::live_out`]).
+    pub scc_live_out: bool,
 }
 
 /// The compiled part of a program.
@@ -359,6 +361,10 @@ impl Plan {
         for (b, l) in blocks.iter_mut().zip(vlive) {
             b.vlive_out = l;
         }
+        let scc_live = super::scc_live::live_out(&blocks, &succs, exact_end(check));
+        for (b, l) in blocks.iter_mut().zip(scc_live) {
+            b.scc_live_out = l;
+        }
         Plan {
             blocks,
             succs,
@@ -469,6 +475,7 @@ fn build_block(kind: &dyn Fn(usize) -> Option<Kind>, start: u32, end: u32, check
         lanes: false,
         live_out: !0,
         vlive_out: super::vgpr_dead::Vgprs::ALL,
+        scc_live_out: true,
     };
     let mut open = Open::default();
     let close = |b: &mut Block, open: &mut Open| {

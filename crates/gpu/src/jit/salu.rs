@@ -369,16 +369,33 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// SCC = the condition `f` sets from the flags (nothing where SCC is dead).
     fn set_scc(
         &mut self,
         f: fn(&mut CodeAssembler, AsmRegister8) -> Result<(), IcedError>,
     ) -> R<()> {
+        if self.scc_dead {
+            return Ok(());
+        }
         f(&mut self.a, dl)?;
         self.a.mov(byte_ptr(rbx + W_SCC), dl)?;
         Ok(())
     }
 
-    /// rax = rax (op) rcx, 32- or 64-bit; flags left for `result != 0` only where `scc`.
+    /// Flags for an SCC of `result != 0` (none where SCC is dead).
+    fn test_for_scc(&mut self, wide: bool) -> R<()> {
+        if self.scc_dead {
+            return Ok(());
+        }
+        if wide {
+            self.a.test(rax, rax)?;
+        } else {
+            self.a.test(eax, eax)?;
+        }
+        Ok(())
+    }
+
+    /// rax = rax (op) rcx, 32- or 64-bit; flags left for `result != 0` (unless SCC is dead).
     fn bin(&mut self, b: Bin, wide: bool) -> R<()> {
         let a = &mut self.a;
         macro_rules! both {
@@ -429,12 +446,80 @@ impl Emitter<'_> {
             Bin::Ashr => both_shift(a, wide, 2)?,
         }
         // Flags for SCC: test the result (not/shift leave them unusable).
-        if wide {
-            a.test(rax, rax)?;
-        } else {
-            a.test(eax, eax)?;
+        self.test_for_scc(wide)
+    }
+
+    /// `and`, `or` or `xor` with the second source as a memory or immediate operand, `andn2`
+    /// of a register as one `andn` (a move or two fewer than through rcx); false (nothing
+    /// emitted) for the other ops and sources.
+    fn bin_direct(&mut self, b: Bin, x: &SaluInst, wide: bool) -> R<bool> {
+        if let (Bin::Andn2, Src::S(r)) = (b, x.src[0]) {
+            // src0 & !src1 in one BMI1 `andn` (flags of the result too).
+            if wide {
+                self.src64(rcx, x.src[1])?;
+                self.a.andn(rax, rcx, sreg(r))?;
+            } else {
+                self.src32(ecx, x.src[1])?;
+                self.a.andn(eax, ecx, sreg32(r))?;
+            }
+        } else if !matches!(b, Bin::And | Bin::Or | Bin::Xor)
+            || !self.bin_src1_direct(b, x, wide)?
+        {
+            return Ok(false);
         }
-        Ok(())
+        self.set_scc(|a, r| a.setne(r))?;
+        if wide {
+            self.a.mov(sreg(x.dst), rax)?;
+        } else {
+            self.a.mov(sreg32(x.dst), eax)?;
+        }
+        Ok(true)
+    }
+
+    /// rax (eax) = src0 `b` src1 for `and`/`or`/`xor`, src1 as a memory or immediate
+    /// operand; false (nothing emitted) for an immediate that does not fit.
+    fn bin_src1_direct(&mut self, b: Bin, x: &SaluInst, wide: bool) -> R<bool> {
+        // (x86 sign-extends a 32-bit immediate of a 64-bit op.)
+        let imm = match x.src[1] {
+            Src::S(_) => None,
+            Src::Imm(v) if !wide => Some(v as u32 as i32),
+            Src::Imm(v) => match i32::try_from(v as i64) {
+                Ok(i) => Some(i),
+                Err(_) => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        if wide {
+            self.src64(rax, x.src[0])?;
+        } else {
+            self.src32(eax, x.src[0])?;
+        }
+        let a = &mut self.a;
+        match (imm, x.src[1], wide) {
+            (Some(i), _, true) => match b {
+                Bin::And => a.and(rax, i)?,
+                Bin::Or => a.or(rax, i)?,
+                _ => a.xor(rax, i)?,
+            },
+            (Some(i), _, false) => match b {
+                Bin::And => a.and(eax, i)?,
+                Bin::Or => a.or(eax, i)?,
+                _ => a.xor(eax, i)?,
+            },
+            (None, Src::S(r), true) => match b {
+                Bin::And => a.and(rax, sreg(r))?,
+                Bin::Or => a.or(rax, sreg(r))?,
+                _ => a.xor(rax, sreg(r))?,
+            },
+            (None, Src::S(r), false) => match b {
+                Bin::And => a.and(eax, sreg32(r))?,
+                Bin::Or => a.or(eax, sreg32(r))?,
+                _ => a.xor(eax, sreg32(r))?,
+            },
+            _ => return Err(err("scalar source")),
+        }
+        // (and/or/xor leave the flags of the result: no test needed.)
+        Ok(true)
     }
 
     pub(super) fn salu(&mut self, ins: &SaluInst) -> R<()> {
@@ -456,13 +541,12 @@ impl Emitter<'_> {
                     self.src64(rax, x.src[0])?;
                     self.a.not(rax)?;
                     self.a.mov(sreg(d), rax)?;
-                    self.a.test(rax, rax)?;
                 } else {
                     self.src32(eax, x.src[0])?;
                     self.a.not(eax)?;
                     self.a.mov(sreg32(d), eax)?;
-                    self.a.test(eax, eax)?;
                 }
+                self.test_for_scc(wide)?;
                 self.set_scc(|a, r| a.setne(r))?;
             }
             Cselect32 | Cselect64 => {
@@ -482,6 +566,7 @@ impl Emitter<'_> {
                     self.a.mov(sreg32(d), eax)?;
                 }
             }
+            Bin32(b) | Bin64(b) if self.bin_direct(b, x, matches!(s, Bin64(_)))? => {}
             Bin32(b) | Bin64(b) | Shift64(b) => {
                 let wide = matches!(s, Bin64(_) | Shift64(_));
                 let shift = matches!(b, Bin::Lshl | Bin::Lshr | Bin::Ashr);
@@ -534,12 +619,20 @@ impl Emitter<'_> {
             SaveExec(b) => {
                 self.src64(rax, x.src[0])?;
                 self.a.mov(rcx, sreg(EXEC))?;
-                self.a.mov(r8, rcx)?;
+                // (Only the n2 forms change rcx, the old EXEC.)
+                let old = match b {
+                    Bin::Andn2 | Bin::Orn2 => {
+                        self.a.mov(r8, rcx)?;
+                        r8
+                    }
+                    _ => rcx,
+                };
                 self.bin(b, true)?;
                 self.set_scc(|a, r| a.setne(r))?;
                 self.a.mov(sreg(EXEC), rax)?;
-                self.a.mov(sreg(d), r8)?;
+                self.a.mov(sreg(d), old)?;
             }
+            Cmp32(_) | Cmp64(_) | Bitcmp32 { .. } if self.scc_dead => {}
             MinMax(cc) => {
                 self.src32(eax, x.src[0])?;
                 self.src32(ecx, x.src[1])?;
@@ -584,7 +677,7 @@ impl Emitter<'_> {
                     }
                     self.a.popcnt(eax, eax)?;
                 }
-                self.a.test(eax, eax)?;
+                self.test_for_scc(false)?;
                 self.set_scc(|a, r| a.setne(r))?;
                 self.a.mov(sreg32(d), eax)?;
             }
@@ -609,7 +702,7 @@ impl Emitter<'_> {
                 self.a.and(edx, 0x7f00)?;
                 self.a.or(ecx, edx)?;
                 self.a.bextr(eax, eax, ecx)?;
-                self.a.test(eax, eax)?;
+                self.test_for_scc(false)?;
                 self.set_scc(|a, r| a.setne(r))?;
                 self.a.mov(sreg32(d), eax)?;
             }
@@ -636,7 +729,7 @@ impl Emitter<'_> {
                 bind(&mut self.a, &mut zero)?;
                 self.a.xor(eax, eax)?;
                 bind(&mut self.a, &mut done)?;
-                self.a.test(eax, eax)?;
+                self.test_for_scc(false)?;
                 self.set_scc(|a, r| a.setne(r))?;
                 self.a.mov(sreg32(d), eax)?;
             }

@@ -403,6 +403,8 @@ pub(super) fn compiled_matches_interpreter(
             b.v[usize::from(r)] = a.v[usize::from(r)];
         }
         if dead_end && b.state == crate::wave::WaveState::Done {
+            // (Nothing reads SCC after the wave's end either: `scc_live`.)
+            b.scc = a.scc;
             for m in super::tests_mem::mask_outputs(prog) {
                 let m = usize::from(m);
                 if m < crate::wave::EXEC_LO {

@@ -473,11 +473,12 @@ fn random_memory_sequences_match_the_interpreter() {
                 );
                 assert_eq!(a.w.pc, b.w.pc, "case {case} {which}: pc\n{}", listing());
                 // A fault ends the wave, and its report names kind, pc, lane and address, not
-                // registers: the JIT need not have stored a lane mask or a VGPR that the rest of
-                // the block would have overwritten unread (`mask_live`, `vgpr_dead`).
-                // Everything else must match.
+                // registers: the JIT need not have stored a lane mask, SCC or a VGPR that the
+                // rest of the block would have overwritten unread (`mask_live`, `scc_live`,
+                // `vgpr_dead`). Everything else must match.
                 let mut jw = b.w.clone();
                 if a.r.is_err() {
+                    jw.scc = a.w.scc;
                     for m in mask_outputs(&prog) {
                         for r in [m, m + 1] {
                             jw.s[usize::from(r)] = a.w.s[usize::from(r)];
