@@ -374,13 +374,14 @@ impl Kernel {
             .index_of(entry_pc)
             .ok_or_else(|| format!("kernel {name}: entry {entry_pc:#x} is not in its code"))?;
         let ids = descriptor.enable_vgpr_workitem_id().min(2) as u8;
+        let mode = crate::wave::initial_mode(&descriptor);
         Ok(Kernel {
             name: name.to_string(),
             descriptor,
             descriptor_address,
             program,
             entry,
-            jit: crate::jit::JitCache::new(entry, ids),
+            jit: crate::jit::JitCache::new(entry, ids, mode),
         })
     }
 

@@ -146,6 +146,8 @@ pub(super) struct Emitter<'p> {
     pub(super) linear: super::lane_linear::Linear,
     /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
     exact_end: bool,
+    /// MODE for the waves' whole life (`Plan::start_mode`).
+    start_mode: Option<u32>,
     /// The scalar op being emitted leaves an SCC nothing reads ([`super::scc_live`]).
     pub(super) scc_dead: bool,
     /// The current block's VGPR writes that it replaces before any read or that nothing reads
@@ -386,6 +388,8 @@ impl<'p> Emitter<'p> {
             self.a.cmp(rbp, r14)?;
         }
         self.a.ja(bail)?;
+        // (Where MODE stays what the waves start with, the checks are made here, once.)
+        let fixed = self.start_mode;
         if b.float {
             // f32 lowerings assume round-to-nearest-even, f32 denormals kept, IEEE mode; f64
             // ones the same of the f64 fields (round bits 2-3, denormal bits 6-7).
@@ -394,12 +398,15 @@ impl<'p> Emitter<'p> {
             } else {
                 (0x233, 0x230)
             };
-            self.a.mov(eax, dword_ptr(rbx + W_MODE))?;
-            self.a.and(eax, mask)?;
-            self.a.cmp(eax, want)?;
-            self.a.jne(bail)?;
+            if fixed.is_none_or(|m| m & mask != want) {
+                self.a.mov(eax, dword_ptr(rbx + W_MODE))?;
+                self.a.and(eax, mask)?;
+                self.a.cmp(eax, want)?;
+                self.a.jne(bail)?;
+            }
         }
-        if b.lanes {
+        // (A wave starts with GPR indexing off: `init_wave`.)
+        if b.lanes && fixed.is_none() {
             self.a.cmp(byte_ptr(rbx + W_GPR_IDX), 0)?;
             self.a.jne(bail)?;
         }
@@ -781,6 +788,7 @@ impl<'p> Emitter<'p> {
             inline_vmem: false,
             linear: Default::default(),
             exact_end: true,
+            start_mode: None,
             scc_dead: false,
             vdead: Default::default(),
             nan_redo: None,
@@ -872,6 +880,7 @@ fn build(prog: &Program, plan: &Plan, isa: Isa, check: bool) -> R<Output> {
     let mut e = Emitter::new(prog, isa, check, (labels, first), a);
     e.inline_vmem = super::mem_inline::inlines(plan);
     e.exact_end = plan.exact_end;
+    e.start_mode = plan.start_mode;
     // (Check mode compares registers, not access paths: it runs without the analysis.)
     if !check {
         e.linear = super::lane_linear::analyse(prog, plan);

@@ -226,9 +226,24 @@ impl JitCode {
         isa: Isa,
         ids: u8,
     ) -> Result<JitCode, String> {
+        JitCode::compile_for(prog, entry, check, gfx900, isa, ids, None)
+    }
+
+    /// [`JitCode::compile_kernel`] for waves that start with MODE `mode` (`None`: any MODE):
+    /// where no instruction of `prog` writes MODE, the blocks need not check it.
+    pub fn compile_for(
+        prog: &Program,
+        entry: u32,
+        check: bool,
+        gfx900: bool,
+        isa: Isa,
+        ids: u8,
+        mode: Option<u32>,
+    ) -> Result<JitCode, String> {
         let start = Instant::now();
         let mut plan = plan::Plan::new(prog, entry, gfx900, check);
         plan.ids = ids.min(2);
+        plan.start_mode = mode.filter(|_| !plan::writes_mode(prog));
         if std::env::var("SOFTHSA_JIT_DEBUG").is_ok_and(|v| v == "size") {
             eprintln!("softhsa: JIT plan {} us", start.elapsed().as_micros());
         }
@@ -314,16 +329,19 @@ pub struct JitCache {
     entry: u32,
     /// Work-item id VGPRs after VGPR 0's ([`JitCode::compile_kernel`]).
     ids: u8,
+    /// MODE as the kernel's waves start ([`crate::wave::initial_mode`]).
+    mode: u32,
     slots: [OnceLock<Option<JitCode>>; 4],
 }
 
 impl JitCache {
     /// An empty cache for the kernel entering at instruction `entry`, whose waves start with
-    /// `ids` work-item id VGPRs after VGPR 0's (0-2).
-    pub fn new(entry: u32, ids: u8) -> JitCache {
+    /// `ids` work-item id VGPRs after VGPR 0's (0-2) and MODE `mode`.
+    pub fn new(entry: u32, ids: u8, mode: u32) -> JitCache {
         JitCache {
             entry,
             ids,
+            mode,
             slots: Default::default(),
         }
     }
@@ -335,7 +353,8 @@ impl JitCache {
         slot.get_or_init(|| {
             // A compiler bug must not take the dispatch down: the interpreter runs instead.
             let r = catch_unwind(AssertUnwindSafe(|| {
-                JitCode::compile_kernel(prog, self.entry, check, gfx900, isa, self.ids)
+                let mode = Some(self.mode);
+                JitCode::compile_for(prog, self.entry, check, gfx900, isa, self.ids, mode)
             }));
             match r {
                 Ok(Ok(c)) => Some(c),

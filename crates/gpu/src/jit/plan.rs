@@ -69,6 +69,10 @@ pub(super) struct Plan {
     /// Work-item id VGPRs the waves start with after VGPR 0's x ids (0-2: y, then z), for
     /// the lane-linear analysis; 0 unless the compile says (`JitCode::compile_kernel`).
     pub ids: u8,
+    /// MODE for the waves' whole life, where they all start with this one and nothing in the
+    /// program writes it ([`writes_mode`]): blocks need not check the f32/f64 modes or GPR
+    /// indexing (`JitCode::compile_for`). `None`: every block checks.
+    pub start_mode: Option<u32>,
     /// Instructions translated natively, of those reachable.
     pub native: usize,
     pub reachable: usize,
@@ -121,6 +125,21 @@ fn exact_end(check: bool) -> bool {
         return true;
     }
     check
+}
+
+/// Whether an instruction of `prog` (reachable or not: a computed jump may go anywhere) may
+/// change MODE's float fields or turn GPR indexing on (`Wave::gpr_idx_en`): `s_setreg*`
+/// (MODE), `s_setvskip` (MODE.VSKIP), `s_set_gpr_idx_on`, the trap returns.
+pub(super) fn writes_mode(prog: &Program) -> bool {
+    prog.slots.iter().any(|s| match s {
+        Slot::Ok(x) => {
+            let name = x.inst.op.name();
+            name.starts_with("s_setreg")
+                || name.starts_with("s_rfe")
+                || matches!(name, "s_setvskip" | "s_set_gpr_idx_on")
+        }
+        Slot::Illegal(_) => false,
+    })
 }
 
 /// Whether control may continue at the next instruction.
@@ -371,6 +390,7 @@ impl Plan {
             entry,
             exact_end: exact_end(check),
             ids: 0,
+            start_mode: None,
             native,
             reachable,
         }

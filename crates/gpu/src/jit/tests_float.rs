@@ -89,3 +89,51 @@ fn float_segments_match_the_interpreter() {
         compiled_matches_interpreter(&mut r, case, &prog);
     }
 }
+
+/// A kernel's blocks leave out the MODE check where its waves' MODE is known and nothing in
+/// the program changes it (`JitCode::compile_for`), and keep it otherwise: a denormal sum
+/// under a flushing MODE (the kernel's own, or one an `s_setreg` sets) comes out flushed, as
+/// the interpreter computes it, not as the IEEE lowering would.
+#[test]
+fn fixed_mode_checked_where_it_fails_or_changes() {
+    use super::tests::{isas, run_engine};
+    use super::JitCode;
+    if !super::host_supported() {
+        return;
+    }
+    const V_ADD_F32_V0_V1_V2: [u32; 1] = [0x0200_0501];
+    const S_ENDPGM: u32 = 0xbf81_0000;
+    // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 0: f32 and f64 denormals flushed.
+    const SETREG_FLUSH: [u32; 2] = [0xba00_1901, 0];
+    let words = |pre: &[u32]| -> Vec<u8> {
+        let mut w = pre.to_vec();
+        w.extend(V_ADD_F32_V0_V1_V2);
+        w.push(S_ENDPGM);
+        w.iter().flat_map(|d| d.to_le_bytes()).collect()
+    };
+    let (ieee, flush) = (0x2f0, 0x2c0);
+    // (Kernel MODE, code before the add, the sum of two smallest denormals.)
+    let cases = [
+        (ieee, words(&[]), 2u32),
+        (flush, words(&[]), 0),
+        (ieee, words(&SETREG_FLUSH), 0),
+    ];
+    for (mode, code, want) in cases {
+        let prog = Program::new(&code, 0x1000);
+        for isa in isas() {
+            let jit =
+                JitCode::compile_for(&prog, 0, false, false, isa, 0, Some(mode)).expect("compiles");
+            let mut w = crate::wave::Wave::new();
+            w.mode = mode;
+            w.set_exec(u64::MAX);
+            w.v[1] = [1; 64];
+            w.v[2] = [1; 64];
+            w.state = crate::wave::WaveState::Running;
+            let mut a = w.clone();
+            run_engine(&prog, &mut a, None).expect("interpreter");
+            run_engine(&prog, &mut w, Some(&jit)).expect("JIT");
+            assert_eq!(a.v[0][0], want, "interpreter, MODE {mode:#x} {isa:?}");
+            assert_eq!(w.v[0], a.v[0], "JIT, MODE {mode:#x} {isa:?}");
+        }
+    }
+}
