@@ -179,6 +179,23 @@ impl Emitter<'_> {
         }
         Ok(())
     }
+
+    /// Before the second run of unrolled chunk `k`: the collecting GPRs without what its
+    /// first run put in. An unrolled chunk ors its bits in at their place, above the earlier
+    /// chunks' and below nothing yet, so keeping the bits below its own is the state the
+    /// chunk found (no copy saved on the hot path, as the loop's shifting collection needs).
+    pub(super) fn clear_chunk_accs(&mut self, accs: &[(u8, AsmRegister64)], k: u32) -> R<()> {
+        let below = 64 / self.isa.chunks() as u32 * k;
+        for &(_, r) in accs {
+            if below == 0 {
+                self.a.xor(r, r)?;
+            } else {
+                self.a.shl(r, 64 - below)?;
+                self.a.shr(r, 64 - below)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

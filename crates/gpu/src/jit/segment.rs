@@ -744,7 +744,10 @@ impl Emitter<'_> {
             return Ok((self.segment_body(insts, f)?, None));
         }
         let redo = self.a.create_label();
-        self.save_mask_accs(collected)?;
+        // (An unrolled chunk's second run clears its own bits instead: `clear_chunk_accs`.)
+        if self.chunk_at.is_none() {
+            self.save_mask_accs(collected)?;
+        }
         self.nan_redo = Some(redo);
         let dirty = self.segment_body(insts, f);
         self.nan_redo = None;
@@ -767,7 +770,10 @@ impl Emitter<'_> {
             return Ok(());
         };
         bind(&mut self.a, &mut redo)?;
-        self.restore_mask_accs(collected)?;
+        match self.chunk_at {
+            Some(k) => self.clear_chunk_accs(collected, k)?,
+            None => self.restore_mask_accs(collected)?,
+        }
         let again = self.segment_body(insts, f)?;
         if again != dirty {
             return Err(super::emit::err("a chunk's second run wrote other homes"));
