@@ -133,6 +133,18 @@ struct Args {
     max_iter: u32,
 }
 
+/// What the runtime's default worker count is here, for the report: `SOFTHSA_WORKERS` as
+/// set, else one per host core.
+fn default_workers() -> String {
+    match std::env::var("SOFTHSA_WORKERS") {
+        Ok(v) => format!("{v} (SOFTHSA_WORKERS)"),
+        Err(_) => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            format!("default ({cores})")
+        }
+    }
+}
+
 fn run_once(o: &Options, v: (i32, i32, i32)) -> Result<Measured, String> {
     let hsa = Hsa::init()?;
     let gpu = hsa.agent(HSA_DEVICE_TYPE_GPU)?;
@@ -270,7 +282,7 @@ pub fn run(args: &[String]) -> i32 {
         if i == 0 && o.picture {
             print!("{}", picture(&o, &m.counts));
         }
-        let label = workers.map_or("default".to_string(), |w| w.to_string());
+        let label = workers.map_or_else(default_workers, |w| w.to_string());
         let ms = m.dispatch_ns as f64 / 1e6;
         let rate = match m.wave_instructions {
             Some(n) if m.dispatch_ns > 0 => {
