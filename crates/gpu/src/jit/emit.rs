@@ -140,6 +140,9 @@ pub(super) struct Emitter<'p> {
     pub(super) rep_mode: bool,
     /// Lane instructions the rest of the kernel may still unroll (`segment.rs`, `UNROLL_MAX`).
     pub(super) unroll_left: usize,
+    /// ... in the copies of its segments for waves with lanes off
+    /// (`segment::partial_unroll_budget`).
+    pub(super) partial_unroll_left: usize,
     /// The kernel's global dword accesses are inlined (`mem_inline.rs`).
     pub(super) inline_vmem: bool,
     /// The kernel's lane-linear accesses and the segments they depend on (`lane_linear.rs`).
@@ -785,6 +788,7 @@ impl<'p> Emitter<'p> {
             chunk_at: None,
             rep_mode: false,
             unroll_left: super::segment::unroll_budget(),
+            partial_unroll_left: super::segment::partial_unroll_budget(),
             inline_vmem: false,
             linear: Default::default(),
             exact_end: true,

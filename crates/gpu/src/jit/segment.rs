@@ -121,6 +121,14 @@ struct PerInst<'a> {
 /// The VGPRs an iteration wrote, in their homes (stored at its end).
 type Dirty = Vec<(u8, V)>;
 
+/// What a partial-wave chunk leaves besides its VGPRs: the lane masks the segment writes
+/// (`masks`; those `collected` in GPRs), and whether a memory access follows at once.
+struct Outputs<'a> {
+    masks: &'a [u8],
+    collected: &'a [(u8, AsmRegister64)],
+    mem_next: bool,
+}
+
 /// Segments of at most this many instructions run a full wave's chunks unrolled (the loop's
 /// test and branch cost as much as a short chunk's work; longer bodies would fill the
 /// instruction cache).
@@ -133,6 +141,14 @@ const UNROLL_MAX: usize = 12;
 /// since unrolled chunks address by displacement: the reduction's wave 12% fewer host
 /// instructions, the 1,000-instruction kernel's compile 16% more (about 4.3 ms).
 const UNROLL_BUDGET: usize = 128;
+
+/// Lane instructions a kernel unrolls in the copies of its segments for waves with lanes off,
+/// in blocks that may run more than once (a divergent loop runs such a copy on every
+/// iteration once its first lanes are done): the chunk loop's counter, pointer step and
+/// branch cost about as much as a short chunk's work there too. 24 covers a short loop's
+/// segments (mandelbrot's 13: its waves 10.5% fewer host instructions) for 3% more compile
+/// of the 1,000-instruction kernel (64: 12% more).
+const PARTIAL_UNROLL_BUDGET: usize = 24;
 
 #[cfg(test)]
 thread_local! {
@@ -148,6 +164,15 @@ pub(super) fn unroll_budget() -> usize {
         return 0;
     }
     UNROLL_BUDGET
+}
+
+/// The unroll budget of a kernel's partial-wave copies ([`PARTIAL_UNROLL_BUDGET`]).
+pub(super) fn partial_unroll_budget() -> usize {
+    #[cfg(test)]
+    if NO_UNROLL.with(|c| c.get()) {
+        return 0;
+    }
+    PARTIAL_UNROLL_BUDGET
 }
 
 /// GPRs no lane lowering uses (they use rax only; rsi/rdi run the chunk loop, if any).
@@ -497,6 +522,26 @@ impl Emitter<'_> {
             self.a.mov(byte_ptr(rbx + super::emit::W_LIN), 0)?;
             bind(&mut self.a, &mut full)?;
         }
+        // (Tests unroll it in blocks that run once too: the fuzzers' kernels have no loops.)
+        if !self.check
+            && (!self.runs_once || cfg!(test))
+            && insts.len() <= UNROLL_MAX
+            && insts.len() <= self.partial_unroll_left
+        {
+            self.partial_unroll_left -= insts.len();
+            let out = Outputs {
+                masks: &masks_out,
+                collected: &collected,
+                mem_next,
+            };
+            self.partial_unrolled(insts, &flags, defer, &out, done)?;
+            bind(&mut self.a, &mut done)?;
+            for &(s, r) in &collected {
+                self.a.mov(qword_ptr(rbx + (W_S + 4 * i32::from(s))), r)?;
+            }
+            self.seg = None;
+            return Ok(());
+        }
         let a = &mut self.a;
         a.xor(esi, esi)?;
         a.mov(rdi, r13)?;
@@ -522,36 +567,7 @@ impl Emitter<'_> {
         let (dirty, redo) = self.chunk_body(insts, &flags, defer, &collected)?;
         let mut back = self.a.create_label();
         bind(&mut self.a, &mut back)?;
-        // A chunk whose lanes are all active stores whole registers. AVX-512: the memory
-        // access reading them next (its address, its data) is forwarded from a plain store but
-        // waits for a masked one to reach the cache; not in general, since where chunks of one
-        // segment alternate between full and partial, as in a divergent loop, the mispredicted
-        // branch costs more than the store it saves. AVX2 always: it has no cheap masked store
-        // (a partial chunk loads, blends and stores each register).
-        if !dirty.is_empty() && (isa == Isa::Avx2 || mem_next) {
-            let mut partial = self.a.create_label();
-            match isa {
-                Isa::Avx512 => {
-                    self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
-                    self.a.jae(partial)?;
-                }
-                Isa::Avx2 => {
-                    self.a.vmovmskps(eax, super::vx::yr(V(exec.0)))?;
-                    self.a.cmp(eax, 0xff)?;
-                    self.a.jne(partial)?;
-                }
-            }
-            for &(r, v) in &dirty {
-                let m = self.vgpr_mem(r);
-                self.v_mov_to_mem(m, v)?;
-            }
-            self.a.jmp(next)?;
-            bind(&mut self.a, &mut partial)?;
-        }
-        for &(r, v) in &dirty {
-            let m = self.vgpr_mem(r);
-            self.v_store_masked_blend(m, v, exec)?;
-        }
+        self.chunk_stores(&dirty, mem_next, next)?;
         let cb = isa.chunk_bytes();
         let chunks = isa.chunks() as i32;
         let a = &mut self.a;
@@ -652,6 +668,111 @@ impl Emitter<'_> {
         }
         let chunks = self.isa.chunks() as u32;
         self.full_exec_unrolled(insts, flags, done, defer, &[], 1..chunks - 1)
+    }
+
+    /// The general loop's chunks one after another, for a wave with lanes off (in a block
+    /// that may run more than once): each chunk tests its EXEC bits and skips its work when
+    /// none is set, as the loop does, but addresses its VGPRs, lane masks and tables by
+    /// displacement ([`Emitter::chunk_at`]), without a counter, a pointer step or a branch
+    /// back. Second runs of chunks with NaNs come after the last chunk, then a jump to
+    /// `done`.
+    fn partial_unrolled(
+        &mut self,
+        insts: &[(u32, LaneInst)],
+        flags: &PerInst,
+        defer: bool,
+        out: &Outputs,
+        done: CodeLabel,
+    ) -> R<()> {
+        let isa = self.isa;
+        let exec = isa.exec_mask();
+        let mut redos = Vec::new();
+        let emit = || -> R<()> {
+            for k in 0..isa.chunks() as u32 {
+                self.chunk_at = Some(k);
+                let mut skip = self.a.create_label();
+                let mut next = self.a.create_label();
+                let bits = W_S + 4 * EXEC_LO as i32;
+                match isa {
+                    Isa::Avx512 => {
+                        let m = super::vx::kr(exec);
+                        self.a.kmovw(m, word_ptr(rbx + (bits + 2 * k as i32)))?;
+                        self.a.kortestw(m, m)?;
+                        self.a.jz(skip)?;
+                    }
+                    Isa::Avx2 => {
+                        self.a.movzx(eax, byte_ptr(rbx + (bits + k as i32)))?;
+                        self.a.test(eax, eax)?;
+                        self.a.jz(skip)?;
+                        self.a.shl(eax, 5)?;
+                        self.a
+                            .vmovdqu(super::vx::yr(V(exec.0)), ymmword_ptr(r15 + rax))?;
+                    }
+                }
+                let (dirty, redo) = self.chunk_body(insts, flags, defer, out.collected)?;
+                let mut back = self.a.create_label();
+                bind(&mut self.a, &mut back)?;
+                self.chunk_stores(&dirty, out.mem_next, next)?;
+                self.a.jmp(next)?;
+                // No active lane: the chunk's bits of its mask outputs read 0 (a collecting
+                // GPR has none set for it).
+                bind(&mut self.a, &mut skip)?;
+                for m in out.masks {
+                    if out.collected.iter().all(|c| c.0 != *m) {
+                        let mm = self.mask_mem(*m);
+                        self.a.mov(mm, 0)?;
+                    }
+                }
+                bind(&mut self.a, &mut next)?;
+                redos.push((k, redo, back, dirty));
+            }
+            self.a.jmp(done)?;
+            for (k, redo, back, dirty) in redos {
+                self.chunk_at = Some(k);
+                self.chunk_redo(insts, flags, redo, back, &dirty, out.collected)?;
+            }
+            Ok(())
+        };
+        let r = emit();
+        self.chunk_at = None;
+        r
+    }
+
+    /// A partial-wave chunk's stores of the homes it wrote (`dirty`), masked or blended, or
+    /// whole (then on to `next`) where all its lanes are active. AVX-512 only when a memory
+    /// access reads them next (`mem_next`: its address, its data), which is forwarded from a
+    /// plain store but waits for a masked one to reach the cache; not in general, since where
+    /// chunks of one segment alternate between full and partial, as in a divergent loop, the
+    /// mispredicted branch costs more than the store it saves. AVX2 always: it has no cheap
+    /// masked store (a partial chunk loads, blends and stores each register).
+    fn chunk_stores(&mut self, dirty: &[(u8, V)], mem_next: bool, next: CodeLabel) -> R<()> {
+        let isa = self.isa;
+        let exec = isa.exec_mask();
+        if !dirty.is_empty() && (isa == Isa::Avx2 || mem_next) {
+            let mut partial = self.a.create_label();
+            match isa {
+                Isa::Avx512 => {
+                    self.a.kortestw(super::vx::kr(exec), super::vx::kr(exec))?;
+                    self.a.jae(partial)?;
+                }
+                Isa::Avx2 => {
+                    self.a.vmovmskps(eax, super::vx::yr(V(exec.0)))?;
+                    self.a.cmp(eax, 0xff)?;
+                    self.a.jne(partial)?;
+                }
+            }
+            for &(r, v) in dirty {
+                let m = self.vgpr_mem(r);
+                self.v_mov_to_mem(m, v)?;
+            }
+            self.a.jmp(next)?;
+            bind(&mut self.a, &mut partial)?;
+        }
+        for &(r, v) in dirty {
+            let m = self.vgpr_mem(r);
+            self.v_store_masked_blend(m, v, exec)?;
+        }
+        Ok(())
     }
 
     /// [`Self::full_exec_loop`]'s chunks one after another for a short segment: no loop
