@@ -496,7 +496,6 @@ pub fn init_wave(
             return;
         }
     }
-    copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
 }
 
@@ -525,7 +524,6 @@ unsafe fn init_wave_avx2(
     lv: &LaunchValues,
 ) {
     // (With AVX2 each group of 8 SGPRs moves in one instruction.)
-    copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
 }
 
@@ -539,7 +537,6 @@ unsafe fn init_wave_avx512(
     index: u32,
     lv: &LaunchValues,
 ) {
-    copy_sgprs(w, start);
     init_wave_any(w, start, shape, index, lv)
 }
 
@@ -552,7 +549,7 @@ fn init_wave_any(
     index: u32,
     lv: &LaunchValues,
 ) {
-    // (`w.s` holds `start.s`, copied by the caller.)
+    copy_sgprs(w, start);
     // VGPRs other than the work-item ids keep what the previous wave on this worker left, as on
     // hardware: zeroing up to 64 KiB per wave would dominate short kernels.
     w.scc = false;

@@ -1,5 +1,7 @@
 //! The backward fixpoint over a plan's blocks that both liveness analyses share: lane masks
-//! and other scalar registers (`mask_live.rs`) and VGPRs (`vgpr_dead.rs`).
+//! and other scalar registers (`mask_live.rs`), SCC (`scc_live.rs`) and VGPRs (`vgpr_dead.rs`).
+
+use super::plan::Item;
 
 /// A set of registers, as the fixpoint needs it.
 pub(super) trait RegSet: Copy + Eq {
@@ -50,4 +52,37 @@ pub(super) fn live_out<S: RegSet>(succs: &[Option<Vec<usize>>], transfer: &[(S, 
             return out;
         }
     }
+}
+
+/// A block's `(used, defined)` for [`live_out`], composed from its items' effects (`effects`:
+/// what an item reads before writing and what it writes; `None`: it may read anything, so it
+/// uses and defines everything), so that the fixpoint's rounds cost one step per block.
+pub(super) fn block_transfer<S: RegSet>(
+    items: &[Item],
+    effects: impl Fn(&Item) -> Option<(S, S)>,
+) -> (S, S) {
+    items
+        .iter()
+        .rev()
+        .fold((S::EMPTY, S::EMPTY), |(used, defined), item| {
+            let (r, w) = effects(item).unwrap_or((S::ALL, S::ALL));
+            (r.union(used.minus(w)), defined.union(w))
+        })
+}
+
+/// For each item of a block, the registers some later item (or a block after it: `live_out`)
+/// may read before writing them. One backward pass.
+pub(super) fn live_after_each<S: RegSet>(
+    items: &[Item],
+    live_out: S,
+    effects: impl Fn(&Item) -> Option<(S, S)>,
+) -> Vec<S> {
+    let mut after = vec![S::EMPTY; items.len()];
+    let mut live = live_out;
+    for (p, item) in items.iter().enumerate().rev() {
+        after[p] = live;
+        let (r, w) = effects(item).unwrap_or((S::ALL, S::ALL));
+        live = r.union(live.minus(w));
+    }
+    after
 }

@@ -18,9 +18,6 @@ use crate::wave::{EXEC_LO, M0, VCC_LO};
 /// A set of the 128 scalar registers, one bit each.
 type Regs = u128;
 
-/// All of them: what an instruction reads when the JIT cannot say.
-const ALL: Regs = !0;
-
 fn reg(r: usize) -> Regs {
     1u128 << (r & 127)
 }
@@ -142,17 +139,9 @@ pub(super) fn live_out(
     succs: &[Option<Vec<usize>>],
     exact_end: bool,
 ) -> Vec<Regs> {
-    // Each block as `live_in = used | (live_out & !defined)`, composed once from its items
-    // (an item that reads everything uses and defines all), so the fixpoint's rounds cost one
-    // step per block, not per item.
     let transfer: Vec<(Regs, Regs)> = blocks
         .iter()
-        .map(|b| {
-            b.items.iter().rev().fold((0, 0), |(used, defined), item| {
-                let (r, w) = effects(item, exact_end).unwrap_or((ALL, ALL));
-                (r | (used & !w), defined | w)
-            })
-        })
+        .map(|b| super::liveness::block_transfer(&b.items, |i| effects(i, exact_end)))
         .collect();
     super::liveness::live_out(succs, &transfer)
 }
@@ -163,15 +152,10 @@ pub(super) fn live_out(
 /// thousands of items, and a forward scan per segment was quadratic: an eighth of such a
 /// kernel's compile).
 pub(super) fn dead_after_each(items: &[Item], live_out: Regs, exact_end: bool) -> Vec<Regs> {
-    let mut dead = vec![0; items.len()];
-    let mut live = live_out;
-    for (p, item) in items.iter().enumerate().rev() {
-        dead[p] = !live;
-        // An item that may read anything makes everything live before it.
-        let (r, w) = effects(item, exact_end).unwrap_or((ALL, ALL));
-        live = r | (live & !w);
-    }
-    dead
+    super::liveness::live_after_each(items, live_out, |i| effects(i, exact_end))
+        .into_iter()
+        .map(|live| !live)
+        .collect()
 }
 
 /// Whether both registers of lane mask `s` are in `dead`.

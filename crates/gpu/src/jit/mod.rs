@@ -212,26 +212,15 @@ impl JitCode {
         gfx900: bool,
         isa: Isa,
     ) -> Result<JitCode, String> {
-        JitCode::compile_kernel(prog, entry, check, gfx900, isa, 0)
+        JitCode::compile_kernel(prog, entry, check, gfx900, isa, 0, None)
     }
 
     /// [`JitCode::compile`] for a kernel whose waves start with `ids` work-item id VGPRs
     /// after VGPR 0's (its descriptor's `enable_vgpr_workitem_id`): with y ids, its accesses
-    /// may be proven linear along rows of a 2-D work-group (`lane_linear.rs`).
+    /// may be proven linear along rows of a 2-D work-group (`lane_linear.rs`); and with MODE
+    /// `mode` (`None`: any MODE): where no instruction of `prog` writes MODE, the blocks need
+    /// not check it.
     pub fn compile_kernel(
-        prog: &Program,
-        entry: u32,
-        check: bool,
-        gfx900: bool,
-        isa: Isa,
-        ids: u8,
-    ) -> Result<JitCode, String> {
-        JitCode::compile_for(prog, entry, check, gfx900, isa, ids, None)
-    }
-
-    /// [`JitCode::compile_kernel`] for waves that start with MODE `mode` (`None`: any MODE):
-    /// where no instruction of `prog` writes MODE, the blocks need not check it.
-    pub fn compile_for(
         prog: &Program,
         entry: u32,
         check: bool,
@@ -354,7 +343,7 @@ impl JitCache {
             // A compiler bug must not take the dispatch down: the interpreter runs instead.
             let r = catch_unwind(AssertUnwindSafe(|| {
                 let mode = Some(self.mode);
-                JitCode::compile_for(prog, self.entry, check, gfx900, isa, self.ids, mode)
+                JitCode::compile_kernel(prog, self.entry, check, gfx900, isa, self.ids, mode)
             }));
             match r {
                 Ok(Ok(c)) => Some(c),

@@ -71,42 +71,54 @@ pub(super) struct Plan {
     pub ids: u8,
     /// MODE for the waves' whole life, where they all start with this one and nothing in the
     /// program writes it ([`writes_mode`]): blocks need not check the f32/f64 modes or GPR
-    /// indexing (`JitCode::compile_for`). `None`: every block checks.
+    /// indexing (`JitCode::compile_kernel`). `None`: every block checks.
     pub start_mode: Option<u32>,
     /// Instructions translated natively, of those reachable.
     pub native: usize,
     pub reachable: usize,
 }
 
+/// Instructions that may change MODE's float fields or turn GPR indexing on
+/// (`Wave::gpr_idx_en`): `s_setreg*` (MODE), `s_setvskip` (MODE.VSKIP), `s_set_gpr_idx_on`,
+/// the trap returns.
+fn writes_mode_op(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        S_SETREG_B32
+            | S_SETREG_IMM32_B32
+            | S_SET_GPR_IDX_ON
+            | S_RFE_B64
+            | S_RFE_RESTORE_B64
+            | S_SETVSKIP
+    )
+}
+
 /// Instructions after which a block ends: control flow the interpreter does, and state the
 /// lowerings assume constant within a block (MODE, VGPR indexing).
 fn ends_block(op: Op) -> bool {
     use Op::*;
-    matches!(
-        op,
-        S_ENDPGM
-            | S_ENDPGM_SAVED
-            | S_ENDPGM_ORDERED_PS_DONE
-            | S_BARRIER
-            | S_SLEEP
-            | S_SETPC_B64
-            | S_SWAPPC_B64
-            | S_CALL_B64
-            | S_TRAP
-            | S_SENDMSGHALT
-            | S_SETREG_B32
-            | S_SETREG_IMM32_B32
-            | S_SET_GPR_IDX_ON
-            | S_SET_GPR_IDX_OFF
-            | S_SET_GPR_IDX_IDX
-            | S_SET_GPR_IDX_MODE
-            | S_CBRANCH_I_FORK
-            | S_CBRANCH_G_FORK
-            | S_CBRANCH_JOIN
-            | S_RFE_B64
-            | S_RFE_RESTORE_B64
-            | S_SETVSKIP
-    ) || op.name().starts_with("s_cbranch_")
+    writes_mode_op(op)
+        || matches!(
+            op,
+            S_ENDPGM
+                | S_ENDPGM_SAVED
+                | S_ENDPGM_ORDERED_PS_DONE
+                | S_BARRIER
+                | S_SLEEP
+                | S_SETPC_B64
+                | S_SWAPPC_B64
+                | S_CALL_B64
+                | S_TRAP
+                | S_SENDMSGHALT
+                | S_SET_GPR_IDX_OFF
+                | S_SET_GPR_IDX_IDX
+                | S_SET_GPR_IDX_MODE
+                | S_CBRANCH_I_FORK
+                | S_CBRANCH_G_FORK
+                | S_CBRANCH_JOIN
+        )
+        || op.name().starts_with("s_cbranch_")
         || op == S_BRANCH
 }
 
@@ -128,18 +140,11 @@ fn exact_end(check: bool) -> bool {
 }
 
 /// Whether an instruction of `prog` (reachable or not: a computed jump may go anywhere) may
-/// change MODE's float fields or turn GPR indexing on (`Wave::gpr_idx_en`): `s_setreg*`
-/// (MODE), `s_setvskip` (MODE.VSKIP), `s_set_gpr_idx_on`, the trap returns.
+/// change MODE's float fields or turn GPR indexing on ([`writes_mode_op`]).
 pub(super) fn writes_mode(prog: &Program) -> bool {
-    prog.slots.iter().any(|s| match s {
-        Slot::Ok(x) => {
-            let name = x.inst.op.name();
-            name.starts_with("s_setreg")
-                || name.starts_with("s_rfe")
-                || matches!(name, "s_setvskip" | "s_set_gpr_idx_on")
-        }
-        Slot::Illegal(_) => false,
-    })
+    prog.slots
+        .iter()
+        .any(|s| matches!(s, Slot::Ok(x) if writes_mode_op(x.inst.op)))
 }
 
 /// Whether control may continue at the next instruction.

@@ -18,27 +18,31 @@ use super::plan::{Block, Item};
 use super::salu::Salu;
 use super::select::{Cond2, Kind};
 
-/// Whether `item` reads SCC (before writing it) and whether it writes it. `None`: it may
-/// read it.
-fn effects(item: &Item, exact_end: bool) -> Option<(bool, bool)> {
-    match item {
+/// SCC as the one register of the shared fixpoint's sets ([`super::liveness`]).
+const SCC: u128 = 1;
+
+/// Whether `item` reads SCC (before writing it) and whether it writes it, as sets of
+/// [`SCC`]. `None`: it may read it.
+fn effects(item: &Item, exact_end: bool) -> Option<(u128, u128)> {
+    let (r, w) = match item {
         // (No lane op reads or writes SCC.)
-        Item::Seg(_) => Some((false, false)),
-        Item::Callout(_) => None,
+        Item::Seg(_) => (false, false),
+        Item::Callout(_) => return None,
         Item::Op(_, k) => match k {
-            Kind::Salu(s) => Some(s.op.scc()),
-            Kind::Branch(Cond2::Scc(_)) => Some((true, false)),
+            Kind::Salu(s) => s.op.scc(),
+            Kind::Branch(Cond2::Scc(_)) => (true, false),
             Kind::Lane(_)
             | Kind::Smem(_)
             | Kind::Vmem(_)
             | Kind::Ds(_)
             | Kind::Branch(_)
             | Kind::Waitcnt(_)
-            | Kind::Nop => Some((false, false)),
-            Kind::End if !exact_end => Some((false, false)),
-            Kind::End | Kind::Wave(_) | Kind::Barrier | Kind::JumpAddr { .. } => None,
+            | Kind::Nop => (false, false),
+            Kind::End if !exact_end => (false, false),
+            Kind::End | Kind::Wave(_) | Kind::Barrier | Kind::JumpAddr { .. } => return None,
         },
-    }
+    };
+    Some((SCC * u128::from(r), SCC * u128::from(w)))
 }
 
 /// Per block, whether a block it may go on to (`succs`; `None`: unknown) may read SCC before
@@ -48,34 +52,24 @@ pub(super) fn live_out(
     succs: &[Option<Vec<usize>>],
     exact_end: bool,
 ) -> Vec<bool> {
-    // (Bit 0 of the shared fixpoint's register set.)
     let transfer: Vec<(u128, u128)> = blocks
         .iter()
-        .map(|b| {
-            b.items.iter().rev().fold((0, 0), |(used, defined), item| {
-                let (r, w) = effects(item, exact_end).unwrap_or((true, true));
-                let (r, w) = (u128::from(r), u128::from(w));
-                (r | (used & !w), defined | w)
-            })
-        })
+        .map(|b| super::liveness::block_transfer(&b.items, |i| effects(i, exact_end)))
         .collect();
     super::liveness::live_out(succs, &transfer)
         .into_iter()
-        .map(|l| l & 1 != 0)
+        .map(|l| l & SCC != 0)
         .collect()
 }
 
 /// For each item of a block, whether the SCC it leaves is never read (`live_out`: SCC may be
 /// read after the block).
 pub(super) fn dead_after_each(items: &[Item], live_out: bool, exact_end: bool) -> Vec<bool> {
-    let mut dead = vec![false; items.len()];
-    let mut live = live_out;
-    for (p, item) in items.iter().enumerate().rev() {
-        dead[p] = !live;
-        let (r, w) = effects(item, exact_end).unwrap_or((true, true));
-        live = r || (live && !w);
-    }
-    dead
+    let live = SCC * u128::from(live_out);
+    super::liveness::live_after_each(items, live, |i| effects(i, exact_end))
+        .into_iter()
+        .map(|l| l & SCC == 0)
+        .collect()
 }
 
 impl Salu {

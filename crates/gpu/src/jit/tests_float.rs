@@ -91,7 +91,7 @@ fn float_segments_match_the_interpreter() {
 }
 
 /// A kernel's blocks leave out the MODE check where its waves' MODE is known and nothing in
-/// the program changes it (`JitCode::compile_for`), and keep it otherwise: a denormal sum
+/// the program changes it (`JitCode::compile_kernel`), and keep it otherwise: a denormal sum
 /// under a flushing MODE (the kernel's own, or one an `s_setreg` sets) comes out flushed, as
 /// the interpreter computes it, not as the IEEE lowering would.
 #[test]
@@ -121,8 +121,8 @@ fn fixed_mode_checked_where_it_fails_or_changes() {
     for (mode, code, want) in cases {
         let prog = Program::new(&code, 0x1000);
         for isa in isas() {
-            let jit =
-                JitCode::compile_for(&prog, 0, false, false, isa, 0, Some(mode)).expect("compiles");
+            let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, 0, Some(mode))
+                .expect("compiles");
             let mut w = crate::wave::Wave::new();
             w.mode = mode;
             w.set_exec(u64::MAX);

@@ -450,8 +450,8 @@ fn lane_linear_rows_accesses_are_exact() {
         let (ra, wa, ma) = run(&mut m, &init, &prog, w0, w0, None);
         for &isa in &isas {
             for ids in [0, 1] {
-                let jit =
-                    JitCode::compile_kernel(&prog, 0, false, false, isa, ids).expect("compiles");
+                let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, ids, None)
+                    .expect("compiles");
                 assert_eq!(jit.native, jit.reachable, "translated");
                 let (rb, wb, mb) = run(&mut m, &init, &prog, &warm, w0, Some(&jit));
                 let ctx = format!("{isa:?}, y ids {ids}, {what}");
@@ -667,7 +667,7 @@ fn lane_linear_lds_rows_accesses_are_exact() {
                 let a = super::tests_mem::run(&prog, &w0, &mut buf, &init, LDS, &lds_init, None);
                 for &isa in &isas {
                     for ids in [0, 1] {
-                        let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, ids)
+                        let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, ids, None)
                             .expect("compiles");
                         let b = super::tests_mem::run(
                             &prog,

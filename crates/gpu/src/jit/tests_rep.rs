@@ -261,7 +261,7 @@ fn segments_run_on_a_few_lanes_match_the_interpreter() {
         for &isa in &isas {
             // (On AVX-512 the estimate may prefer the four chunks: forced.)
             super::lane_rep::FORCE.with(|c| c.set(true));
-            let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, 1);
+            let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, 1, None);
             super::lane_rep::FORCE.with(|c| c.set(false));
             let jit = jit.expect("compiles");
             assert_eq!(jit.native, jit.reachable, "{what}: translated");
@@ -382,7 +382,7 @@ fn loads_read_addresses_left_in_the_rep_file() {
         // (As outside tests: VGPRs nothing reads after the block may be left unwritten.)
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(true));
         super::lane_rep::FORCE.with(|c| c.set(true));
-        let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, 1);
+        let jit = JitCode::compile_kernel(&prog, 0, false, false, isa, 1, None);
         super::lane_rep::FORCE.with(|c| c.set(false));
         super::plan::FINAL_MASKS_DEAD.with(|c| c.set(false));
         let jit = jit.expect("compiles");
