@@ -145,6 +145,9 @@ pub(super) struct Emitter<'p> {
     pub(super) partial_unroll_left: usize,
     /// The kernel's global dword accesses are inlined (`mem_inline.rs`).
     pub(super) inline_vmem: bool,
+    /// Consecutive global accesses learn to prefetch a work-group ahead
+    /// (`mem_vector::far_prefetch`).
+    pub(super) far_prefetch: bool,
     /// The kernel's lane-linear accesses and the segments they depend on (`lane_linear.rs`).
     pub(super) linear: super::lane_linear::Linear,
     /// `s_endpgm` reads every scalar register (`Plan::exact_end`).
@@ -790,6 +793,7 @@ impl<'p> Emitter<'p> {
             unroll_left: super::segment::unroll_budget(),
             partial_unroll_left: super::segment::partial_unroll_budget(),
             inline_vmem: false,
+            far_prefetch: super::mem_vector::far_prefetch(),
             linear: Default::default(),
             exact_end: true,
             start_mode: None,

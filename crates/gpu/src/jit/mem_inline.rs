@@ -365,7 +365,7 @@ impl Emitter<'_> {
             mark_unfenced(a)?;
         }
         a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
-        prefetch_ahead(a, m.load, 256)?;
+        prefetch_ahead(a, m.load, 256, self.far_prefetch)?;
         move_wave(
             a,
             self.isa,

@@ -67,8 +67,8 @@ impl Emitter<'_> {
         self.a.add(r8, qword_ptr(r11 + SITE_DELTA))?;
         for k in 0..n {
             match self.isa {
-                Isa::Avx512 => self.contiguous1_512(shape.load)?,
-                Isa::Avx2 => self.contiguous1_avx2(shape.load)?,
+                Isa::Avx512 => self.contiguous1_512(shape.load, false)?,
+                Isa::Avx2 => self.contiguous1_avx2(shape.load, false)?,
             }
             if k + 1 < n {
                 // The next dword: the next row, and the next VGPR.

@@ -27,6 +27,7 @@ use super::lane_rep::{REP_LAZY, W_REP};
 use super::select::{SubDword, VmemInst};
 use super::vx::{lane_dword, zr, Isa, V};
 use super::JitCtx;
+use crate::memory::DEFAULT_PREFETCH;
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
@@ -321,14 +322,14 @@ impl Emitter<'_> {
             }
         }
         match (isa, shape.dwords) {
-            (Isa::Avx512, 1) => self.contiguous1_512(shape.load)?,
+            (Isa::Avx512, 1) => self.contiguous1_512(shape.load, self.far_prefetch)?,
             (Isa::Avx512, 2) => self.contiguous2_512(shape.load)?,
             (Isa::Avx512, _) => {
                 self.a.mov(r9, LANE_OFFSETS64[2].as_ptr() as u64)?;
                 self.gather_scatter_512(shape, true)?;
             }
             (Isa::Avx2, 2 | 4) => self.contiguous_wide_avx2(shape.load, shape.dwords)?,
-            (Isa::Avx2, _) => self.contiguous1_avx2(shape.load)?,
+            (Isa::Avx2, _) => self.contiguous1_avx2(shape.load, self.far_prefetch)?,
         }
         let a = &mut self.a;
         a.jmp(ok)?;
@@ -567,9 +568,9 @@ impl Emitter<'_> {
     }
 
     /// Consecutive dwords at host address r8 (AVX-512): masked moves, 16 lanes at a time.
-    pub(super) fn contiguous1_512(&mut self, load: bool) -> R<()> {
+    pub(super) fn contiguous1_512(&mut self, load: bool, learn: bool) -> R<()> {
         let a = &mut self.a;
-        prefetch_ahead(a, load, 256)?;
+        prefetch_ahead(a, load, 256, learn)?;
         for c in 0..4 {
             a.kmovw(k1, exec_word(c))?;
             let host = zmmword_ptr(r8 + 64 * c);
@@ -587,7 +588,7 @@ impl Emitter<'_> {
     /// stores 8 lanes' qwords at a time.
     fn contiguous2_512(&mut self, load: bool) -> R<()> {
         let a = &mut self.a;
-        prefetch_ahead(a, load, 512)?;
+        prefetch_ahead(a, load, 512, self.far_prefetch)?;
         if load {
             // 16 lanes at a time: two qword moves, split into the registers' chunks.
             a.mov(rcx, DEINTERLEAVE.as_ptr() as u64)?;
@@ -623,13 +624,13 @@ impl Emitter<'_> {
 
     /// Consecutive dwords at host address r8 (AVX2): 8 lanes at a time, plain moves when all
     /// 8 are active, `vpmaskmovd` (which never touches inactive lanes' memory) otherwise.
-    pub(super) fn contiguous1_avx2(&mut self, load: bool) -> R<()> {
+    pub(super) fn contiguous1_avx2(&mut self, load: bool, learn: bool) -> R<()> {
         let a = &mut self.a;
         // All 64 lanes active: eight plain moves.
         let mut masked = a.create_label();
         let mut done = a.create_label();
         unless_full_wave(a, masked)?;
-        prefetch_ahead(a, load, 256)?;
+        prefetch_ahead(a, load, 256, learn)?;
         for c in 0..8 {
             move_chunk(a, load, ymmword_ptr(rsi + 32 * c), ymmword_ptr(r8 + 32 * c))?;
         }
@@ -1164,23 +1165,99 @@ pub(super) fn reduce_min_max_u32_ymm(a: &mut CodeAssembler) -> R<()> {
     Ok(())
 }
 
-/// How far ahead of a consecutive access its stub prefetches: eight 64-lane dword accesses
-/// (the same instruction of the next two work-groups of 256 work-items).
-const PREFETCH_AHEAD: i32 = 2048;
+const SITE_LAST: i32 = offset_of!(crate::memory::Site, last) as i32;
+const SITE_AHEAD: i32 = offset_of!(crate::memory::Site, ahead) as i32;
+const W_INDEX: i32 = offset_of!(crate::wave::Wave, index) as i32;
 
-/// Prefetches the `bytes` at r8 + [`PREFETCH_AHEAD`] (for writing when `!load`): the same
-/// instruction of a later wave reads or writes there when waves walk a buffer, as streaming
-/// kernels do. Between two such accesses a wave runs hundreds of instructions, so without it
-/// each wave waited for its lines alone (saxpy on the 2-core machine spent 40% of its time in
-/// the load stub's moves). A prefetch never faults, past the buffer's end included.
-pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32) -> R<()> {
+/// Whether consecutive global accesses also prefetch a work-group ahead where the step
+/// between work-groups is longer than [`DEFAULT_PREFETCH`] ([`prefetch_ahead`]'s `learn`):
+/// `SOFTHSA_JIT_PREFETCH` = `far` or `near`, else on AMD hosts only. Measured side by side
+/// (`docs/BENCHMARKS.md`): the reduction 2.2x faster on one worker of a 2-core AMD EPYC, 7%
+/// slower on 16 workers of a 16-core Xeon, whose own prefetchers kept up.
+pub(super) fn far_prefetch() -> bool {
+    #[cfg(test)]
+    if let Some(on) = FAR_PREFETCH.with(|c| c.get()) {
+        return on;
+    }
+    static FAR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAR.get_or_init(|| match std::env::var("SOFTHSA_JIT_PREFETCH").as_deref() {
+        Ok("far") => true,
+        Ok("near") => false,
+        _ => host_is_amd(),
+    })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: [`far_prefetch`] for kernels compiled on this thread, whatever the host.
+    pub(super) static FAR_PREFETCH: std::cell::Cell<Option<bool>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Whether the host CPU's vendor is AMD (CPUID leaf 0: "AuthenticAMD").
+fn host_is_amd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let id = std::arch::x86_64::__cpuid(0);
+        [id.ebx, id.edx, id.ecx] == [0x6874_7541, 0x6974_6e65, 0x444d_4163]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Prefetches the `bytes` at r8 + [`DEFAULT_PREFETCH`] (for writing when `!load`), where the
+/// same instruction of the work-group after next goes when each work-group of 256 work-items
+/// reads a dword each, as streaming kernels walk their buffers. Between two such accesses a
+/// wave runs hundreds of instructions, so without it each wave waited for its lines alone
+/// (saxpy on the 2-core machine spent 40% of its time in the load stub's moves). A prefetch
+/// never faults, past the buffer's end included.
+///
+/// With `learn` (r11 = the site, a global access; not scratch, whose waves reuse one
+/// backing) also at the site's [`crate::memory::Site::ahead`], where the next work-group's
+/// wave 0 went from the last one's, when that step is longer: wave 0 of each work-group
+/// records its address and the step. In the reduction (sixteen loads per work-item, 1 KiB
+/// apart per wave, 16 KiB per work-group) the fixed distance is the same wave's load after
+/// next, a few hundred cycles ahead: too late for lines from memory on a 2-core AMD
+/// machine, which ran it 2x slower. Clobbers rcx.
+pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32, learn: bool) -> R<()> {
+    let fixed = DEFAULT_PREFETCH as i32;
+    let prefetch = |a: &mut CodeAssembler, at: AsmMemoryOperand| match load {
+        true => a.prefetcht0(at),
+        false => a.prefetchw(at),
+    };
     for line in (0..bytes).step_by(64) {
-        let at = byte_ptr(r8 + (PREFETCH_AHEAD + line));
-        if load {
-            a.prefetcht0(at)?;
-        } else {
-            a.prefetchw(at)?;
+        prefetch(a, byte_ptr(r8 + (fixed + line)))?;
+    }
+    if learn {
+        // A longer step learned: one work-group ahead too.
+        let mut near = a.create_label();
+        a.mov(rcx, qword_ptr(r11 + SITE_AHEAD))?;
+        a.cmp(rcx, fixed)?;
+        a.je(near)?;
+        for line in (0..bytes).step_by(64) {
+            prefetch(a, byte_ptr(r8 + rcx + line))?;
         }
+        bind(a, &mut near)?;
+    }
+    if learn {
+        // Wave 0 learns: the step since the last work-group's wave 0 (none before the
+        // site's first).
+        let mut done = a.create_label();
+        a.cmp(dword_ptr(rbx + W_INDEX), 0)?;
+        a.jne(done)?;
+        a.mov(rcx, qword_ptr(r11 + SITE_LAST))?;
+        a.mov(qword_ptr(r11 + SITE_LAST), r8)?;
+        a.test(rcx, rcx)?;
+        a.jz(done)?;
+        a.neg(rcx)?;
+        a.add(rcx, r8)?;
+        let mut far = a.create_label();
+        a.cmp(rcx, fixed)?;
+        a.jge(far)?;
+        a.mov(rcx, i64::from(fixed))?;
+        bind(a, &mut far)?;
+        a.mov(qword_ptr(r11 + SITE_AHEAD), rcx)?;
+        bind(a, &mut done)?;
     }
     Ok(())
 }

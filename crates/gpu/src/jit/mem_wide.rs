@@ -28,7 +28,7 @@ impl Emitter<'_> {
         }
         let (mut masked, mut done) = (a.create_label(), a.create_label());
         unless_full_wave(a, masked)?;
-        prefetch_ahead(a, load, 256 * n)?;
+        prefetch_ahead(a, load, 256 * n, self.far_prefetch)?;
         for c in 0..8 {
             full_step(a, load, dwords, c)?;
         }

@@ -947,6 +947,7 @@ extern "C" fn span(j: *mut JitCtx, lo: u64, end: u64, write: u32, site: u32) -> 
                 hi: k.range.end,
                 delta: k.delta,
                 hint: slot.hint & !crate::memory::PRIVATE_SITE | private,
+                ..*slot
             };
             *slot = s;
             // The fast check must now pass, or the caller would retry forever.

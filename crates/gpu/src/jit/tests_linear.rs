@@ -103,7 +103,7 @@ pub(super) fn program(lines: &[(&str, &[u32])]) -> Program {
 /// while it is added), or sign-extended, or s6 << 12 | id | 0x400 (the reduction's); or
 /// (`Saddr`) the id plus s8 as a 32-bit byte offset (times 4) from s[10:11].
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Index {
+pub(super) enum Index {
     Zext,
     PartialAdd,
     Sext,
@@ -120,7 +120,7 @@ enum Index {
 
 /// `x[index]` loaded, 7 added, stored to `x[index] + 256 bytes`, through a 64-bit address
 /// s[10:11] + 4 * index.
-fn kernel(index: Index) -> Program {
+pub(super) fn kernel(index: Index) -> Program {
     let add = ("v_add_u32_e32 v0, s8, v0", &[0x6800_0008u32][..]);
     let mut lines: Vec<(&str, &[u32])> = Vec::new();
     if index == Index::Saddr {
@@ -211,7 +211,7 @@ fn kernel(index: Index) -> Program {
 /// A wave whose ids count up from `first` (`lin`: one row, as `Wave::lin_rows` says), with
 /// s8 = `add`, s6 = `group`, the array at `base` and EXEC = s[20:21] = `exec` while the index
 /// is added.
-fn wave(first: u32, lin: bool, add: u32, group: u32, base: u64, exec: u64) -> Wave {
+pub(super) fn wave(first: u32, lin: bool, add: u32, group: u32, base: u64, exec: u64) -> Wave {
     let mut w = random_wave(&mut Rng(9));
     w.v[0] = std::array::from_fn(|l| first + l as u32);
     w.lin_rows = if lin { 64 } else { 0 };

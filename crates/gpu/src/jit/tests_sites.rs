@@ -5,8 +5,10 @@
 
 use super::mem_vector::SKIP_HINTS;
 use super::tests::{isas, random_wave, Rng};
+use super::tests_linear::{kernel, wave, Index};
 use super::tests_mem::{flat, run, run_cached, Carry, BUF};
 use super::JitCode;
+use crate::memory::DEFAULT_PREFETCH;
 use crate::program::Program;
 use crate::wave::UNFENCED_VECTOR;
 
@@ -317,4 +319,65 @@ fn only_blocks_before_a_loop_run_once() {
     // A jump through a register: its target is unknown.
     let computed = [0xbe80_1d0a, 0xbf81_0000]; // s_setpc_b64 s[10:11]
     assert_eq!(plan(&computed), 0..0);
+}
+
+/// A consecutive access prefetches where a later wave of the same instruction goes: wave 0
+/// of each work-group notes its host address in the site, and from the second work-group on
+/// the distance is the step between the two where longer than the default (the default
+/// before, and for shorter steps). Waves other than 0 leave the notes alone. Work-groups of
+/// two waves, 4 KiB and 1 KiB apart, run through the lane-linear inline path (one row) and
+/// through the stub (`lin_rows` 0), the sites kept from run to run as a worker keeps them;
+/// memory and registers stay the interpreter's. (Forced on: the hosts that use it are AMD's,
+/// `mem_vector::far_prefetch`.)
+#[test]
+fn consecutive_accesses_learn_how_far_ahead_to_prefetch() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let prog = kernel(Index::Zext);
+    super::mem_vector::FAR_PREFETCH.with(|c| c.set(Some(true)));
+    let mut r = Rng(0xfe7c);
+    let Rounds {
+        jits,
+        mut caches,
+        mut buf,
+        init,
+    } = Rounds::new(&prog, &isas, &mut r);
+    let base = buf.as_ptr() as u64;
+    // Dwords between two work-groups' first waves.
+    for (inline, step) in [(true, 1024), (false, 1024), (true, 256), (false, 256)] {
+        for c in caches.iter_mut() {
+            *c = Carry::default();
+        }
+        for group in 0..4u32 {
+            for index in 0..2u32 {
+                let first = group * step + 64 * index;
+                let mut w0 = wave(first, inline, 16, 0, base, !0);
+                w0.index = index;
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert!(a.r.is_ok(), "group {group} wave {index}: {:?}", a.r);
+                for ((isa, jit), cache) in isas.iter().zip(&jits).zip(caches.iter_mut()) {
+                    let b = run_cached(&prog, &w0, &mut buf, &init, 0, &[], Some(jit), cache);
+                    let at =
+                        format!("{isa:?} inline {inline} step {step} group {group} wave {index}");
+                    assert_eq!(a.r, b.r, "{at}");
+                    assert!(a.mem == b.mem, "{at}: memory");
+                    assert_eq!(a.w.v[4], b.w.v[4], "{at}: v4");
+                    // The load's site (0) and the store's (1, 256 bytes on).
+                    for (site, off) in [(0, 0), (1, 256)] {
+                        let s = cache.cache.sites[site];
+                        let wave0 = base + 4 * u64::from(group * step + 16) + off;
+                        assert_eq!(s.last, wave0, "{at}: site {site}'s last address");
+                        let want = match group {
+                            0 => DEFAULT_PREFETCH,
+                            _ => (4 * i64::from(step)).max(DEFAULT_PREFETCH),
+                        };
+                        assert_eq!(s.ahead, want, "{at}: site {site}'s distance");
+                    }
+                }
+            }
+        }
+    }
+    super::mem_vector::FAR_PREFETCH.with(|c| c.set(None));
 }
