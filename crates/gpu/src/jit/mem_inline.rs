@@ -17,21 +17,16 @@ use super::emit::{bind, sreg64, Emitter, EXEC, R, W_LIN};
 use super::lane_linear::covered;
 use super::lane_rep::rep_offset;
 use super::mem_vector::{
-    mark_unfenced, move_group, move_wave, prefetch_ahead, LANE_OFFSETS32, SITE_DELTA,
+    mark_unfenced, move_group, move_wave, prefetch_ahead, J_SITES, LANE_OFFSETS32, SITE_BYTES,
+    SITE_DELTA, SITE_HINT,
 };
 use super::plan::{Item, Plan};
 use super::select::{Kind, VmemInst};
 use super::vx::{lane_dword, Isa};
-use super::JitCtx;
 use iced_x86::code_asm::*;
-use std::mem::offset_of;
 
 /// The most global dword accesses a kernel may have for them to be inlined.
 pub(super) const INLINE_MAX: usize = 4;
-
-const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
-const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
-const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 
 impl Emitter<'_> {
     /// For access `m` (instruction `i`) at range-cache `site`: the inline paths that apply

@@ -4,18 +4,16 @@
 //! the interpreter, which reports the fault exactly as without the JIT.
 
 use super::emit::{bind, sreg32, sreg64, Emitter, R};
+use super::mem_vector::{J_SITES, SITE_BYTES, SITE_HINT};
 use super::select::SmemLoad;
 use super::JitCtx;
 use crate::exec::operand::Src;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
-const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
-/// Bytes of one `Site` entry.
-const SITE: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
 /// A scalar load's note in its site: the last address it loaded from, plus 1.
-const SITE_NOTE: i32 = offset_of!(crate::memory::Site, hint) as i32;
+const SITE_NOTE: i32 = SITE_HINT;
 
 impl Emitter<'_> {
     /// Checks `[rax, rcx)` against the range this instruction's site proved last. On a miss,
@@ -33,7 +31,7 @@ impl Emitter<'_> {
     ) -> R<AsmMemoryOperand> {
         let site = self.sites;
         self.sites += 1;
-        let at = SITE * site as i32;
+        let at = SITE_BYTES * site as i32;
         let a = &mut self.a;
         let mut miss = a.create_label();
         a.mov(rdx, qword_ptr(r12 + J_SITES))?;
@@ -88,7 +86,7 @@ impl Emitter<'_> {
         // arguments there. (In a loop the address usually moves on: the note would miss.)
         let noted = self.runs_once;
         // (The site `range_check` takes next.)
-        let at = SITE * self.sites as i32;
+        let at = SITE_BYTES * self.sites as i32;
         let mut proved = a.create_label();
         if noted {
             a.mov(rdx, qword_ptr(r12 + J_SITES))?;

@@ -32,9 +32,12 @@ use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
-const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
-const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
-const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
+/// `JitCtx::sites`: the worker's per-instruction `Site` entries.
+pub(super) const J_SITES: i32 = offset_of!(JitCtx, sites) as i32;
+/// Bytes of one `Site` entry.
+pub(super) const SITE_BYTES: i32 = std::mem::size_of::<crate::memory::Site>() as i32;
+/// `Site::hint`: the JIT's notes.
+pub(super) const SITE_HINT: i32 = offset_of!(crate::memory::Site, hint) as i32;
 /// `Site::delta`: host address = address + delta.
 pub(super) const SITE_DELTA: i32 = offset_of!(crate::memory::Site, delta) as i32;
 /// `Site::hint`: the rows path served the site.
