@@ -1168,8 +1168,10 @@ pub(super) fn reduce_min_max_u32_ymm(a: &mut CodeAssembler) -> R<()> {
     Ok(())
 }
 
+/// `Site::last` and `Site::ahead`: a consecutive access's prefetch notes.
 const SITE_LAST: i32 = offset_of!(crate::memory::Site, last) as i32;
 const SITE_AHEAD: i32 = offset_of!(crate::memory::Site, ahead) as i32;
+/// `Wave::index`: the wave's index in its work-group.
 const W_INDEX: i32 = offset_of!(crate::wave::Wave, index) as i32;
 
 /// Whether consecutive global accesses also prefetch a work-group ahead where the step
@@ -1241,8 +1243,6 @@ pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32, lear
             prefetch(a, byte_ptr(r8 + rcx + line))?;
         }
         bind(a, &mut near)?;
-    }
-    if learn {
         // Wave 0 learns: the step since the last work-group's wave 0 (none before the
         // site's first).
         let mut done = a.create_label();
