@@ -28,7 +28,7 @@ pub struct Known {
 /// A range generated code may access without asking: `[lo, hi)`, host = address + `delta`
 /// (`#[repr(C)]`: the JIT reads it). Empty when `lo >= hi`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Site {
     pub lo: u64,
     pub hi: u64,
@@ -41,28 +41,9 @@ pub struct Site {
     pub hint: u64,
     /// The JIT's prefetch notes for a consecutive access: the host address its wave 0 used
     /// last (0: none yet), and how far past its address it also prefetches (the step between
-    /// those of two work-groups where longer than [`DEFAULT_PREFETCH`], else that).
+    /// those of two work-groups where longer than the JIT's fixed distance; 0: nothing more).
     pub last: u64,
     pub ahead: i64,
-}
-
-/// How far ahead of its address a consecutive access always prefetches, and
-/// [`Site::ahead`] before the site has seen two work-groups: where the same instruction of
-/// the work-group after next goes when each work-group of 256 work-items reads one dword
-/// each (2 KiB).
-pub const DEFAULT_PREFETCH: i64 = 2048;
-
-impl Default for Site {
-    fn default() -> Self {
-        Site {
-            lo: 0,
-            hi: 0,
-            delta: 0,
-            hint: 0,
-            last: 0,
-            ahead: DEFAULT_PREFETCH,
-        }
-    }
 }
 
 /// `Site::hint` bit: the site's range is the scratch backing of the worker, which only the

@@ -27,7 +27,6 @@ use super::lane_rep::{REP_LAZY, W_REP};
 use super::select::{SubDword, VmemInst};
 use super::vx::{lane_dword, zr, Isa, V};
 use super::JitCtx;
-use crate::memory::DEFAULT_PREFETCH;
 use crate::wave::UNFENCED_VECTOR;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
@@ -1168,6 +1167,11 @@ pub(super) fn reduce_min_max_u32_ymm(a: &mut CodeAssembler) -> R<()> {
     Ok(())
 }
 
+/// How far ahead of its address a consecutive access always prefetches: where the same
+/// instruction of the work-group after next goes when each work-group of 256 work-items
+/// reads one dword each (2 KiB).
+pub(super) const PREFETCH_AHEAD: i32 = 2048;
+
 /// `Site::last` and `Site::ahead`: a consecutive access's prefetch notes.
 const SITE_LAST: i32 = offset_of!(crate::memory::Site, last) as i32;
 const SITE_AHEAD: i32 = offset_of!(crate::memory::Site, ahead) as i32;
@@ -1175,7 +1179,7 @@ const SITE_AHEAD: i32 = offset_of!(crate::memory::Site, ahead) as i32;
 const W_INDEX: i32 = offset_of!(crate::wave::Wave, index) as i32;
 
 /// Whether consecutive global accesses also prefetch a work-group ahead where the step
-/// between work-groups is longer than [`DEFAULT_PREFETCH`] ([`prefetch_ahead`]'s `learn`):
+/// between work-groups is longer than [`PREFETCH_AHEAD`] ([`prefetch_ahead`]'s `learn`):
 /// `SOFTHSA_JIT_PREFETCH` = `far` or `near`, else on AMD hosts only. Measured side by side
 /// (`docs/BENCHMARKS.md`): the reduction 2.2x faster on one worker of a 2-core AMD EPYC, 7%
 /// slower on 16 workers of a 16-core Xeon, whose own prefetchers kept up.
@@ -1210,7 +1214,7 @@ fn host_is_amd() -> bool {
     false
 }
 
-/// Prefetches the `bytes` at r8 + [`DEFAULT_PREFETCH`] (for writing when `!load`), where the
+/// Prefetches the `bytes` at r8 + [`PREFETCH_AHEAD`] (for writing when `!load`), where the
 /// same instruction of the work-group after next goes when each work-group of 256 work-items
 /// reads a dword each, as streaming kernels walk their buffers. Between two such accesses a
 /// wave runs hundreds of instructions, so without it each wave waited for its lines alone
@@ -1225,7 +1229,7 @@ fn host_is_amd() -> bool {
 /// next, a few hundred cycles ahead: too late for lines from memory on a 2-core AMD
 /// machine, which ran it 2x slower. Clobbers rcx.
 pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32, learn: bool) -> R<()> {
-    let fixed = DEFAULT_PREFETCH as i32;
+    let fixed = PREFETCH_AHEAD;
     let prefetch = |a: &mut CodeAssembler, at: AsmMemoryOperand| match load {
         true => a.prefetcht0(at),
         false => a.prefetchw(at),
@@ -1237,8 +1241,8 @@ pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32, lear
         // A longer step learned: one work-group ahead too.
         let mut near = a.create_label();
         a.mov(rcx, qword_ptr(r11 + SITE_AHEAD))?;
-        a.cmp(rcx, fixed)?;
-        a.je(near)?;
+        a.test(rcx, rcx)?;
+        a.jz(near)?;
         for line in (0..bytes).step_by(64) {
             prefetch(a, byte_ptr(r8 + rcx + line))?;
         }
@@ -1256,8 +1260,8 @@ pub(super) fn prefetch_ahead(a: &mut CodeAssembler, load: bool, bytes: i32, lear
         a.add(rcx, r8)?;
         let mut far = a.create_label();
         a.cmp(rcx, fixed)?;
-        a.jge(far)?;
-        a.mov(rcx, i64::from(fixed))?;
+        a.jg(far)?;
+        a.xor(ecx, ecx)?;
         bind(a, &mut far)?;
         a.mov(qword_ptr(r11 + SITE_AHEAD), rcx)?;
         bind(a, &mut done)?;

@@ -3,12 +3,11 @@
 //! the results stay the interpreter's whatever path served them. And the scalar loads' notes
 //! of the address they proved (`mem_scalar.rs`).
 
-use super::mem_vector::SKIP_HINTS;
+use super::mem_vector::{PREFETCH_AHEAD, SKIP_HINTS};
 use super::tests::{isas, random_wave, Rng};
 use super::tests_linear::{kernel, wave, Index};
 use super::tests_mem::{flat, run, run_cached, Carry, BUF};
 use super::JitCode;
-use crate::memory::DEFAULT_PREFETCH;
 use crate::program::Program;
 use crate::wave::UNFENCED_VECTOR;
 
@@ -323,7 +322,7 @@ fn only_blocks_before_a_loop_run_once() {
 
 /// A consecutive access prefetches where a later wave of the same instruction goes: wave 0
 /// of each work-group notes its host address in the site, and from the second work-group on
-/// the distance is the step between the two where longer than the default (the default
+/// the extra distance is the step between the two where longer than the fixed one (none
 /// before, and for shorter steps). Waves other than 0 leave the notes alone. Work-groups of
 /// two waves, 4 KiB and 1 KiB apart, run through the lane-linear inline path (one row) and
 /// through the stub (`lin_rows` 0), the sites kept from run to run as a worker keeps them;
@@ -369,9 +368,10 @@ fn consecutive_accesses_learn_how_far_ahead_to_prefetch() {
                         let s = cache.cache.sites[site];
                         let wave0 = base + 4 * u64::from(group * step + 16) + off;
                         assert_eq!(s.last, wave0, "{at}: site {site}'s last address");
+                        let bytes = 4 * i64::from(step);
                         let want = match group {
-                            0 => DEFAULT_PREFETCH,
-                            _ => (4 * i64::from(step)).max(DEFAULT_PREFETCH),
+                            1.. if bytes > i64::from(PREFETCH_AHEAD) => bytes,
+                            _ => 0,
                         };
                         assert_eq!(s.ahead, want, "{at}: site {site}'s distance");
                     }
