@@ -458,6 +458,7 @@ impl<'p> Emitter<'p> {
                     Kind::Smem(_) => "smem",
                     Kind::Vmem(_) => "vmem",
                     Kind::Ds(_) => "ds",
+                    Kind::DsAtomic(_) => "ds_atomic",
                     Kind::Branch(_) => "branch",
                     _ => "other",
                 },
@@ -476,7 +477,7 @@ impl<'p> Emitter<'p> {
                     // A memory access right after reads the segment's results at once.
                     let mem_next = matches!(
                         b.items.get(p + 1),
-                        Some(Item::Op(_, Kind::Vmem(_) | Kind::Ds(_)))
+                        Some(Item::Op(_, Kind::Vmem(_) | Kind::Ds(_) | Kind::DsAtomic(_)))
                     );
                     // A bounds check ending the segment: a prefix of the lanes where the
                     // index is lane-linear (`lane_prefix.rs`).
@@ -545,6 +546,7 @@ impl<'p> Emitter<'p> {
             Kind::Smem(m) => self.smem(i, &m)?,
             Kind::Vmem(m) => self.vmem(i, &m)?,
             Kind::Ds(d) => self.ds(i, &d)?,
+            Kind::DsAtomic(d) => self.ds_atomic(i, &d)?,
             Kind::Wave(w) => self.wave_op(i, &w)?,
             Kind::Branch(c) => self.branch(i, x, c, b)?,
             Kind::Waitcnt(imm) => self.waitcnt(imm)?,

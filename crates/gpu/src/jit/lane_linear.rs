@@ -411,7 +411,13 @@ fn walk(
                             }
                         }
                     }
-                    Kind::Salu(_)
+                    Kind::DsAtomic(d) if d.rtn => {
+                        for k in 0..d.regs() {
+                            s.write(d.dst.wrapping_add(k), Val::Unknown);
+                        }
+                    }
+                    Kind::DsAtomic(_)
+                    | Kind::Salu(_)
                     | Kind::Smem(_)
                     | Kind::Waitcnt(_)
                     | Kind::Nop

@@ -13,8 +13,7 @@
 //! (`mem_lds.rs`) plus r10 = the slot.
 
 use super::emit::{bind, Emitter, EXEC, R, W_S};
-use super::mem_lds::DsShape;
-use super::mem_lds::LANE_OFFSETS4;
+use super::mem_lds::{DsShape, J_LDS, J_LDS_SIZE, LANE_OFFSETS4};
 use super::mem_vector::{exec_word, merge_chunk, reduce_min_max_u32};
 use super::select::Kind;
 use super::stubs::Stub;
@@ -56,8 +55,6 @@ const K_MAX: i32 = offset_of!(LdsClass, max) as i32;
 const K_BCAST: i32 = offset_of!(LdsClass, bcast) as i32;
 const K_FIRST: i32 = offset_of!(LdsClass, first) as i32;
 const J_CLS: i32 = offset_of!(JitCtx, lds_cls) as i32;
-const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
-const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
 
 /// Which VGPRs have a valid classification in which slot, at the current point of the block
 /// being emitted.
@@ -110,6 +107,10 @@ impl ClassState {
             }
             Kind::Vmem(m) if !m.load => {}
             Kind::Vmem(m) => (0..m.dwords).for_each(|d| self.forget(m.data.wrapping_add(d))),
+            Kind::DsAtomic(d) if d.rtn => {
+                (0..d.regs()).for_each(|k| self.forget(d.dst.wrapping_add(k)))
+            }
+            Kind::DsAtomic(_) => {}
             Kind::Ds(d) if !d.load => {}
             Kind::Ds(d) => {
                 let n = d.dwords * if d.two { 2 } else { 1 };

@@ -111,7 +111,7 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
             }
             (r, 0)
         }
-        Kind::Ds(_) => (pair(EXEC_LO) | reg(M0), 0),
+        Kind::Ds(_) | Kind::DsAtomic(_) => (pair(EXEC_LO) | reg(M0), 0),
         Kind::Branch(c) => (
             match c {
                 Cond2::Always | Cond2::Scc(_) => 0,

@@ -34,8 +34,9 @@ static LANE_OFFSETS8: [u32; 16] = [
     0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120,
 ];
 
-const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
-const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
+/// `JitCtx::lds` and `JitCtx::lds_size`: the work-group's LDS and its size in bytes.
+pub(super) const J_LDS: i32 = offset_of!(JitCtx, lds) as i32;
+pub(super) const J_LDS_SIZE: i32 = offset_of!(JitCtx, lds_size) as i32;
 
 /// An access the lane-linear path serves: `ds_read_b32`, `ds_read2_b32`, `ds_write_b32`.
 pub(super) fn lin_ds(d: &DsInst) -> bool {
@@ -288,24 +289,7 @@ impl Emitter<'_> {
         let parts = if shape.two { 2 } else { 1 };
         match self.isa {
             Isa::Avx512 => {
-                // Addresses of every part and chunk in zmm16.., then the range, then the data.
-                a.vpbroadcastd(zmm1, r10d)?;
-                for p in 0..parts {
-                    a.vpbroadcastd(zmm2, if p == 0 { ecx } else { r8d })?;
-                    for c in 0..4 {
-                        let r = zr(V(16 + 4 * p as u8 + c as u8));
-                        a.vpaddd(r, zmm2, zmmword_ptr(rdi + 64 * c))?;
-                    }
-                }
-                for c in 0..4 {
-                    a.kmovw(k1, exec_word(c))?;
-                    for p in 0..parts {
-                        let r = zr(V(16 + 4 * p as u8 + c as u8));
-                        a.vpcmpud(k2.k1(), r, zmm1, 6)?; // NLE: above the limit
-                        a.kortestw(k2, k2)?;
-                        a.jnz(slow)?;
-                    }
-                }
+                lds_range_512(a, parts, slow)?;
                 if !shape.load && shape.two {
                     self.lds_write_lanes(shape)?;
                 }
@@ -671,6 +655,30 @@ impl Emitter<'_> {
 
 /// The AVX2 LDS paths' constants: ymm2 = the access's offset in every lane, ymm8 = the byte
 /// offsets 0, 4, ..., 28 of a chunk's consecutive dwords, ymm9 = all ones (rax is clobbered).
+/// Jumps to `slow` if an active lane's `addr + off` (32-bit) passes the limit in r10d
+/// (AVX-512): the addresses at rdi, the offsets in ecx (and r8d for a second part); leaves
+/// each part's addresses, chunk by chunk, in zmm16.. (zmm20.. the second's).
+pub(super) fn lds_range_512(a: &mut CodeAssembler, parts: usize, slow: CodeLabel) -> R<()> {
+    a.vpbroadcastd(zmm1, r10d)?;
+    for p in 0..parts {
+        a.vpbroadcastd(zmm2, if p == 0 { ecx } else { r8d })?;
+        for c in 0..4 {
+            let r = zr(V(16 + 4 * p as u8 + c as u8));
+            a.vpaddd(r, zmm2, zmmword_ptr(rdi + 64 * c))?;
+        }
+    }
+    for c in 0..4 {
+        a.kmovw(k1, exec_word(c))?;
+        for p in 0..parts {
+            let r = zr(V(16 + 4 * p as u8 + c as u8));
+            a.vpcmpud(k2.k1(), r, zmm1, 6)?; // NLE: above the limit
+            a.kortestw(k2, k2)?;
+            a.jnz(slow)?;
+        }
+    }
+    Ok(())
+}
+
 fn chunk_constants_avx2(a: &mut CodeAssembler, off: AsmRegister32) -> R<()> {
     a.vmovd(xmm2, off)?;
     a.vpbroadcastd(ymm2, xmm2)?;

@@ -48,6 +48,7 @@ mod mem_gather64;
 mod mem_inline;
 mod mem_lanes;
 mod mem_lds;
+mod mem_lds_atomic;
 mod mem_narrow;
 mod mem_private;
 mod mem_rows;
@@ -66,6 +67,8 @@ mod stubs;
 mod temp_cache;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_atomic;
 #[cfg(test)]
 mod tests_carry;
 #[cfg(test)]

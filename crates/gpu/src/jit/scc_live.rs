@@ -35,6 +35,7 @@ fn effects(item: &Item, exact_end: bool) -> Option<(u128, u128)> {
             | Kind::Smem(_)
             | Kind::Vmem(_)
             | Kind::Ds(_)
+            | Kind::DsAtomic(_)
             | Kind::Branch(_)
             | Kind::Waitcnt(_)
             | Kind::Nop => (false, false),

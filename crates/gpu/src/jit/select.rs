@@ -288,6 +288,41 @@ pub(super) struct DsInst {
     pub offset1: u32,
 }
 
+/// An LDS atomic the JIT runs natively (`mem_lds_atomic.rs`): the integer read-modify-writes
+/// of 32 or 64 bits, with or without the old value returned.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DsAtomic {
+    /// The operation: the low five bits of the GFX9 DS opcode (`exec::ds::atomic`'s `a`).
+    pub op: u8,
+    /// 64-bit (`_b64`, `_u64`, `_i64`): each operand a VGPR pair.
+    pub wide: bool,
+    /// `_rtn`: the old value goes to `dst`.
+    pub rtn: bool,
+    pub addr: u8,
+    pub data0: u8,
+    /// `ds_mskor`'s or `ds_cmpst`'s second operand (else unused).
+    pub data1: u8,
+    pub dst: u8,
+    /// The byte offset (16 bits).
+    pub offset: u32,
+}
+
+impl DsAtomic {
+    /// Whether the operation reads `data1`.
+    pub fn reads_data1(&self) -> bool {
+        matches!(self.op, 0x0c | 0x10)
+    }
+
+    /// VGPRs per operand.
+    pub fn regs(&self) -> u8 {
+        if self.wide {
+            2
+        } else {
+            1
+        }
+    }
+}
+
 /// Wave-wide lane ops.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum WaveOp {
@@ -408,6 +443,7 @@ pub(super) enum Kind {
     Smem(SmemLoad),
     Vmem(VmemInst),
     Ds(DsInst),
+    DsAtomic(DsAtomic),
     Wave(WaveOp),
     Branch(Cond2),
     /// `s_waitcnt` with this SIMM16.
@@ -479,7 +515,9 @@ pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
         Encoding::Mubuf => buffer(x).map(Kind::Vmem),
         Encoding::Ds if x.inst.op == Op::DS_BPERMUTE_B32 => bpermute(x).map(Kind::Wave),
         Encoding::Dpp => dpp_mov(x).map(Kind::Wave),
-        Encoding::Ds => ds(x).map(Kind::Ds),
+        Encoding::Ds => ds(x)
+            .map(Kind::Ds)
+            .or_else(|| ds_atomic(x).map(Kind::DsAtomic)),
         _ => None,
     }
 }
@@ -1427,6 +1465,52 @@ fn buffer(x: &XInst) -> Option<VmemInst> {
             offen,
         }),
         flat: false,
+    })
+}
+
+/// `ds_add/sub/rsub/inc/dec/min/max/and/or/xor/mskor/cmpst` (`_u32`, `_i32`, `_b32` and the
+/// 64-bit forms), with or without return, and `ds_wrxchg_rtn`: the opcodes 0x00-0x0d and 0x10
+/// of each block of 32 (+0x20 with return, +0x40 64-bit). The float ones, `wrxchg2` and GDS
+/// stay with the interpreter.
+fn ds_atomic(x: &XInst) -> Option<DsAtomic> {
+    if x.inst.mem_flags().has(MemFlags::GDS) {
+        return None;
+    }
+    let opc = x.inst.op.opcode();
+    if opc >= 0x80 {
+        return None;
+    }
+    let (op, rtn, wide) = ((opc & 0x1f) as u8, opc & 0x20 != 0, opc & 0x40 != 0);
+    // (0x0d without return is `ds_write`, 0x0e-0x0f `write2`, 0x14 `nop` and 0x11-0x15 the
+    // float ops.)
+    if !(op <= 0x0c || op == 0x10 || (op == 0x0d && rtn)) {
+        return None;
+    }
+    let reg = |s: Src| match s {
+        Src::V(r) => Some(r),
+        _ => None,
+    };
+    let n = if wide { 2 } else { 1 };
+    let fits = |r: u8| u32::from(r) + n <= 256;
+    let addr = reg(x.src[0])?;
+    let data0 = reg(x.src[1]).filter(|&r| fits(r))?;
+    let data1 = match op {
+        0x0c | 0x10 => reg(x.src[2]).filter(|&r| fits(r))?,
+        _ => 0,
+    };
+    let dst = match rtn {
+        true => x.inst.dst.vgpr_index().filter(|&r| fits(r))?,
+        false => 0,
+    };
+    Some(DsAtomic {
+        op,
+        wide,
+        rtn,
+        addr,
+        data0,
+        data1,
+        dst,
+        offset: crate::exec::ds::offset16(&x.inst),
     })
 }
 

@@ -7,6 +7,7 @@
 
 use super::emit::{Emitter, R};
 use super::mem_lds::DsShape;
+use super::mem_lds_atomic::DsAtomicShape;
 use super::mem_vector::VmemShape;
 use super::nan_stub::NanShape;
 use iced_x86::code_asm::CodeLabel;
@@ -16,6 +17,8 @@ use iced_x86::code_asm::CodeLabel;
 pub(super) enum Stub {
     Vmem(VmemShape),
     Ds(DsShape),
+    /// An LDS atomic (`mem_lds_atomic.rs`).
+    DsAtomic(DsAtomicShape),
     /// The body of every call-out to the interpreter.
     Callout,
     /// Classifies an LDS address register (`lds_class.rs`).
@@ -53,6 +56,7 @@ impl Emitter<'_> {
             match stub {
                 Stub::Vmem(s) => e.vmem_stub(s),
                 Stub::Ds(s) => e.ds_stub(s),
+                Stub::DsAtomic(s) => e.ds_atomic_stub(s),
                 Stub::Callout => e.callout_stub(),
                 Stub::LdsClassify => e.lds_classify_stub(),
                 Stub::NextWave => e.next_wave_stub(),

@@ -224,6 +224,23 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
                 _ => flat(op, 2, 20, d, 0x7f, d, off),
             }
         }
+        4..=7 if r.next().is_multiple_of(4) => {
+            // An LDS atomic (`mem_lds_atomic.rs`), 32 or 64 bits, with or without return;
+            // data1 only where the op reads it, vdst only with return (valid encodings).
+            let op = r.pick(&[
+                0x00u32, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c,
+                0x10,
+            ]);
+            let rtn = r.next().is_multiple_of(2);
+            let op = op | u32::from(rtn) << 5 | ((r.next() % 2) as u32 * 0x40);
+            let off = (r.next() % 64) as u32 * 4;
+            let d1 = if matches!(op & 0x1f, 0x0c | 0x10) {
+                (d + 2) % 8
+            } else {
+                0
+            };
+            ds(op, 23, d, d1, if rtn { (d + 4) % 8 } else { 0 }, off, 0)
+        }
         4..=7 => {
             // LDS
             let (op, two) = r.pick(&[
@@ -531,6 +548,8 @@ fn random_memory_sequences_match_the_interpreter() {
             "ds_write_b8",
             "ds_read_b128",
             "ds_write_b96",
+            "ds_add_u32",
+            "ds_cmpst_rtn_b64",
         ] {
             assert!(seen.contains(name), "{name} never generated");
         }

@@ -130,6 +130,20 @@ fn op_effects(k: &Kind) -> (Vgprs, Vgprs) {
                 ),
             }
         }
+        // The old values replace the destination in every active lane.
+        Kind::DsAtomic(d) => {
+            let n = d.regs();
+            let reads = Vgprs::run(d.addr, 1).or(Vgprs::run(d.data0, n));
+            let reads = match d.reads_data1() {
+                true => reads.or(Vgprs::run(d.data1, n)),
+                false => reads,
+            };
+            let writes = match d.rtn {
+                true => Vgprs::run(d.dst, n),
+                false => Vgprs::default(),
+            };
+            (reads, writes)
+        }
         Kind::Lane(li) => lane(li),
         Kind::Wave(_) | Kind::End | Kind::Barrier | Kind::JumpAddr { .. } => {
             (Vgprs::ALL, Vgprs::default())
@@ -174,7 +188,9 @@ fn upward_exposed(items: &[Item]) -> Vgprs {
                 // under its EXEC left alone.
                 let r = reads(item, false);
                 exposed = exposed.or(match k {
-                    Kind::Lane(_) | Kind::Vmem(_) | Kind::Ds(_) => r.minus(written),
+                    Kind::Lane(_) | Kind::Vmem(_) | Kind::Ds(_) | Kind::DsAtomic(_) => {
+                        r.minus(written)
+                    }
                     _ => r,
                 });
                 if super::mask_live::may_write_exec(k) {

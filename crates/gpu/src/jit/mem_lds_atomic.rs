@@ -1,0 +1,211 @@
+//! LDS atomics (`ds_add_u32`, `ds_max_rtn_i64`, `ds_cmpst_b32`, ...: [`DsAtomic`]) natively:
+//! after one check that every active lane's address lies inside the LDS (else the interpreter
+//! runs the instruction, whose out-of-range lanes read 0 and drop their writes), a loop over
+//! the active lanes in lane order reads each lane's old value, computes the new one with a few
+//! scalar instructions and writes it back, and for `_rtn` puts the old value in the lane's
+//! destination: what the interpreter's lane loop does (`exec::ds`), so lanes that hit one
+//! address see each other's results in the same order. Only the runner of the work-group
+//! touches its LDS, so the moves need no lock. A histogram in shared memory spends most of
+//! its time here; the call-out to the interpreter it replaces cost several times the loop.
+//!
+//! Stub interface: rdi = the address VGPR, rsi = data0's, rdx = data1's, r8 = the destination
+//! VGPR, ecx = the byte offset. Returns eax = 0 (done) or 1 (the interpreter must run it).
+
+use super::emit::{bind, err, Emitter, EXEC, R, W_S};
+use super::mem_lds::{ds_stub_returns, lds_range_512, J_LDS, J_LDS_SIZE};
+use super::select::DsAtomic;
+use super::stubs::Stub;
+use super::vx::Isa;
+use iced_x86::code_asm::*;
+
+/// The shape of an LDS atomic a stub serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct DsAtomicShape {
+    /// [`DsAtomic::op`].
+    pub op: u8,
+    pub wide: bool,
+    pub rtn: bool,
+}
+
+impl Emitter<'_> {
+    /// An LDS atomic: its operands' VGPRs to the shape's stub; the interpreter where it
+    /// declines.
+    pub(super) fn ds_atomic(&mut self, i: u32, d: &DsAtomic) -> R<()> {
+        let mut done = self.a.create_label();
+        let slow = self.slow_callout(i, done)?;
+        let a = &mut self.a;
+        let vgpr = |r: u8| qword_ptr(r13 + 256 * i32::from(r));
+        a.lea(rdi, vgpr(d.addr))?;
+        a.lea(rsi, vgpr(d.data0))?;
+        a.lea(rdx, vgpr(d.data1))?;
+        a.lea(r8, vgpr(d.dst))?;
+        a.mov(ecx, d.offset)?;
+        self.call_stub(Stub::DsAtomic(DsAtomicShape {
+            op: d.op,
+            wide: d.wide,
+            rtn: d.rtn,
+        }))?;
+        let a = &mut self.a;
+        a.test(eax, eax)?;
+        a.jnz(slow)?;
+        bind(a, &mut done)
+    }
+
+    /// The stub of `shape` (module docs).
+    pub(super) fn ds_atomic_stub(&mut self, shape: DsAtomicShape) -> R<()> {
+        let bytes = if shape.wide { 8 } else { 4 };
+        let a = &mut self.a;
+        let mut ok = a.create_label();
+        let mut slow = a.create_label();
+        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), 0)?;
+        a.je(ok)?;
+        a.mov(r9, qword_ptr(r12 + J_LDS))?;
+        // r10 = size - bytes (no lane fits when negative).
+        a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
+        a.sub(r10, bytes)?;
+        a.jb(slow)?;
+        match self.isa {
+            Isa::Avx512 => lds_range_512(a, 1, slow)?,
+            Isa::Avx2 => {
+                a.vmovd(xmm1, r10d)?;
+                a.vpbroadcastd(ymm1, xmm1)?;
+                self.lds_range_avx2(ecx, slow)?;
+            }
+        }
+        let a = &mut self.a;
+        a.mov(r11, qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))))?;
+        // rbx (the wave, not needed past EXEC), rbp, r12 and r13 (the context and the VGPRs:
+        // the operands come as addresses) hold the values.
+        for r in [rbx, rbp, r12, r13] {
+            a.push(r)?;
+        }
+        let mut lane = a.create_label();
+        bind(a, &mut lane)?;
+        a.tzcnt(rax, r11)?;
+        // 32-bit LDS address: both registers hold zero-extended dwords.
+        a.mov(r10d, dword_ptr(rdi + rax * 4))?;
+        a.add(r10d, ecx)?;
+        match shape.wide {
+            false => {
+                a.mov(ebp, dword_ptr(r9 + r10))?;
+                a.mov(ebx, dword_ptr(rsi + rax * 4))?;
+                if matches!(shape.op, 0x0c | 0x10) {
+                    a.mov(r13d, dword_ptr(rdx + rax * 4))?;
+                }
+                rmw32(a, shape.op)?;
+                a.mov(dword_ptr(r9 + r10), ebx)?;
+                if shape.rtn {
+                    a.mov(dword_ptr(r8 + rax * 4), ebp)?;
+                }
+            }
+            true => {
+                a.mov(rbp, qword_ptr(r9 + r10))?;
+                pair(a, rbx, ebx, rsi)?;
+                if matches!(shape.op, 0x0c | 0x10) {
+                    pair(a, r13, r13d, rdx)?;
+                }
+                rmw64(a, shape.op)?;
+                a.mov(qword_ptr(r9 + r10), rbx)?;
+                if shape.rtn {
+                    a.mov(dword_ptr(r8 + rax * 4), ebp)?;
+                    a.shr(rbp, 32)?;
+                    a.mov(dword_ptr(r8 + rax * 4 + 256), ebp)?;
+                }
+            }
+        }
+        a.blsr(r11, r11)?;
+        a.jnz(lane)?;
+        for r in [r13, r12, rbp, rbx] {
+            a.pop(r)?;
+        }
+        ds_stub_returns(a, &mut ok, &mut slow)
+    }
+}
+
+/// `to` (`to32` its low half) = the lane's (rax) 64-bit operand from the VGPR pair at `regs`
+/// (clobbers r12).
+fn pair(
+    a: &mut CodeAssembler,
+    to: AsmRegister64,
+    to32: AsmRegister32,
+    regs: AsmRegister64,
+) -> R<()> {
+    a.mov(to32, dword_ptr(regs + rax * 4))?;
+    a.mov(r12d, dword_ptr(regs + rax * 4 + 256))?;
+    a.shl(r12, 32)?;
+    a.or(to, r12)?;
+    Ok(())
+}
+
+/// Emits one lane's operation `op` (`exec::ds::atomic`'s, of the subset `select` passes) on
+/// registers of one width: `old` (kept), `new` (data0 on entry, the value to store on exit),
+/// `d1` (data1, where the op reads it), `t` (scratch). A macro because iced's
+/// 32- and 64-bit registers are distinct types.
+macro_rules! rmw {
+    ($a:expr, $op:expr, $old:expr, $new:expr, $d1:expr, $t:expr) => {{
+        let a = $a;
+        let (old, new, d1, t) = ($old, $new, $d1, $t);
+        match $op {
+            0x00 => a.add(new, old)?,
+            0x01 => {
+                a.neg(new)?;
+                a.add(new, old)?;
+            }
+            0x02 => a.sub(new, old)?,
+            // inc: old < d0 ? old + 1 : 0
+            0x03 => {
+                a.cmp(old, new)?;
+                // (All ones where old < d0, else 0.)
+                a.sbb(new, new)?;
+                a.lea(t, ptr(rbp + 1))?;
+                a.and(new, t)?;
+            }
+            // dec: old == 0 || old > d0 ? d0 : old - 1
+            0x04 => {
+                a.lea(t, ptr(rbp - 1))?;
+                a.cmp(new, old)?;
+                a.cmovb(t, new)?;
+                a.test(old, old)?;
+                a.cmovz(t, new)?;
+                a.mov(new, t)?;
+            }
+            0x05..=0x08 => {
+                a.cmp(old, new)?;
+                match $op {
+                    0x05 => a.cmovl(new, old)?,
+                    0x06 => a.cmovg(new, old)?,
+                    0x07 => a.cmovb(new, old)?,
+                    _ => a.cmova(new, old)?,
+                }
+            }
+            0x09 => a.and(new, old)?,
+            0x0a => a.or(new, old)?,
+            0x0b => a.xor(new, old)?,
+            // mskor: (old & !d0) | d1
+            0x0c => {
+                a.andn(new, new, old)?;
+                a.or(new, d1)?;
+            }
+            // wrxchg: d0
+            0x0d => {}
+            // cmpst: old == d0 ? d1 : old
+            0x10 => {
+                a.cmp(old, new)?;
+                a.mov(new, old)?;
+                a.cmove(new, d1)?;
+            }
+            _ => return Err(err("an LDS atomic select does not pass")),
+        }
+        Ok(())
+    }};
+}
+
+/// [`rmw!`] on dwords: old = ebp, new = ebx, d1 = r13d, scratch r12d.
+fn rmw32(a: &mut CodeAssembler, op: u8) -> R<()> {
+    rmw!(a, op, ebp, ebx, r13d, r12d)
+}
+
+/// [`rmw!`] on qwords: old = rbp, new = rbx, d1 = r13, scratch r12.
+fn rmw64(a: &mut CodeAssembler, op: u8) -> R<()> {
+    rmw!(a, op, rbp, rbx, r13, r12)
+}
