@@ -416,7 +416,13 @@ fn walk(
                             s.write(d.dst.wrapping_add(k), Val::Unknown);
                         }
                     }
+                    Kind::VAtomic(m) if m.rtn => {
+                        for k in 0..m.regs() {
+                            s.write(m.dst.wrapping_add(k), Val::Unknown);
+                        }
+                    }
                     Kind::DsAtomic(_)
+                    | Kind::VAtomic(_)
                     | Kind::Salu(_)
                     | Kind::Smem(_)
                     | Kind::Waitcnt(_)

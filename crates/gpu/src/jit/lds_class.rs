@@ -110,7 +110,10 @@ impl ClassState {
             Kind::DsAtomic(d) if d.rtn => {
                 (0..d.regs()).for_each(|k| self.forget(d.dst.wrapping_add(k)))
             }
-            Kind::DsAtomic(_) => {}
+            Kind::VAtomic(m) if m.rtn => {
+                (0..m.regs()).for_each(|k| self.forget(m.dst.wrapping_add(k)))
+            }
+            Kind::DsAtomic(_) | Kind::VAtomic(_) => {}
             Kind::Ds(d) if !d.load => {}
             Kind::Ds(d) => {
                 let n = d.dwords * if d.two { 2 } else { 1 };

@@ -112,6 +112,7 @@ fn op(k: &Kind) -> Option<(Regs, Regs)> {
             (r, 0)
         }
         Kind::Ds(_) | Kind::DsAtomic(_) => (pair(EXEC_LO) | reg(M0), 0),
+        Kind::VAtomic(m) => (pair(EXEC_LO) | m.saddr.map_or(0, |s| pair(s.into())), 0),
         Kind::Branch(c) => (
             match c {
                 Cond2::Always | Cond2::Scc(_) => 0,

@@ -92,7 +92,7 @@ impl Emitter<'_> {
                 if matches!(shape.op, 0x0c | 0x10) {
                     a.mov(r13d, dword_ptr(rdx + rax * 4))?;
                 }
-                rmw32(a, shape.op)?;
+                rmw32(a, shape.op, [ebp, ebx, r13d, r12d], rbp)?;
                 a.mov(dword_ptr(r9 + r10), ebx)?;
                 if shape.rtn {
                     a.mov(dword_ptr(r8 + rax * 4), ebp)?;
@@ -104,7 +104,7 @@ impl Emitter<'_> {
                 if matches!(shape.op, 0x0c | 0x10) {
                     pair(a, r13, r13d, rdx)?;
                 }
-                rmw64(a, shape.op)?;
+                rmw64(a, shape.op, [rbp, rbx, r13, r12])?;
                 a.mov(qword_ptr(r9 + r10), rbx)?;
                 if shape.rtn {
                     a.mov(dword_ptr(r8 + rax * 4), ebp)?;
@@ -137,14 +137,15 @@ fn pair(
     Ok(())
 }
 
-/// Emits one lane's operation `op` (`exec::ds::atomic`'s, of the subset `select` passes) on
-/// registers of one width: `old` (kept), `new` (data0 on entry, the value to store on exit),
-/// `d1` (data1, where the op reads it), `t` (scratch). A macro because iced's
-/// 32- and 64-bit registers are distinct types.
+/// Emits one lane's read-modify-write `op` (`exec::ds::atomic`'s numbering, of the subset
+/// `select` passes; also the global atomics', `mem_atomic.rs`) on registers of one width:
+/// `old` (kept; `old64` its full register), `new` (data0 on entry, the value to store on
+/// exit), `d1` (data1, where the op reads it), `t` (scratch). A macro because iced's 32- and
+/// 64-bit registers are distinct types.
 macro_rules! rmw {
-    ($a:expr, $op:expr, $old:expr, $new:expr, $d1:expr, $t:expr) => {{
+    ($a:expr, $op:expr, $old:expr, $old64:expr, $new:expr, $d1:expr, $t:expr) => {{
         let a = $a;
-        let (old, new, d1, t) = ($old, $new, $d1, $t);
+        let (old, old64, new, d1, t) = ($old, $old64, $new, $d1, $t);
         match $op {
             0x00 => a.add(new, old)?,
             0x01 => {
@@ -157,12 +158,12 @@ macro_rules! rmw {
                 a.cmp(old, new)?;
                 // (All ones where old < d0, else 0.)
                 a.sbb(new, new)?;
-                a.lea(t, ptr(rbp + 1))?;
+                a.lea(t, ptr(old64 + 1))?;
                 a.and(new, t)?;
             }
             // dec: old == 0 || old > d0 ? d0 : old - 1
             0x04 => {
-                a.lea(t, ptr(rbp - 1))?;
+                a.lea(t, ptr(old64 - 1))?;
                 a.cmp(new, old)?;
                 a.cmovb(t, new)?;
                 a.test(old, old)?;
@@ -194,18 +195,23 @@ macro_rules! rmw {
                 a.mov(new, old)?;
                 a.cmove(new, d1)?;
             }
-            _ => return Err(err("an LDS atomic select does not pass")),
+            _ => return Err(err("an atomic select does not pass")),
         }
         Ok(())
     }};
 }
 
-/// [`rmw!`] on dwords: old = ebp, new = ebx, d1 = r13d, scratch r12d.
-fn rmw32(a: &mut CodeAssembler, op: u8) -> R<()> {
-    rmw!(a, op, ebp, ebx, r13d, r12d)
+/// [`rmw!`] on dwords.
+pub(super) fn rmw32(
+    a: &mut CodeAssembler,
+    op: u8,
+    [old, new, d1, t]: [AsmRegister32; 4],
+    old64: AsmRegister64,
+) -> R<()> {
+    rmw!(a, op, old, old64, new, d1, t)
 }
 
-/// [`rmw!`] on qwords: old = rbp, new = rbx, d1 = r13, scratch r12.
-fn rmw64(a: &mut CodeAssembler, op: u8) -> R<()> {
-    rmw!(a, op, rbp, rbx, r13, r12)
+/// [`rmw!`] on qwords.
+pub(super) fn rmw64(a: &mut CodeAssembler, op: u8, [old, new, d1, t]: [AsmRegister64; 4]) -> R<()> {
+    rmw!(a, op, old, old, new, d1, t)
 }

@@ -529,6 +529,18 @@ impl Emitter<'_> {
         retry: CodeLabel,
         slow: CodeLabel,
     ) -> R<()> {
+        self.site_range_check(write, write, retry, slow)
+    }
+
+    /// [`Self::stub_range_check`], marking the wave's stores unfenced on a hit only where
+    /// `mark` (an atomic's host read-modify-write is a full barrier: nothing to fence).
+    pub(super) fn site_range_check(
+        &mut self,
+        write: bool,
+        mark: bool,
+        retry: CodeLabel,
+        slow: CodeLabel,
+    ) -> R<()> {
         let a = &mut self.a;
         let mut miss = a.create_label();
         let mut hit = a.create_label();
@@ -563,7 +575,7 @@ impl Emitter<'_> {
         a.jz(slow)?;
         a.jmp(retry)?;
         bind(a, &mut hit)?;
-        if write {
+        if mark {
             mark_unfenced(a)?;
         }
         Ok(())

@@ -42,6 +42,7 @@ mod lane_wide;
 mod lds_class;
 mod liveness;
 mod mask_live;
+mod mem_atomic;
 mod mem_buffer;
 mod mem_gather32;
 mod mem_gather64;

@@ -36,6 +36,7 @@ fn effects(item: &Item, exact_end: bool) -> Option<(u128, u128)> {
             | Kind::Vmem(_)
             | Kind::Ds(_)
             | Kind::DsAtomic(_)
+            | Kind::VAtomic(_)
             | Kind::Branch(_)
             | Kind::Waitcnt(_)
             | Kind::Nop => (false, false),

@@ -288,6 +288,40 @@ pub(super) struct DsInst {
     pub offset1: u32,
 }
 
+/// A global atomic the JIT runs natively (`mem_atomic.rs`): the integer operations of 32 or
+/// 64 bits, with or without the old value returned (GLC).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct VAtomic {
+    /// The operation (`mem_atomic::rmw_code`).
+    pub op: u8,
+    pub wide: bool,
+    pub rtn: bool,
+    /// Address VGPR (a pair, or the 32-bit offset with `saddr`).
+    pub vaddr: u8,
+    /// SGPR pair base (the `saddr` form).
+    pub saddr: Option<u8>,
+    pub offset: i32,
+    /// The data VGPR(s): {new value, compare value} for compare-and-swap.
+    pub data: u8,
+    pub dst: u8,
+}
+
+impl VAtomic {
+    /// VGPRs per value.
+    pub fn regs(&self) -> u8 {
+        if self.wide {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The data VGPRs read: one value, two for compare-and-swap.
+    pub fn data_regs(&self) -> u8 {
+        self.regs() * if self.op == 0x10 { 2 } else { 1 }
+    }
+}
+
 /// An LDS atomic the JIT runs natively (`mem_lds_atomic.rs`): the integer read-modify-writes
 /// of 32 or 64 bits, with or without the old value returned.
 #[derive(Clone, Copy, Debug)]
@@ -444,6 +478,7 @@ pub(super) enum Kind {
     Vmem(VmemInst),
     Ds(DsInst),
     DsAtomic(DsAtomic),
+    VAtomic(VAtomic),
     Wave(WaveOp),
     Branch(Cond2),
     /// `s_waitcnt` with this SIMM16.
@@ -506,7 +541,10 @@ pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
         {
             lane(x).map(Kind::Lane)
         }
-        Encoding::Global | Encoding::Flat => vmem(x).map(Kind::Vmem),
+        Encoding::Global => vmem(x)
+            .map(Kind::Vmem)
+            .or_else(|| vatomic(x).map(Kind::VAtomic)),
+        Encoding::Flat => vmem(x).map(Kind::Vmem),
         // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
         // no host instruction (docs/MEMORY_MODEL.md; the interpreter's `fence(AcqRel)` only
         // keeps the Rust compiler from moving accesses across it, and generated code is
@@ -1466,6 +1504,47 @@ fn buffer(x: &XInst) -> Option<VmemInst> {
         }),
         flat: false,
     })
+}
+
+/// `global_atomic_*` of the integer operations, 32 and 64 bits, with or without GLC (not the
+/// float ones, not FLAT: its lanes may address LDS or scratch).
+fn vatomic(x: &XInst) -> Option<VAtomic> {
+    let Some(VmemKind::Atomic { op, wide }) = x.vmem else {
+        return None;
+    };
+    let op = super::mem_atomic::rmw_code(op)?;
+    let f = x.inst.mem_flags();
+    if f.has(MemFlags::LDS) || f.has(MemFlags::TFE) {
+        return None;
+    }
+    let vaddr = x.inst.src[0].vgpr_index()?;
+    let saddr = match x.inst.src[2].is_none() {
+        true => None,
+        false => Some((x.inst.src[2].raw() & 127) as u8).filter(|&s| s < 101),
+    };
+    if x.inst.src[2].is_none() == saddr.is_some() || (saddr.is_none() && vaddr == 255) {
+        return None;
+    }
+    let mut m = VAtomic {
+        op,
+        wide,
+        rtn: f.has(MemFlags::GLC),
+        vaddr,
+        saddr,
+        offset: x.inst.imm,
+        data: x.inst.src[1].vgpr_index()?,
+        dst: 0,
+    };
+    if u32::from(m.data) + u32::from(m.data_regs()) > 256 {
+        return None;
+    }
+    if m.rtn {
+        m.dst = x.inst.dst.vgpr_index()?;
+        if u32::from(m.dst) + u32::from(m.regs()) > 256 {
+            return None;
+        }
+    }
+    Some(m)
 }
 
 /// `ds_add/sub/rsub/inc/dec/min/max/and/or/xor/mskor/cmpst` (`_u32`, `_i32`, `_b32` and the

@@ -6,6 +6,7 @@
 //! process's first; see docs/JIT.md, "Compile time".)
 
 use super::emit::{Emitter, R};
+use super::mem_atomic::VAtomicShape;
 use super::mem_lds::DsShape;
 use super::mem_lds_atomic::DsAtomicShape;
 use super::mem_vector::VmemShape;
@@ -19,6 +20,8 @@ pub(super) enum Stub {
     Ds(DsShape),
     /// An LDS atomic (`mem_lds_atomic.rs`).
     DsAtomic(DsAtomicShape),
+    /// A global atomic (`mem_atomic.rs`).
+    VAtomic(VAtomicShape),
     /// The body of every call-out to the interpreter.
     Callout,
     /// Classifies an LDS address register (`lds_class.rs`).
@@ -57,6 +60,7 @@ impl Emitter<'_> {
                 Stub::Vmem(s) => e.vmem_stub(s),
                 Stub::Ds(s) => e.ds_stub(s),
                 Stub::DsAtomic(s) => e.ds_atomic_stub(s),
+                Stub::VAtomic(s) => e.vatomic_stub(s),
                 Stub::Callout => e.callout_stub(),
                 Stub::LdsClassify => e.lds_classify_stub(),
                 Stub::NextWave => e.next_wave_stub(),

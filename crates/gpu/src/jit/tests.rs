@@ -313,9 +313,11 @@ pub(super) fn fuzzable(x: &crate::program::XInst) -> bool {
         .any(|s| name.contains(s));
     let memory = matches!(enc, Ds | Global | Flat | Smem | Mubuf);
     (scalar_ok || memory || matches!(enc, Vop1 | Vop2 | Vopc | Vop3))
-        && !["readlane", "readfirstlane", "movrel", "swap"]
+        && !["readlane", "readfirstlane", "movrel"]
             .iter()
             .any(|s| name.contains(s))
+        // (`v_swap_b32`, not the atomics' swaps.)
+        && (memory || !name.contains("swap"))
 }
 
 /// A program of `n` valid instructions from `gen` (those the decoder and interpreter accept

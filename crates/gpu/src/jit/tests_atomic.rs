@@ -1,10 +1,10 @@
-//! LDS atomics (`mem_lds_atomic.rs`) against the interpreter: every operation the JIT
+//! LDS atomics (`mem_lds_atomic.rs`) and global ones (`mem_atomic.rs`) against the interpreter: every operation the JIT
 //! translates, 32- and 64-bit, with and without return, on lanes that collide on one address,
 //! hit consecutive or scattered ones, or lie partly outside the LDS, under full and sparse
 //! EXEC, with the destination apart from or on top of the address and data registers.
 
 use super::tests::{isas, random_wave, Rng};
-use super::tests_mem::{ds, run, then_endpgm};
+use super::tests_mem::{ds, flat, run, then_endpgm, BUF};
 use super::{first_difference, JitCode};
 
 /// The operations `select::ds_atomic` passes (the low five opcode bits).
@@ -100,4 +100,116 @@ fn lds_atomics_are_native_and_exact() {
         }
     }
     assert!(cases > 300, "{cases} cases");
+}
+
+/// `global_atomic_*` (`mem_atomic.rs`) against the interpreter: every integer operation, 32-
+/// and 64-bit, with and without GLC, through a VGPR pair and through `saddr` plus 32-bit
+/// offsets, on lanes that collide on one address, hit consecutive or scattered ones, are
+/// misaligned or lie outside the buffer (faults: the interpreter's, from the same lane), under
+/// full and sparse EXEC, with the destination apart from or on top of the data registers.
+#[test]
+fn global_atomics_are_native_and_exact() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let mut r = Rng(0x61_0bad);
+    let mut buf = vec![0u8; BUF];
+    let init: Vec<u8> = (0..BUF)
+        .map(|i| if i % 4 == 0 { (r.next() % 4) as u8 } else { 0 })
+        .collect();
+    let (mut cases, mut faults) = (0, 0);
+    // swap, cmpswap, add, sub, smin, umin, smax, umax, and, or, xor, inc, dec
+    for op in 0x40..=0x4c_u32 {
+        for wide in [false, true] {
+            for glc in [false, true] {
+                let opc = op + if wide { 0x20 } else { 0 };
+                let n = if wide { 2 } else { 1 };
+                // (addr, data, vdst): apart; vdst on the data.
+                for (addr, data, vdst) in [(10u32, 2u32, 6u32), (10, 2, 2)] {
+                    if !glc && vdst != 6 {
+                        continue;
+                    }
+                    let vdst = if glc { vdst } else { 0 };
+                    for saddr in [false, true] {
+                        let off = r.pick(&[0i32, 8, -16]);
+                        let mut inst =
+                            flat(opc, 2, addr, data, if saddr { 10 } else { 0x7f }, vdst, off);
+                        inst[0] |= u32::from(glc) << 16;
+                        let prog = then_endpgm(inst);
+                        let text = prog.text(0);
+                        for pattern in 0..6 {
+                            let mut w0 = random_wave(&mut r);
+                            let base = buf.as_ptr() as u64;
+                            w0.set_s64(10, base);
+                            w0.set_exec(match pattern % 3 {
+                                0 => u64::MAX,
+                                1 => r.next() | 1 << 63,
+                                _ => r.next() & r.next(),
+                            });
+                            let bytes = 4 * n as u64;
+                            for l in 0..64 {
+                                let at: u64 = match pattern {
+                                    // One address for all lanes.
+                                    0 => 64,
+                                    1 => 256 + bytes * l as u64,
+                                    2 => 128 + bytes * (r.next() % 4),
+                                    3 => 64 + bytes * (r.next() % 1000),
+                                    // Now and then a misaligned lane.
+                                    4 => {
+                                        64 + bytes * (r.next() % 1000)
+                                            + u64::from(r.next().is_multiple_of(40))
+                                                * 4
+                                                * (n as u64 - 1).max(1)
+                                    }
+                                    // Now and then a lane past the buffer.
+                                    _ => {
+                                        64 + bytes * (r.next() % 1000)
+                                            + u64::from(r.next().is_multiple_of(40)) * BUF as u64
+                                    }
+                                };
+                                let at = at.wrapping_sub(off as i64 as u64);
+                                if saddr {
+                                    w0.v[addr as usize][l] = at as u32;
+                                } else {
+                                    let a = base + at;
+                                    w0.v[addr as usize][l] = a as u32;
+                                    w0.v[addr as usize + 1][l] = (a >> 32) as u32;
+                                }
+                                for v in data..data + 2 * n {
+                                    if r.next().is_multiple_of(2) {
+                                        w0.v[v as usize][l] = (r.next() % 4) as u32;
+                                    }
+                                }
+                            }
+                            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                            faults += usize::from(a.r.is_err());
+                            for &isa in &isas {
+                                let jit = JitCode::compile(&prog, 0, false, false, isa)
+                                    .expect("compiles");
+                                assert_eq!(jit.native, jit.reachable, "{isa:?} {text}: translated");
+                                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                                assert_eq!(a.r, b.r, "{isa:?} {text} pattern {pattern}");
+                                let diff = first_difference(&b.w, &a.w, 0..256);
+                                assert!(
+                                    diff.is_none(),
+                                    "{isa:?} {text} pattern {pattern}: {diff:?}"
+                                );
+                                let at = a.mem.iter().zip(&b.mem).position(|(x, y)| x != y);
+                                assert!(
+                                    at.is_none(),
+                                    "{isa:?} {text} pattern {pattern}: byte {at:?}"
+                                );
+                                cases += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        cases > 1000 && faults > 20,
+        "{cases} cases, {faults} faults"
+    );
 }

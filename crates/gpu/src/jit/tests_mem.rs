@@ -192,6 +192,20 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
             0x34 << 25 | 23 << 17 | 23 << 9 | r.pick(&[128u32, 132, 136, 192]),
             0,
         ],
+        0..=3 if r.next().is_multiple_of(5) => {
+            // A global atomic (`mem_atomic.rs`): swap .. dec, 32 or 64 bits, GLC or not
+            // (vdst only with GLC: valid encodings), through a pair or `saddr`.
+            let op = 0x40 + (r.next() % 13) as u32 + r.pick(&[0u32, 0x20]);
+            let glc = r.next().is_multiple_of(2);
+            let vdst = if glc { (d + 4) % 8 } else { 0 };
+            let off = (r.next() % 16) as i32 * 8 - 64;
+            let mut inst = match r.next() % 2 {
+                0 => flat(op, 2, 22, d, 10, vdst, off),
+                _ => flat(op, 2, 20, d, 0x7f, vdst, off),
+            };
+            inst[0] |= u32::from(glc) << 16;
+            inst
+        }
         0..=3 => {
             // global/flat load or store of 1, 2, 3 or 4 dwords, or of a byte or short (sign- or
             // zero-extended, or into one half of the register; stores from either half) at
@@ -550,6 +564,8 @@ fn random_memory_sequences_match_the_interpreter() {
             "ds_write_b96",
             "ds_add_u32",
             "ds_cmpst_rtn_b64",
+            "global_atomic_add",
+            "global_atomic_cmpswap_x2",
         ] {
             assert!(seen.contains(name), "{name} never generated");
         }

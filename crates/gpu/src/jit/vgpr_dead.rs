@@ -144,6 +144,15 @@ fn op_effects(k: &Kind) -> (Vgprs, Vgprs) {
             };
             (reads, writes)
         }
+        Kind::VAtomic(m) => {
+            let addr = Vgprs::run(m.vaddr, if m.saddr.is_some() { 1 } else { 2 });
+            let reads = addr.or(Vgprs::run(m.data, m.data_regs()));
+            let writes = match m.rtn {
+                true => Vgprs::run(m.dst, m.regs()),
+                false => Vgprs::default(),
+            };
+            (reads, writes)
+        }
         Kind::Lane(li) => lane(li),
         Kind::Wave(_) | Kind::End | Kind::Barrier | Kind::JumpAddr { .. } => {
             (Vgprs::ALL, Vgprs::default())
@@ -188,9 +197,11 @@ fn upward_exposed(items: &[Item]) -> Vgprs {
                 // under its EXEC left alone.
                 let r = reads(item, false);
                 exposed = exposed.or(match k {
-                    Kind::Lane(_) | Kind::Vmem(_) | Kind::Ds(_) | Kind::DsAtomic(_) => {
-                        r.minus(written)
-                    }
+                    Kind::Lane(_)
+                    | Kind::Vmem(_)
+                    | Kind::Ds(_)
+                    | Kind::DsAtomic(_)
+                    | Kind::VAtomic(_) => r.minus(written),
                     _ => r,
                 });
                 if super::mask_live::may_write_exec(k) {
