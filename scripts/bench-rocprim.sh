@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# rocPRIM's radix sort and scan (a real library's kernels) and a gather of doubles through an
-# index (benches/hip/rocprim_sort.hip) under two softhsa libraries side by side, in
+# rocPRIM's radix sort and scan (a real library's kernels), a gather of doubles through an
+# index and a histogram with atomics in shared and in global memory
+# (benches/hip/rocprim_sort.hip) under two softhsa libraries side by side, in
 # alternating rounds (A, B, A, B, ...): per round and library, the fastest of the program's
 # last two runs of each (the first compiles); at the end the medians of the rounds and B's
 # gain (A/B).
@@ -8,13 +9,13 @@
 #   scripts/bench-rocprim.sh LIB_DIR_A LIB_DIR_B [--rounds N] [--keys N]
 #
 # Builds the program with hipcc into $BENCH_OUT (default target/bench) unless it is there
-# already. SOFTHSA_WORKERS and SOFTHSA_JIT_ISA pass through to both libraries; an
-# LD_LIBRARY_PATH set outside (HIP's libraries carried to a machine without them) stays
-# after the library's directory.
+# already (and newer than its source, where hipcc is installed). SOFTHSA_WORKERS and
+# SOFTHSA_JIT_ISA pass through to both libraries; an LD_LIBRARY_PATH set outside (HIP's
+# libraries carried to a machine without them) stays after the library's directory.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${BENCH_OUT:-$ROOT/target/bench}
-[ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 A=$(cd "$1" && pwd) B=$(cd "$2" && pwd)
 shift 2
 rounds=5 keys=1048576
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 bin=$OUT/bin/rocprim_sort
-if [ ! -x "$bin" ]; then
+if [ ! -x "$bin" ] || { [ "$ROOT/benches/hip/rocprim_sort.hip" -nt "$bin" ] && command -v hipcc >/dev/null; }; then
     mkdir -p "$OUT/bin"
     hipcc -std=c++17 --offload-arch=gfx906 -O2 -o "$bin" "$ROOT/benches/hip/rocprim_sort.hip"
 fi
@@ -43,15 +44,17 @@ for r in $(seq "$rounds"); do
         dir=$A
         [ $lib = B ] && dir=$B
         out=$(LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$bin" "$keys")
-        grep -q "sort ok, scan ok, gather ok" <<<"$out" || { echo "$lib: wrong results"; echo "$out"; exit 1; }
+        grep -q "sort ok, scan ok, gather ok, histogram ok" <<<"$out" || { echo "$lib: wrong results"; echo "$out"; exit 1; }
         line+=" sort_$lib=$(best radix_sort <<<"$out") scan_$lib=$(best inclusive_scan <<<"$out")"
         line+=" gather_$lib=$(best gather_f64 <<<"$out")"
+        line+=" hist_shared_$lib=$(best histogram_shared <<<"$out")"
+        line+=" hist_global_$lib=$(best histogram_global <<<"$out")"
     done
     echo "$line" | tee -a "$res"
 done
 echo "# medians of $rounds rounds"
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
-for what in sort scan gather; do
+for what in sort scan gather hist_shared hist_global; do
     ma=$(grep -o " ${what}_A=[0-9.]*" "$res" | cut -d= -f2 | median)
     mb=$(grep -o " ${what}_B=[0-9.]*" "$res" | cut -d= -f2 | median)
     echo "$what A=$ma B=$mb A/B=$(awk -v a="$ma" -v b="$mb" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')"

@@ -3,8 +3,10 @@
 // library uses the GPU (rocPRIM 5.2 sorts this size with a block sort and ten merge passes,
 // whose binary searches load at data-dependent addresses, and scans with decoupled
 // look-back), and beside them a hand-written gather of doubles through an index array,
-// y[i] = 2 * x[idx[i]] (a two-dword load per lane). Each is run three times (the first
-// compiles the kernels); prints each time and checks the results against the host's.
+// y[i] = 2 * x[idx[i]] (a two-dword load per lane), and a 256-bin histogram of the keys with
+// atomics, once in shared memory (per-block bins added to the global ones at the end) and once
+// straight into global memory. Each is run three times (the first compiles the kernels);
+// prints each time and checks the results against the host's.
 //
 //   hipcc -std=c++17 --offload-arch=gfx906 -O2 benches/hip/rocprim_sort.hip -o rocprim_sort
 //   scripts/bench-rocprim.sh LIB_DIR_A LIB_DIR_B     (two libraries side by side)
@@ -31,6 +33,24 @@ __global__ void gather_f64(const double *x, const unsigned *idx, double *y, unsi
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         y[i] = 2.0 * x[idx[i]];
+}
+
+// Per-block bins in shared memory (atomicAdd on LDS), then one global atomicAdd per bin.
+__global__ void histogram_shared(const unsigned *keys, unsigned *bins, unsigned n) {
+    __shared__ unsigned h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    for (unsigned i = blockIdx.x * 256 + threadIdx.x; i < n; i += gridDim.x * 256)
+        atomicAdd(&h[keys[i] & 255], 1u);
+    __syncthreads();
+    atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
+
+// One global atomicAdd per key.
+__global__ void histogram_global(const unsigned *keys, unsigned *bins, unsigned n) {
+    unsigned i = blockIdx.x * 256 + threadIdx.x;
+    if (i < n)
+        atomicAdd(&bins[keys[i] & 255], 1u);
 }
 
 static double now_ms() {
@@ -114,7 +134,35 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < m && gather_ok; i++)
         gather_ok = y[i] == 2.0 * table[index[i]];
 
-    std::printf("sort %s, scan %s, gather %s\n", sort_ok ? "ok" : "WRONG",
-                scan_ok ? "ok" : "WRONG", gather_ok ? "ok" : "WRONG");
-    return sort_ok && scan_ok && gather_ok ? 0 : 1;
+    // The histograms, of the keys' low bytes.
+    std::vector<unsigned> want(256, 0), bins(256);
+    for (size_t i = 0; i < n; i++)
+        want[keys[i] & 255]++;
+    unsigned *dkeys, *dbins;
+    CHECK(hipMalloc(&dkeys, n * 4));
+    CHECK(hipMalloc(&dbins, 256 * 4));
+    CHECK(hipMemcpy(dkeys, keys.data(), n * 4, hipMemcpyHostToDevice));
+    bool histogram_ok = true;
+    for (int shared = 1; shared >= 0; shared--) {
+        for (int r = 0; r < 3; r++) {
+            CHECK(hipMemset(dbins, 0, 256 * 4));
+            CHECK(hipDeviceSynchronize());
+            double t0 = now_ms();
+            if (shared)
+                histogram_shared<<<256, 256>>>(dkeys, dbins, unsigned(n));
+            else
+                histogram_global<<<unsigned((n + 255) / 256), 256>>>(dkeys, dbins, unsigned(n));
+            CHECK(hipGetLastError());
+            CHECK(hipDeviceSynchronize());
+            std::printf("%s %zu keys: %.2f ms\n", shared ? "histogram_shared" : "histogram_global",
+                        n, now_ms() - t0);
+            CHECK(hipMemcpy(bins.data(), dbins, 256 * 4, hipMemcpyDeviceToHost));
+            histogram_ok = histogram_ok && bins == want;
+        }
+    }
+
+    std::printf("sort %s, scan %s, gather %s, histogram %s\n", sort_ok ? "ok" : "WRONG",
+                scan_ok ? "ok" : "WRONG", gather_ok ? "ok" : "WRONG",
+                histogram_ok ? "ok" : "WRONG");
+    return sort_ok && scan_ok && gather_ok && histogram_ok ? 0 : 1;
 }
