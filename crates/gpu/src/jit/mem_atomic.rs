@@ -1,4 +1,4 @@
-//! Global atomics (`global_atomic_add`, `global_atomic_cmpswap_x2`, ...: [`VAtomic`])
+//! Global and FLAT atomics (`global_atomic_add`, `flat_atomic_cmpswap_x2`, ...: [`VAtomic`])
 //! natively. A first pass over the active lanes finds their lowest and highest address and
 //! whether every one is aligned; one check of that span against the instruction's range
 //! cache (`mem_vector.rs`, `site_range_check`) proves every lane's access, and a second pass
@@ -9,8 +9,9 @@
 //! operation is one indivisible host read-modify-write, a full barrier. A misaligned lane or
 //! a span the cache cannot prove (lanes in two allocations, a fault) leaves the whole
 //! instruction to the interpreter before any lane ran, which then faults, or not, exactly as
-//! it would have. FLAT atomics (whose lanes may address LDS or scratch) and the float ones stay
-//! with the interpreter.
+//! it would have. FLAT atomics take the same path: a lane in the LDS or private aperture
+//! fails the range check (no allocation lies there) and so goes to the interpreter, which
+//! routes it. The float atomics stay with the interpreter.
 //!
 //! Stub interface: rdi = the address VGPR (a pair, or 32-bit offsets with `saddr`), rdx = the
 //! uniform part of the address (the offset, plus the `saddr` base), rsi = the data VGPR (a

@@ -544,7 +544,9 @@ pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
         Encoding::Global => vmem(x)
             .map(Kind::Vmem)
             .or_else(|| vatomic(x).map(Kind::VAtomic)),
-        Encoding::Flat => vmem(x).map(Kind::Vmem),
+        Encoding::Flat => vmem(x)
+            .map(Kind::Vmem)
+            .or_else(|| vatomic(x).map(Kind::VAtomic)),
         // buffer_wbinvl1(_vol) and the other cache maintenance: an ordering point that needs
         // no host instruction (docs/MEMORY_MODEL.md; the interpreter's `fence(AcqRel)` only
         // keeps the Rust compiler from moving accesses across it, and generated code is
@@ -1506,8 +1508,9 @@ fn buffer(x: &XInst) -> Option<VmemInst> {
     })
 }
 
-/// `global_atomic_*` of the integer operations, 32 and 64 bits, with or without GLC (not the
-/// float ones, not FLAT: its lanes may address LDS or scratch).
+/// `global_atomic_*` and `flat_atomic_*` of the integer operations, 32 and 64 bits, with or
+/// without GLC (not the float ones). A FLAT lane in the LDS or private aperture fails the
+/// range check (no allocation lies there), which leaves the instruction to the interpreter.
 fn vatomic(x: &XInst) -> Option<VAtomic> {
     let Some(VmemKind::Atomic { op, wide }) = x.vmem else {
         return None;
@@ -1522,7 +1525,10 @@ fn vatomic(x: &XInst) -> Option<VAtomic> {
         true => None,
         false => Some((x.inst.src[2].raw() & 127) as u8).filter(|&s| s < 101),
     };
-    if x.inst.src[2].is_none() == saddr.is_some() || (saddr.is_none() && vaddr == 255) {
+    if x.inst.src[2].is_none() == saddr.is_some()
+        || (saddr.is_some() && x.inst.enc != Encoding::Global)
+        || (saddr.is_none() && vaddr == 255)
+    {
         return None;
     }
     let mut m = VAtomic {

@@ -102,10 +102,11 @@ fn lds_atomics_are_native_and_exact() {
     assert!(cases > 300, "{cases} cases");
 }
 
-/// `global_atomic_*` (`mem_atomic.rs`) against the interpreter: every integer operation, 32-
-/// and 64-bit, with and without GLC, through a VGPR pair and through `saddr` plus 32-bit
-/// offsets, on lanes that collide on one address, hit consecutive or scattered ones, are
-/// misaligned or lie outside the buffer (faults: the interpreter's, from the same lane), under
+/// `global_atomic_*` and `flat_atomic_*` (`mem_atomic.rs`) against the interpreter: every
+/// integer operation, 32- and 64-bit, with and without GLC, through a VGPR pair and through
+/// `saddr` plus 32-bit offsets, on lanes that collide on one address, hit consecutive or
+/// scattered ones, are misaligned or lie outside the buffer (faults: the interpreter's, from
+/// the same lane) or, for FLAT, in the LDS or private aperture (the interpreter's), under
 /// full and sparse EXEC, with the destination apart from or on top of the data registers.
 #[test]
 fn global_atomics_are_native_and_exact() {
@@ -131,14 +132,24 @@ fn global_atomics_are_native_and_exact() {
                         continue;
                     }
                     let vdst = if glc { vdst } else { 0 };
-                    for saddr in [false, true] {
-                        let off = r.pick(&[0i32, 8, -16]);
-                        let mut inst =
-                            flat(opc, 2, addr, data, if saddr { 10 } else { 0x7f }, vdst, off);
+                    // A global pair, `saddr` and offsets, a FLAT pair.
+                    for form in 0..3 {
+                        let (saddr, is_flat) = (form == 1, form == 2);
+                        let off = match is_flat {
+                            true => r.pick(&[0i32, 8, 16]),
+                            false => r.pick(&[0i32, 8, -16]),
+                        };
+                        let (seg, sa) = match form {
+                            0 => (2, 0x7f),
+                            1 => (2, 10),
+                            _ => (0, 0),
+                        };
+                        let mut inst = flat(opc, seg, addr, data, sa, vdst, off);
                         inst[0] |= u32::from(glc) << 16;
                         let prog = then_endpgm(inst);
                         let text = prog.text(0);
-                        for pattern in 0..6 {
+                        // (FLAT: also lanes in the LDS and the private aperture.)
+                        for pattern in 0..if is_flat { 8 } else { 6 } {
                             let mut w0 = random_wave(&mut r);
                             let base = buf.as_ptr() as u64;
                             w0.set_s64(10, base);
@@ -158,10 +169,18 @@ fn global_atomics_are_native_and_exact() {
                                     // Now and then a misaligned lane.
                                     4 => {
                                         64 + bytes * (r.next() % 1000)
-                                            + u64::from(r.next().is_multiple_of(40))
-                                                * 4
-                                                * (n as u64 - 1).max(1)
+                                            + u64::from(r.next().is_multiple_of(40)) * 2
                                     }
+                                    // Now and then a lane in an aperture (as a GPU address,
+                                    // not from the buffer).
+                                    6 | 7 if r.next().is_multiple_of(16) => {
+                                        let ap = match pattern {
+                                            6 => crate::SHARED_APERTURE_BASE,
+                                            _ => crate::PRIVATE_APERTURE_BASE,
+                                        };
+                                        (ap + bytes * (r.next() % 16)).wrapping_sub(base)
+                                    }
+                                    6 | 7 => 64 + bytes * (r.next() % 1000),
                                     // Now and then a lane past the buffer.
                                     _ => {
                                         64 + bytes * (r.next() % 1000)
@@ -182,13 +201,14 @@ fn global_atomics_are_native_and_exact() {
                                     }
                                 }
                             }
-                            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                            let lds = [0u8; 256];
+                            let a = run(&prog, &w0, &mut buf, &init, 256, &lds, None);
                             faults += usize::from(a.r.is_err());
                             for &isa in &isas {
                                 let jit = JitCode::compile(&prog, 0, false, false, isa)
                                     .expect("compiles");
                                 assert_eq!(jit.native, jit.reachable, "{isa:?} {text}: translated");
-                                let b = run(&prog, &w0, &mut buf, &init, 0, &[], Some(&jit));
+                                let b = run(&prog, &w0, &mut buf, &init, 256, &lds, Some(&jit));
                                 assert_eq!(a.r, b.r, "{isa:?} {text} pattern {pattern}");
                                 let diff = first_difference(&b.w, &a.w, 0..256);
                                 assert!(
@@ -196,6 +216,7 @@ fn global_atomics_are_native_and_exact() {
                                     "{isa:?} {text} pattern {pattern}: {diff:?}"
                                 );
                                 let at = a.mem.iter().zip(&b.mem).position(|(x, y)| x != y);
+                                assert!(a.lds == b.lds, "{isa:?} {text} pattern {pattern}: LDS");
                                 assert!(
                                     at.is_none(),
                                     "{isa:?} {text} pattern {pattern}: byte {at:?}"
