@@ -74,8 +74,11 @@ stage valgrind scripts/run-valgrind.sh --images negative isolation init_shutdown
 stage disasm scripts/check-disasm.sh
 stage bench-smoke scripts/bench.sh --quick
 stage bench-queues-smoke scripts/bench-queues.sh --quick --no-build
-# rocPRIM's radix sort and scan, checked against the host's (a real library's kernels).
+# rocPRIM's radix sort and scan and the HIP histograms, checked against the host's (a real
+# library's kernels).
 stage bench-rocprim-smoke scripts/bench-rocprim.sh target/release target/release --rounds 1 --keys 65536
+# The atomics' histograms through plain HSA, every run's bins checked.
+stage bench-atomics-smoke scripts/bench-atomics.sh target/release target/release --rounds 1 --keys 65536
 
 echo
 if [ ${#failed_stages[@]} -gt 0 ]; then
