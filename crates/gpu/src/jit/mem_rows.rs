@@ -6,7 +6,9 @@
 //! (`mem_lanes.rs`). The AVX-512 twin, 16 lanes per step, is `Emitter::rows_512`.
 
 use super::emit::{bind, unless_full_wave, Emitter, R};
-use super::mem_vector::{exec_byte, move_chunk, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32};
+use super::mem_vector::{
+    exec_byte, group_base, move_chunk, reduce_min_max_u32_ymm, VmemShape, LANE_OFFSETS32,
+};
 use iced_x86::code_asm::*;
 
 impl Emitter<'_> {
@@ -75,6 +77,8 @@ impl Emitter<'_> {
             a.movzx(ecx, exec_byte(g))?;
             a.shl(ecx, 5)?;
             a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?; // the group's active lanes
+                                                      // (Not the first lane's address: an edge wave's inactive lanes hold stale ones.)
+            group_base(a, g, eax, rcx, ecx)?;
             row_group(a, g, shape.pair)?;
             a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row
             a.vpor(ymm4, ymm4, ymm0)?;
@@ -116,9 +120,9 @@ impl Emitter<'_> {
             a.movzx(ecx, exec_byte(g))?;
             a.test(ecx, ecx)?;
             a.jz(next)?;
-            // The group's host address: its first lane's low dword (inactive or not, the
-            // active lanes are that + 4i).
-            a.mov(eax, dword_ptr(rdi + 32 * g))?;
+            // The group's host address: the slot of its first lane, from its first active
+            // one's (the active lanes are that + 4i).
+            group_base(a, g, eax, r11, r11d)?;
             a.add(rax, r8)?;
             let host = ymmword_ptr(rax);
             a.cmp(ecx, 0xff)?;
@@ -147,12 +151,13 @@ impl Emitter<'_> {
 const NO_CARRY_MAX: u32 = 0u32.wrapping_sub(32);
 
 /// In the masked rows check (ymm5 = 0, 4, ..., 28; ymm1 = the uniform high dword for address
-/// pairs): ymm6 = group `g`'s low dwords, ymm0 = its lanes in row: the group's first low
-/// dword + 4i, with the uniform high dword, and not below the first (which would be a carry
-/// out of the low dword). Clobbers ymm7.
+/// pairs; eax = the group's base, `group_base`): ymm6 = group `g`'s low dwords, ymm0 = its
+/// lanes in row: the base + 4i, with the uniform high dword, and not below the base (which
+/// would be a carry out of the low dword). Clobbers ymm7.
 fn row_group(a: &mut CodeAssembler, g: i32, pair: bool) -> R<()> {
     a.vmovdqu(ymm6, ymmword_ptr(rdi + 32 * g))?;
-    a.vpbroadcastd(ymm7, dword_ptr(rdi + 32 * g))?;
+    a.vmovd(xmm7, eax)?;
+    a.vpbroadcastd(ymm7, xmm7)?;
     a.vpaddd(ymm0, ymm7, ymm5)?;
     a.vpcmpeqd(ymm0, ymm0, ymm6)?;
     a.vpmaxud(ymm7, ymm7, ymm6)?;

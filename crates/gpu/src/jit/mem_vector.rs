@@ -684,12 +684,36 @@ impl Emitter<'_> {
     /// and maximum, then a masked vector move per group (in lane order, so that overlapping
     /// stores leave the highest lane's value). Otherwise `general`. r10 = the first active
     /// lane (from the stub's top).
+    ///
+    /// A full wave takes each group's base from its first lane. A partial one (a 2-D grid's
+    /// edge waves, whose inactive lanes hold stale addresses) takes it from its active lanes
+    /// alone: the least of their `address - 4i`, which every active lane must then match.
     fn rows_512(
         &mut self,
         shape: VmemShape,
         retry: CodeLabel,
         slow: CodeLabel,
         general: CodeLabel,
+    ) -> R<()> {
+        let mut partial = self.a.create_label();
+        let mut done = self.a.create_label();
+        self.a.cmp(sreg64(EXEC), -1)?;
+        self.a.jne(partial)?;
+        self.rows_512_of(shape, retry, slow, general, false)?;
+        self.a.jmp(done)?;
+        bind(&mut self.a, &mut partial)?;
+        self.rows_512_of(shape, retry, slow, general, true)?;
+        bind(&mut self.a, &mut done)
+    }
+
+    /// [`Self::rows_512`] for a full wave, or a `partial` one.
+    fn rows_512_of(
+        &mut self,
+        shape: VmemShape,
+        retry: CodeLabel,
+        slow: CodeLabel,
+        general: CodeLabel,
+        partial: bool,
     ) -> R<()> {
         let a = &mut self.a;
         if shape.pair {
@@ -705,9 +729,23 @@ impl Emitter<'_> {
         for c in 0..4 {
             a.kmovw(k1, exec_word(c))?;
             a.vmovdqu32(zmm6, zmmword_ptr(rdi + 64 * c))?;
-            // zmm7 = each half's first low dword; lanes must be that + 4i, and not below it
-            // (which would be a carry out of the low dword).
-            a.vpermd(zmm7, zmm4, zmm6)?;
+            // zmm7 = each half's base; lanes must be that + 4i, and not below it (which
+            // would be a carry out of the low dword).
+            match partial {
+                false => a.vpermd(zmm7, zmm4, zmm6)?,
+                true => {
+                    // The least `address - 4i` of the half's active lanes (inactive: all ones).
+                    a.vpsubd(zmm0, zmm6, zmm5)?;
+                    a.vpternlogd(zmm7, zmm7, zmm7, 0xff)?;
+                    a.vmovdqa32(zmm7.k1(), zmm0)?;
+                    a.vpshufd(zmm0, zmm7, 0xb1)?;
+                    a.vpminud(zmm7, zmm7, zmm0)?;
+                    a.vpshufd(zmm0, zmm7, 0x4e)?;
+                    a.vpminud(zmm7, zmm7, zmm0)?;
+                    a.vshufi64x2(zmm0, zmm7, zmm7, 0xb1)?;
+                    a.vpminud(zmm7, zmm7, zmm0)?;
+                }
+            }
             a.vpaddd(zmm0, zmm7, zmm5)?;
             a.vpcmpd(k2.k1(), zmm0, zmm6, 4)?;
             a.vpcmpud(k3.k1(), zmm6, zmm7, 1)?;
@@ -736,9 +774,17 @@ impl Emitter<'_> {
                 // An empty group's mask keeps the move from touching memory.
                 a.kmovw(k1, exec_word(c))?;
                 a.kshiftrw(k2, k1, 8)?;
-                a.mov(eax, dword_ptr(rdi + 64 * c))?;
+                match partial {
+                    false => {
+                        a.mov(eax, dword_ptr(rdi + 64 * c))?;
+                        lane_dword(a, Isa::Avx512, ecx, rdi, 64 * c + 32, xmm1)?;
+                    }
+                    true => {
+                        group_base(a, 2 * c, eax, r9, r9d)?;
+                        group_base(a, 2 * c + 1, ecx, r9, r9d)?;
+                    }
+                }
                 a.add(rax, r8)?;
-                lane_dword(a, Isa::Avx512, ecx, rdi, 64 * c + 32, xmm1)?;
                 a.add(rcx, r8)?;
                 a.vmovdqu32(ymm1, ymmword_ptr(rsi + (64 * c + 32)))?;
                 a.vmovdqu32(ymm1.k2(), ymmword_ptr(rcx))?;
@@ -752,7 +798,10 @@ impl Emitter<'_> {
         for g in 0..8 {
             // An empty group's mask keeps the move from touching memory.
             a.kmovb(k1, exec_byte(g))?;
-            lane_dword(a, Isa::Avx512, eax, rdi, 32 * g, xmm0)?;
+            match partial {
+                false => lane_dword(a, Isa::Avx512, eax, rdi, 32 * g, xmm0)?,
+                true => group_base(a, g, eax, r9, r9d)?,
+            }
             a.add(rax, r8)?;
             a.vmovdqu32(ymm0, ymmword_ptr(rsi + 32 * g))?;
             a.vmovdqu32(ymmword_ptr(rax).k1(), ymm0)?;
@@ -1126,6 +1175,26 @@ pub(super) fn move_group(
             Ok(())
         }
     }
+}
+
+/// `dst` = the low address dword of lane 8g's slot in a group of 8 lanes whose active ones
+/// are consecutive (a partial wave's rows, whose inactive lanes hold stale addresses): the
+/// first active lane f's address - 4f (lane 8g + 7's for an empty group, whose move is
+/// masked off). rdi = the address VGPR; clobbers `tmp` (`tmp32` its low half).
+pub(super) fn group_base(
+    a: &mut CodeAssembler,
+    g: i32,
+    dst: AsmRegister32,
+    tmp: AsmRegister64,
+    tmp32: AsmRegister32,
+) -> R<()> {
+    a.movzx(tmp32, exec_byte(g))?;
+    a.or(tmp32, 0x80)?;
+    a.tzcnt(tmp32, tmp32)?;
+    a.mov(dst, dword_ptr(rdi + tmp * 4 + 32 * g))?;
+    a.shl(tmp32, 2)?;
+    a.sub(dst, tmp32)?;
+    Ok(())
 }
 
 /// A vector-memory stub's two exits (it entered with `sub rsp, 8`): `slow` returns eax = 1

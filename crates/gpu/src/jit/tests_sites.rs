@@ -381,3 +381,82 @@ fn consecutive_accesses_learn_how_far_ahead_to_prefetch() {
     }
     super::mem_vector::FAR_PREFETCH.with(|c| c.set(None));
 }
+
+/// Edge waves of a 2-D grid (rows of 16, some lanes off, their addresses stale): the rows
+/// path takes each group of 8's base from its active lanes (`rows_512`, `rows_avx2`), for
+/// loads and stores, with a row's first lane off, its last lane off, a whole group off, and lanes
+/// off at random; results are the interpreter's either way, and a scattered partial wave
+/// still fails to the general path.
+#[test]
+fn edge_waves_of_rows_take_the_rows_path() {
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let code: Vec<u8> = [
+        flat(0x14, 2, 20, 0, 0x7f, 1, 0), // global_load_dword v1, v[20:21], off
+        flat(0x1c, 2, 22, 1, 10, 0, 0),   // global_store_dword v22, v1, s[10:11]
+        [0xbf81_0000, 0],                 // s_endpgm
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|d| d.to_le_bytes())
+    .take(20)
+    .collect();
+    let prog = Program::new(&code, 0x1000);
+    let mut r = Rng(0xed9e);
+    let rows_of = |mask16: u64| (0..4).fold(0u64, |m, k| m | mask16 << (16 * k));
+    for (case, exec) in [
+        rows_of(0xfffe),
+        rows_of(0x7fff),
+        rows_of(0xff00),
+        r.next() | 1,
+        rows_of(0x7ffe) & !(0xff << 40),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for layout in [Layout::Rows, Layout::Scattered] {
+            let Rounds {
+                jits,
+                mut caches,
+                mut buf,
+                init,
+            } = Rounds::new(&prog, &isas, &mut r);
+            let base = buf.as_ptr() as u64;
+            let mut w0 = random_wave(&mut r);
+            w0.set_exec(exec);
+            let load = indices(&mut r, layout);
+            let store = indices(&mut r, layout);
+            for l in 0..64 {
+                let a = base + 4 * u64::from(load[l]);
+                w0.v[20][l] = a as u32;
+                w0.v[21][l] = (a >> 32) as u32;
+                w0.v[22][l] = 4 * store[l];
+                if exec >> l & 1 == 0 {
+                    // Stale addresses in the inactive lanes.
+                    w0.v[20][l] ^= 0x5a5a_0000;
+                    w0.v[22][l] = r.next() as u32;
+                }
+            }
+            w0.set_s64(10, base);
+            let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+            assert!(a.r.is_ok(), "case {case}: {:?}", a.r);
+            for ((isa, jit), cache) in isas.iter().zip(&jits).zip(caches.iter_mut()) {
+                let b = run_cached(&prog, &w0, &mut buf, &init, 0, &[], Some(jit), cache);
+                let what = format!("case {case} {isa:?} {layout:?}");
+                assert_eq!(a.r, b.r, "{what}");
+                assert_eq!(a.w.v[1], b.w.v[1], "{what}: v1");
+                assert!(a.mem == b.mem, "{what}: memory");
+                let hints = [0, 1].map(|s| cache.cache.sites[s].hint & 0xff);
+                // (The rows path marks the site; a partial wave's failure starts no
+                // countdown.)
+                let want = match layout {
+                    Layout::Rows => 1,
+                    _ => 0,
+                };
+                assert_eq!(hints, [want, want], "{what}: the sites' hints");
+            }
+        }
+    }
+}
