@@ -20,7 +20,7 @@
 
 use super::emit::{bind, err, sreg64, Emitter, EXEC, R};
 use super::mem_lds_atomic::{rmw32, rmw64};
-use super::mem_vector::{stub_returns, SITE_DELTA};
+use super::mem_vector::{address_operands, stub_returns, SITE_DELTA};
 use super::select::VAtomic;
 use super::stubs::Stub;
 use crate::exec::vmem::AtomicOp;
@@ -69,16 +69,7 @@ impl Emitter<'_> {
         self.sites += 1;
         let a = &mut self.a;
         let vgpr = |r: u8| qword_ptr(r13 + 256 * i32::from(r));
-        a.lea(rdi, vgpr(m.vaddr))?;
-        match m.saddr {
-            Some(s) => {
-                a.mov(rdx, sreg64(s))?;
-                if m.offset != 0 {
-                    a.add(rdx, m.offset)?;
-                }
-            }
-            None => a.mov(rdx, i64::from(m.offset))?,
-        }
+        address_operands(a, m.vaddr, m.saddr, m.offset)?;
         a.lea(rsi, vgpr(m.data))?;
         a.lea(r8, vgpr(m.dst))?;
         a.mov(r9d, site)?;

@@ -279,13 +279,7 @@ impl Emitter<'_> {
         let a = &mut self.a;
         let mut ok = a.create_label();
         let mut slow = a.create_label();
-        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), 0)?;
-        a.je(ok)?;
-        a.mov(r9, qword_ptr(r12 + J_LDS))?;
-        // r10 = size - bytes (no lane fits when negative).
-        a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
-        a.sub(r10, i32::from(shape.bytes))?;
-        a.jb(slow)?;
+        lds_stub_start(a, shape.bytes, ok, slow)?;
         let parts = if shape.two { 2 } else { 1 };
         match self.isa {
             Isa::Avx512 => {
@@ -655,6 +649,23 @@ impl Emitter<'_> {
 
 /// The AVX2 LDS paths' constants: ymm2 = the access's offset in every lane, ymm8 = the byte
 /// offsets 0, 4, ..., 28 of a chunk's consecutive dwords, ymm9 = all ones (rax is clobbered).
+/// An LDS stub's start: to `ok` when no lane is active; r9 = the LDS, r10 = its size less
+/// `bytes` (the highest address an access may start at; to `slow` when none fits).
+pub(super) fn lds_stub_start(
+    a: &mut CodeAssembler,
+    bytes: u8,
+    ok: CodeLabel,
+    slow: CodeLabel,
+) -> R<()> {
+    a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), 0)?;
+    a.je(ok)?;
+    a.mov(r9, qword_ptr(r12 + J_LDS))?;
+    a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
+    a.sub(r10, i32::from(bytes))?;
+    a.jb(slow)?;
+    Ok(())
+}
+
 /// Jumps to `slow` if an active lane's `addr + off` (32-bit) passes the limit in r10d
 /// (AVX-512): the addresses at rdi, the offsets in ecx (and r8d for a second part); leaves
 /// each part's addresses, chunk by chunk, in zmm16.. (zmm20.. the second's).

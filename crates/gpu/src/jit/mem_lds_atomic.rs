@@ -12,7 +12,7 @@
 //! VGPR, ecx = the byte offset. Returns eax = 0 (done) or 1 (the interpreter must run it).
 
 use super::emit::{bind, err, Emitter, EXEC, R, W_S};
-use super::mem_lds::{ds_stub_returns, lds_range_512, J_LDS, J_LDS_SIZE};
+use super::mem_lds::{ds_stub_returns, lds_range_512, lds_stub_start};
 use super::select::DsAtomic;
 use super::stubs::Stub;
 use super::vx::Isa;
@@ -57,13 +57,7 @@ impl Emitter<'_> {
         let a = &mut self.a;
         let mut ok = a.create_label();
         let mut slow = a.create_label();
-        a.cmp(qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))), 0)?;
-        a.je(ok)?;
-        a.mov(r9, qword_ptr(r12 + J_LDS))?;
-        // r10 = size - bytes (no lane fits when negative).
-        a.mov(r10, qword_ptr(r12 + J_LDS_SIZE))?;
-        a.sub(r10, bytes)?;
-        a.jb(slow)?;
+        lds_stub_start(a, bytes, ok, slow)?;
         match self.isa {
             Isa::Avx512 => lds_range_512(a, 1, slow)?,
             Isa::Avx2 => {

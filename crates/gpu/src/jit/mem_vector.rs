@@ -218,17 +218,7 @@ impl Emitter<'_> {
         if let Some(b) = m.buf {
             self.buffer_address(m, b, slow)?;
         } else {
-            let a = &mut self.a;
-            a.lea(rdi, qword_ptr(r13 + 256 * i32::from(m.vaddr)))?;
-            match m.saddr {
-                Some(s) => {
-                    a.mov(rdx, sreg64(s))?;
-                    if m.offset != 0 {
-                        a.add(rdx, m.offset)?;
-                    }
-                }
-                None => a.mov(rdx, i64::from(m.offset))?,
-            }
+            address_operands(&mut self.a, m.vaddr, m.saddr, m.offset)?;
         }
         let a = &mut self.a;
         a.lea(rsi, qword_ptr(r13 + 256 * i32::from(m.data)))?;
@@ -1194,6 +1184,28 @@ pub(super) fn group_base(
     a.mov(dst, dword_ptr(rdi + tmp * 4 + 32 * g))?;
     a.shl(tmp32, 2)?;
     a.sub(dst, tmp32)?;
+    Ok(())
+}
+
+/// A global or FLAT access's address operands for its stub: rdi = the address VGPR `vaddr`
+/// (a pair, or 32-bit offsets with `saddr`), rdx = the uniform part (the offset, plus the
+/// `saddr` base).
+pub(super) fn address_operands(
+    a: &mut CodeAssembler,
+    vaddr: u8,
+    saddr: Option<u8>,
+    offset: i32,
+) -> R<()> {
+    a.lea(rdi, qword_ptr(r13 + 256 * i32::from(vaddr)))?;
+    match saddr {
+        Some(s) => {
+            a.mov(rdx, sreg64(s))?;
+            if offset != 0 {
+                a.add(rdx, offset)?;
+            }
+        }
+        None => a.mov(rdx, i64::from(offset))?,
+    }
     Ok(())
 }
 

@@ -75,6 +75,22 @@ impl Rounds {
     }
 }
 
+/// `global_load_dword v1, v[20:21], off` (site 0), `global_store_dword v22, v1, s[10:11]`
+/// (site 1), `s_endpgm`.
+fn load_then_store() -> Program {
+    let code: Vec<u8> = [
+        flat(0x14, 2, 20, 0, 0x7f, 1, 0),
+        flat(0x1c, 2, 22, 1, 10, 0, 0),
+        [0xbf81_0000, 0],
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|d| d.to_le_bytes())
+    .take(20)
+    .collect();
+    Program::new(&code, 0x1000)
+}
+
 /// A load and a store run 200 times with the sites' cache kept from run to run (as a worker
 /// keeps it between work-groups): scattered lanes first (the countdown starts, and runs),
 /// then consecutive ones (served by the general path until the countdown ends, then by the
@@ -86,17 +102,7 @@ fn scattered_sites_skip_the_fast_paths_for_a_while() {
     if isas.is_empty() {
         return;
     }
-    let code: Vec<u8> = [
-        flat(0x14, 2, 20, 0, 0x7f, 1, 0), // global_load_dword v1, v[20:21], off
-        flat(0x1c, 2, 22, 1, 10, 0, 0),   // global_store_dword v22, v1, s[10:11]
-        [0xbf81_0000, 0],                 // s_endpgm
-    ]
-    .iter()
-    .flatten()
-    .flat_map(|d| d.to_le_bytes())
-    .take(20)
-    .collect();
-    let prog = Program::new(&code, 0x1000);
+    let prog = load_then_store();
     let mut r = Rng(0x5eed);
     let Rounds {
         jits,
@@ -393,17 +399,7 @@ fn edge_waves_of_rows_take_the_rows_path() {
     if isas.is_empty() {
         return;
     }
-    let code: Vec<u8> = [
-        flat(0x14, 2, 20, 0, 0x7f, 1, 0), // global_load_dword v1, v[20:21], off
-        flat(0x1c, 2, 22, 1, 10, 0, 0),   // global_store_dword v22, v1, s[10:11]
-        [0xbf81_0000, 0],                 // s_endpgm
-    ]
-    .iter()
-    .flatten()
-    .flat_map(|d| d.to_le_bytes())
-    .take(20)
-    .collect();
-    let prog = Program::new(&code, 0x1000);
+    let prog = load_then_store();
     let mut r = Rng(0xed9e);
     let rows_of = |mask16: u64| (0..4).fold(0u64, |m, k| m | mask16 << (16 * k));
     for (case, exec) in [
