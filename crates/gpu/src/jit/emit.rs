@@ -478,7 +478,10 @@ impl<'p> Emitter<'p> {
                     // A memory access right after reads the segment's results at once.
                     let mem_next = matches!(
                         b.items.get(p + 1),
-                        Some(Item::Op(_, Kind::Vmem(_) | Kind::Ds(_) | Kind::DsAtomic(_)))
+                        Some(Item::Op(
+                            _,
+                            Kind::Vmem(_) | Kind::Ds(_) | Kind::DsAtomic(_) | Kind::VAtomic(_)
+                        ))
                     );
                     // A bounds check ending the segment: a prefix of the lanes where the
                     // index is lane-linear (`lane_prefix.rs`).

@@ -18,8 +18,8 @@
 //! compare-and-swap's compare value follows it), r8 = the destination VGPR, r9d = the
 //! instruction's range-cache site. Returns eax = 0 (done) or 1 (the interpreter must run it).
 
-use super::emit::{bind, err, sreg64, Emitter, EXEC, R};
-use super::mem_lds_atomic::{rmw32, rmw64};
+use super::emit::{bind, sreg64, Emitter, EXEC, R};
+use super::mem_lds_atomic::{lane_qword, rmw32, rmw64, CMPSWAP};
 use super::mem_vector::{address_operands, stub_returns, SITE_DELTA};
 use super::select::VAtomic;
 use super::stubs::Stub;
@@ -55,7 +55,7 @@ pub(super) fn rmw_code(op: AtomicOp) -> Option<u8> {
         AtomicOp::Or => 0x0a,
         AtomicOp::Xor => 0x0b,
         AtomicOp::Swap => 0x0d,
-        AtomicOp::CmpSwap => 0x10,
+        AtomicOp::CmpSwap => CMPSWAP,
         _ => return None,
     })
 }
@@ -154,7 +154,7 @@ impl Emitter<'_> {
 /// rdi, plus the uniform part rdx (clobbers r12).
 fn lane_address(a: &mut CodeAssembler, pair: bool) -> R<()> {
     match pair {
-        true => operand64(a, rbx, ebx, rdi)?,
+        true => lane_qword(a, rbx, ebx, rdi + r10 * 4)?,
         false => a.mov(ebx, dword_ptr(rdi + r10 * 4))?,
     }
     a.add(rbx, rdx)?;
@@ -165,13 +165,10 @@ fn lane_address(a: &mut CodeAssembler, pair: bool) -> R<()> {
 /// compare value of a compare-and-swap from the VGPRs after the data), its old value to r8
 /// where `shape.rtn`.
 fn lane_atomic(a: &mut CodeAssembler, shape: VAtomicShape) -> R<()> {
-    if !matches!(shape.op, 0x00 | 0x01 | 0x03..=0x0b | 0x0d | 0x10) {
-        return Err(err("a global atomic select does not pass"));
-    }
     let n = if shape.wide { 2 } else { 1 };
     // rbp = the data; rax = the compare value (compare-and-swap).
     if shape.wide {
-        operand64(a, rbp, ebp, rsi)?;
+        lane_qword(a, rbp, ebp, rsi + r10 * 4)?;
     } else {
         a.mov(ebp, dword_ptr(rsi + r10 * 4))?;
     }
@@ -190,13 +187,13 @@ fn lane_atomic(a: &mut CodeAssembler, shape: VAtomicShape) -> R<()> {
         }
         (0x0d, false) => a.xchg(dword_ptr(rbx), ebp)?,
         (0x0d, true) => a.xchg(qword_ptr(rbx), rbp)?,
-        (0x10, false) => {
+        (CMPSWAP, false) => {
             a.mov(eax, dword_ptr(rsi + r10 * 4 + 256))?;
             a.lock().cmpxchg(dword_ptr(rbx), ebp)?;
             a.mov(ebp, eax)?;
         }
-        (0x10, true) => {
-            operand64_at(a, rax, eax, rsi, 512)?;
+        (CMPSWAP, true) => {
+            lane_qword(a, rax, eax, rsi + r10 * 4 + 512)?;
             a.lock().cmpxchg(qword_ptr(rbx), rbp)?;
             a.mov(rbp, rax)?;
         }
@@ -234,31 +231,5 @@ fn lane_atomic(a: &mut CodeAssembler, shape: VAtomicShape) -> R<()> {
             a.mov(dword_ptr(r8 + r10 * 4 + 256), ebp)?;
         }
     }
-    Ok(())
-}
-
-/// `to` (`to32` its low half) = lane r10's 64-bit operand from the VGPR pair at `regs`
-/// (clobbers r12).
-fn operand64(
-    a: &mut CodeAssembler,
-    to: AsmRegister64,
-    to32: AsmRegister32,
-    regs: AsmRegister64,
-) -> R<()> {
-    operand64_at(a, to, to32, regs, 0)
-}
-
-/// [`operand64`] from the pair `at` bytes (a multiple of 256: VGPRs) past `regs`.
-fn operand64_at(
-    a: &mut CodeAssembler,
-    to: AsmRegister64,
-    to32: AsmRegister32,
-    regs: AsmRegister64,
-    at: i32,
-) -> R<()> {
-    a.mov(to32, dword_ptr(regs + r10 * 4 + at))?;
-    a.mov(r12d, dword_ptr(regs + r10 * 4 + (at + 256)))?;
-    a.shl(r12, 32)?;
-    a.or(to, r12)?;
     Ok(())
 }

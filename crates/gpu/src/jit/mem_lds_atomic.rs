@@ -11,12 +11,23 @@
 //! Stub interface: rdi = the address VGPR, rsi = data0's, rdx = data1's, r8 = the destination
 //! VGPR, ecx = the byte offset. Returns eax = 0 (done) or 1 (the interpreter must run it).
 
-use super::emit::{bind, err, Emitter, EXEC, R, W_S};
+use super::emit::{bind, err, sreg64, Emitter, EXEC, R};
 use super::mem_lds::{ds_stub_returns, lds_range_512, lds_stub_start};
 use super::select::DsAtomic;
 use super::stubs::Stub;
 use super::vx::Isa;
 use iced_x86::code_asm::*;
+
+/// Compare-and-swap in the numbering of [`rmw!`] (`exec::ds::atomic`'s): `ds_cmpst`, and the
+/// global atomics' `cmpswap` (`mem_atomic.rs`).
+pub(super) const CMPSWAP: u8 = 0x10;
+/// `ds_mskor`: (old & !data0) | data1.
+const MSKOR: u8 = 0x0c;
+
+/// Whether LDS atomic `op` reads a second data operand (`data1`).
+pub(super) fn reads_data1(op: u8) -> bool {
+    op == MSKOR || op == CMPSWAP
+}
 
 /// The shape of an LDS atomic a stub serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -67,7 +78,7 @@ impl Emitter<'_> {
             }
         }
         let a = &mut self.a;
-        a.mov(r11, qword_ptr(rbx + (W_S + 4 * i32::from(EXEC))))?;
+        a.mov(r11, sreg64(EXEC))?;
         // rbx (the wave, not needed past EXEC), rbp, r12 and r13 (the context and the VGPRs:
         // the operands come as addresses) hold the values.
         for r in [rbx, rbp, r12, r13] {
@@ -83,7 +94,7 @@ impl Emitter<'_> {
             false => {
                 a.mov(ebp, dword_ptr(r9 + r10))?;
                 a.mov(ebx, dword_ptr(rsi + rax * 4))?;
-                if matches!(shape.op, 0x0c | 0x10) {
+                if reads_data1(shape.op) {
                     a.mov(r13d, dword_ptr(rdx + rax * 4))?;
                 }
                 rmw32(a, shape.op, [ebp, ebx, r13d, r12d], rbp)?;
@@ -94,9 +105,9 @@ impl Emitter<'_> {
             }
             true => {
                 a.mov(rbp, qword_ptr(r9 + r10))?;
-                pair(a, rbx, ebx, rsi)?;
-                if matches!(shape.op, 0x0c | 0x10) {
-                    pair(a, r13, r13d, rdx)?;
+                lane_qword(a, rbx, ebx, rsi + rax * 4)?;
+                if reads_data1(shape.op) {
+                    lane_qword(a, r13, r13d, rdx + rax * 4)?;
                 }
                 rmw64(a, shape.op, [rbp, rbx, r13, r12])?;
                 a.mov(qword_ptr(r9 + r10), rbx)?;
@@ -116,16 +127,17 @@ impl Emitter<'_> {
     }
 }
 
-/// `to` (`to32` its low half) = the lane's (rax) 64-bit operand from the VGPR pair at `regs`
-/// (clobbers r12).
-fn pair(
+/// `to` = the 64-bit operand of a lane whose low dword is at `low` in a VGPR and whose high
+/// dword is at the same lane of the next VGPR (256 bytes on); `to32` is `to`'s low half.
+/// Clobbers r12.
+pub(super) fn lane_qword(
     a: &mut CodeAssembler,
     to: AsmRegister64,
     to32: AsmRegister32,
-    regs: AsmRegister64,
+    low: AsmMemoryOperand,
 ) -> R<()> {
-    a.mov(to32, dword_ptr(regs + rax * 4))?;
-    a.mov(r12d, dword_ptr(regs + rax * 4 + 256))?;
+    a.mov(to32, dword_ptr(low))?;
+    a.mov(r12d, dword_ptr(low + 256))?;
     a.shl(r12, 32)?;
     a.or(to, r12)?;
     Ok(())
@@ -177,14 +189,14 @@ macro_rules! rmw {
             0x0a => a.or(new, old)?,
             0x0b => a.xor(new, old)?,
             // mskor: (old & !d0) | d1
-            0x0c => {
+            MSKOR => {
                 a.andn(new, new, old)?;
                 a.or(new, d1)?;
             }
             // wrxchg: d0
             0x0d => {}
             // cmpst: old == d0 ? d1 : old
-            0x10 => {
+            CMPSWAP => {
                 a.cmp(old, new)?;
                 a.mov(new, old)?;
                 a.cmove(new, d1)?;

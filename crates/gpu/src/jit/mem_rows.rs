@@ -77,7 +77,8 @@ impl Emitter<'_> {
             a.movzx(ecx, exec_byte(g))?;
             a.shl(ecx, 5)?;
             a.vmovdqu(ymm8, ymmword_ptr(r15 + rcx))?; // the group's active lanes
-                                                      // (Not the first lane's address: an edge wave's inactive lanes hold stale ones.)
+                                                      // The base from the active lanes: an edge wave's inactive ones hold stale
+                                                      // addresses.
             group_base(a, g, eax, rcx, ecx)?;
             row_group(a, g, shape.pair)?;
             a.vpandn(ymm0, ymm0, ymm8)?; // active and out of row

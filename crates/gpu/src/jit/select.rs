@@ -318,7 +318,12 @@ impl VAtomic {
 
     /// The data VGPRs read: one value, two for compare-and-swap.
     pub fn data_regs(&self) -> u8 {
-        self.regs() * if self.op == 0x10 { 2 } else { 1 }
+        self.regs()
+            * if self.op == super::mem_lds_atomic::CMPSWAP {
+                2
+            } else {
+                1
+            }
     }
 }
 
@@ -344,7 +349,7 @@ pub(super) struct DsAtomic {
 impl DsAtomic {
     /// Whether the operation reads `data1`.
     pub fn reads_data1(&self) -> bool {
-        matches!(self.op, 0x0c | 0x10)
+        super::mem_lds_atomic::reads_data1(self.op)
     }
 
     /// VGPRs per operand.
@@ -1579,9 +1584,9 @@ fn ds_atomic(x: &XInst) -> Option<DsAtomic> {
     let fits = |r: u8| u32::from(r) + n <= 256;
     let addr = reg(x.src[0])?;
     let data0 = reg(x.src[1]).filter(|&r| fits(r))?;
-    let data1 = match op {
-        0x0c | 0x10 => reg(x.src[2]).filter(|&r| fits(r))?,
-        _ => 0,
+    let data1 = match super::mem_lds_atomic::reads_data1(op) {
+        true => reg(x.src[2]).filter(|&r| fits(r))?,
+        false => 0,
     };
     let dst = match rtn {
         true => x.inst.dst.vgpr_index().filter(|&r| fits(r))?,
