@@ -98,7 +98,7 @@ pub(super) fn atomic(a: u16, old: u64, d0: u64, d1: u64, wide: bool) -> Option<u
                 old.wrapping_add(d1)
             }
         }
-        0x15 if !wide => u64::from((f32_of(old) + f32_of(d0)).to_bits()),
+        0x15 if !wide => u64::from(super::fatomic::add_f32(old as u32, d0 as u32)),
         // gfx90a ds_add_f64 / ds_add_rtn_f64.
         0x1c if wide => super::fatomic::apply(super::vmem::AtomicOp::AddF64, old, d0),
         _ => return None,

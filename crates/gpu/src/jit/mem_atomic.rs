@@ -11,7 +11,9 @@
 //! instruction to the interpreter before any lane ran, which then faults, or not, exactly as
 //! it would have. FLAT atomics take the same path: a lane in the LDS or private aperture
 //! fails the range check (no allocation lies there) and so goes to the interpreter, which
-//! routes it. The float atomics stay with the interpreter.
+//! routes it. The f32 and f64 adds of gfx908/gfx90a run as compare-and-swap loops around
+//! `vaddss`/`vaddsd`; the other float atomics (packed f16/bf16 adds, f64 min and max) stay
+//! with the interpreter.
 //!
 //! Stub interface: rdi = the address VGPR (a pair, or 32-bit offsets with `saddr`), rdx = the
 //! uniform part of the address (the offset, plus the `saddr` base), rsi = the data VGPR (a
@@ -38,9 +40,16 @@ pub(super) struct VAtomicShape {
     pub pair: bool,
 }
 
+/// `global_atomic_add_f32` (gfx908+) in the numbering of [`rmw_code`]: an f32 add that flushes
+/// denormal operands and results to signed zeros, as `exec::fatomic::apply` does.
+const FLUSHED_ADD_F32: u8 = 0x1d;
+/// `global_atomic_add_f64` (gfx90a+): `ds_add_f64`'s number.
+const ADD_F64: u8 = 0x1c;
+
 /// `op` in the numbering of `exec::ds::atomic` (and `mem_lds_atomic.rs`'s `rmw!`), for the
-/// integer operations; `None` for the float ones. (Compare-and-swap is 0x10, though its
-/// operands come the other way round: data is {new value, compare value}.)
+/// integer operations, and the f32 and f64 adds ([`FLUSHED_ADD_F32`], [`ADD_F64`]); `None`
+/// for the other float ones (packed f16/bf16 adds, f64 min and max). (Compare-and-swap is
+/// 0x10, though its operands come the other way round: data is {new value, compare value}.)
 pub(super) fn rmw_code(op: AtomicOp) -> Option<u8> {
     Some(match op {
         AtomicOp::Add => 0x00,
@@ -56,6 +65,8 @@ pub(super) fn rmw_code(op: AtomicOp) -> Option<u8> {
         AtomicOp::Xor => 0x0b,
         AtomicOp::Swap => 0x0d,
         AtomicOp::CmpSwap => CMPSWAP,
+        AtomicOp::AddF32 => FLUSHED_ADD_F32,
+        AtomicOp::AddF64 => ADD_F64,
         _ => return None,
     })
 }
@@ -197,6 +208,37 @@ fn lane_atomic(a: &mut CodeAssembler, shape: VAtomicShape) -> R<()> {
             a.lock().cmpxchg(qword_ptr(rbx), rbp)?;
             a.mov(rbp, rax)?;
         }
+        (FLUSHED_ADD_F32, false) => {
+            // The compare-and-swap loop of `exec::fatomic::apply`: flush(flush(old) +
+            // flush(data)), `vaddss old, data` giving the NaN rule of `fatomic::add_f32`.
+            flush_f32(a, ebp, r12d)?;
+            let mut again = a.create_label();
+            a.mov(eax, dword_ptr(rbx))?;
+            bind(a, &mut again)?;
+            a.mov(r13d, eax)?;
+            flush_f32(a, r13d, r12d)?;
+            a.vmovd(xmm0, r13d)?;
+            a.vmovd(xmm1, ebp)?;
+            a.vaddss(xmm0, xmm0, xmm1)?;
+            a.vmovd(r13d, xmm0)?;
+            flush_f32(a, r13d, r12d)?;
+            a.lock().cmpxchg(dword_ptr(rbx), r13d)?;
+            a.jnz(again)?;
+            a.mov(ebp, eax)?;
+        }
+        (ADD_F64, true) => {
+            // `vaddsd old, data`: the NaN rule of `exec::fatomic::add_f64`.
+            let mut again = a.create_label();
+            a.mov(rax, qword_ptr(rbx))?;
+            bind(a, &mut again)?;
+            a.vmovq(xmm0, rax)?;
+            a.vmovq(xmm1, rbp)?;
+            a.vaddsd(xmm0, xmm0, xmm1)?;
+            a.vmovq(r13, xmm0)?;
+            a.lock().cmpxchg(qword_ptr(rbx), r13)?;
+            a.jnz(again)?;
+            a.mov(rbp, rax)?;
+        }
         (op, wide) => {
             // A compare-and-swap loop: rax = the value seen, r13 = the value to write.
             let mut again = a.create_label();
@@ -231,5 +273,15 @@ fn lane_atomic(a: &mut CodeAssembler, shape: VAtomicShape) -> R<()> {
             a.mov(dword_ptr(r8 + r10 * 4 + 256), ebp)?;
         }
     }
+    Ok(())
+}
+
+/// `v` = `v` with a denormal (zero exponent, nonzero fraction) flushed to the zero of its sign;
+/// `t` is scratch. Zeros keep their sign either way.
+fn flush_f32(a: &mut CodeAssembler, v: AsmRegister32, t: AsmRegister32) -> R<()> {
+    a.mov(t, v)?;
+    a.and(t, 0x8000_0000u32 as i32)?;
+    a.test(v, 0x7f80_0000)?;
+    a.cmovz(v, t)?;
     Ok(())
 }

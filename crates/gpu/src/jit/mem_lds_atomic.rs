@@ -1,4 +1,5 @@
-//! LDS atomics (`ds_add_u32`, `ds_max_rtn_i64`, `ds_cmpst_b32`, ...: [`DsAtomic`]) natively:
+//! LDS atomics (`ds_add_u32`, `ds_max_rtn_i64`, `ds_cmpst_b32`, `ds_add_f32`, ...: [`DsAtomic`])
+//! natively:
 //! after one check that every active lane's address lies inside the LDS (else the interpreter
 //! runs the instruction, whose out-of-range lanes read 0 and drop their writes), a loop over
 //! the active lanes in lane order reads each lane's old value, computes the new one with a few
@@ -23,6 +24,10 @@ use iced_x86::code_asm::*;
 pub(super) const CMPSWAP: u8 = 0x10;
 /// `ds_mskor`: (old & !data0) | data1.
 const MSKOR: u8 = 0x0c;
+/// `ds_add_f32`: `vaddss old, data0`, whose NaN rule (the memory value's NaN first, quieted)
+/// the interpreter's `exec::fatomic::add_f32` pins; MXCSR is the default while waves run
+/// (`fpenv`), so denormals stay and the rounding is to nearest even in both engines.
+pub(super) const ADD_F32: u8 = 0x15;
 
 /// Whether LDS atomic `op` reads a second data operand (`data1`).
 pub(super) fn reads_data1(op: u8) -> bool {
@@ -93,11 +98,17 @@ impl Emitter<'_> {
         match shape.wide {
             false => {
                 a.mov(ebp, dword_ptr(r9 + r10))?;
-                a.mov(ebx, dword_ptr(rsi + rax * 4))?;
-                if reads_data1(shape.op) {
-                    a.mov(r13d, dword_ptr(rdx + rax * 4))?;
+                if shape.op == ADD_F32 {
+                    a.vmovd(xmm0, ebp)?;
+                    a.vaddss(xmm0, xmm0, dword_ptr(rsi + rax * 4))?;
+                    a.vmovd(ebx, xmm0)?;
+                } else {
+                    a.mov(ebx, dword_ptr(rsi + rax * 4))?;
+                    if reads_data1(shape.op) {
+                        a.mov(r13d, dword_ptr(rdx + rax * 4))?;
+                    }
+                    rmw32(a, shape.op, [ebp, ebx, r13d, r12d], rbp)?;
                 }
-                rmw32(a, shape.op, [ebp, ebx, r13d, r12d], rbp)?;
                 a.mov(dword_ptr(r9 + r10), ebx)?;
                 if shape.rtn {
                     a.mov(dword_ptr(r8 + rax * 4), ebp)?;

@@ -1560,8 +1560,8 @@ fn vatomic(x: &XInst) -> Option<VAtomic> {
 
 /// `ds_add/sub/rsub/inc/dec/min/max/and/or/xor/mskor/cmpst` (`_u32`, `_i32`, `_b32` and the
 /// 64-bit forms), with or without return, and `ds_wrxchg_rtn`: the opcodes 0x00-0x0d and 0x10
-/// of each block of 32 (+0x20 with return, +0x40 64-bit). The float ones, `wrxchg2` and GDS
-/// stay with the interpreter.
+/// of each block of 32 (+0x20 with return, +0x40 64-bit), and `ds_add_f32` (0x15). The other
+/// float ones, `wrxchg2` and GDS stay with the interpreter.
 fn ds_atomic(x: &XInst) -> Option<DsAtomic> {
     if x.inst.mem_flags().has(MemFlags::GDS) {
         return None;
@@ -1571,9 +1571,10 @@ fn ds_atomic(x: &XInst) -> Option<DsAtomic> {
         return None;
     }
     let (op, rtn, wide) = ((opc & 0x1f) as u8, opc & 0x20 != 0, opc & 0x40 != 0);
-    // (0x0d without return is `ds_write`, 0x0e-0x0f `write2`, 0x14 `nop` and 0x11-0x15 the
-    // float ops.)
-    if !(op <= 0x0c || op == 0x10 || (op == 0x0d && rtn)) {
+    // (0x0d without return is `ds_write`, 0x0e-0x0f `write2`, 0x14 `nop`; of the float ops
+    // 0x11-0x15 only the f32 add, whose NaN rule is pinned: `exec::fatomic::add_f32`.)
+    let fadd = op == super::mem_lds_atomic::ADD_F32 && !wide;
+    if !(op <= 0x0c || op == 0x10 || (op == 0x0d && rtn) || fadd) {
         return None;
     }
     let reg = |s: Src| match s {

@@ -7,9 +7,32 @@ use super::tests::{isas, random_wave, Rng};
 use super::tests_mem::{ds, flat, run, then_endpgm, BUF};
 use super::{first_difference, JitCode};
 
-/// The operations `select::ds_atomic` passes (the low five opcode bits).
-const OPS: [u32; 15] = [
-    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x10,
+/// The operations `select::ds_atomic` passes (the low five opcode bits; 0x15, `ds_add_f32`,
+/// 32-bit only).
+const OPS: [u32; 16] = [
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x10, 0x15,
+];
+
+/// f32 bit patterns for `ds_add_f32`: signaling and quiet NaNs of both signs with payloads,
+/// infinities, zeros, denormals, the largest finite value (overflows), the smallest normal and
+/// its neighbour of the other sign (their sum is denormal), ordinary numbers.
+const FLOATS: [u32; 16] = [
+    0x7f80_0001,
+    0xff80_1234,
+    0x7fc0_0000,
+    0xffc0_0042,
+    0x7f80_0000,
+    0xff80_0000,
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x807f_ffff,
+    0x7f7f_ffff,
+    0x0080_0001,
+    0x8080_0000,
+    0x3f80_0000,
+    0xbfc0_0000,
+    0x4049_0fdb,
 ];
 
 #[test]
@@ -26,8 +49,8 @@ fn lds_atomics_are_native_and_exact() {
     for op in OPS {
         for wide in [false, true] {
             for rtn in [false, true] {
-                // (0x0d without return is ds_write, not an atomic.)
-                if op == 0x0d && !rtn {
+                // (0x0d without return is ds_write, not an atomic; 0x55 is no f64 add.)
+                if (op == 0x0d && !rtn) || (op == 0x15 && wide) {
                     continue;
                 }
                 let opc = op | u32::from(rtn) << 5 | u32::from(wide) << 6;
@@ -67,16 +90,29 @@ fn lds_atomics_are_native_and_exact() {
                                 _ => (r.next() % (LDS as u64 + 64)) as u32,
                             };
                             w0.v[addr as usize][l] = a.wrapping_sub(offset);
-                            // Small data now and then, so compares, inc and dec take each side.
+                            // Small data now and then, so compares, inc and dec take each side;
+                            // special floats for the float add.
                             for v in [d0, d0 + 1, 4, 5] {
-                                if r.next().is_multiple_of(2) {
+                                if op == 0x15 {
+                                    if !r.next().is_multiple_of(4) {
+                                        w0.v[v as usize][l] =
+                                            FLOATS[r.next() as usize % FLOATS.len()];
+                                    }
+                                } else if r.next().is_multiple_of(2) {
                                     w0.v[v as usize][l] = (r.next() % 4) as u32;
                                 }
                             }
                         }
-                        let lds_init: Vec<u8> = (0..LDS)
-                            .map(|i| if i % 4 == 0 { (r.next() % 4) as u8 } else { 0 })
-                            .collect();
+                        let lds_init: Vec<u8> = match op {
+                            0x15 => (0..LDS / 4)
+                                .flat_map(|_| {
+                                    FLOATS[r.next() as usize % FLOATS.len()].to_le_bytes()
+                                })
+                                .collect(),
+                            _ => (0..LDS)
+                                .map(|i| if i % 4 == 0 { (r.next() % 4) as u8 } else { 0 })
+                                .collect(),
+                        };
                         let a = run(&prog, &w0, &mut buf, &init, LDS, &lds_init, None);
                         assert!(a.r.is_ok(), "{text}: {:?}", a.r);
                         for &isa in &isas {
@@ -233,4 +269,100 @@ fn global_atomics_are_native_and_exact() {
         cases > 1000 && faults > 20,
         "{cases} cases, {faults} faults"
     );
+}
+
+/// `global_atomic_add_f32` (gfx908, gfx90a) and `global_atomic_add_f64` (gfx90a), native compare-and-
+/// swap loops (`mem_atomic.rs`), against the interpreter (`exec::fatomic`): lanes on one
+/// address, consecutive and colliding, full and sparse EXEC, with and without GLC, data and
+/// memory drawn from NaNs with payloads, infinities, signed zeros, denormals and numbers.
+#[test]
+fn global_float_adds_are_native_and_exact() {
+    use softhsa_isa::Gfx;
+    let isas = isas();
+    if isas.is_empty() {
+        return;
+    }
+    let mut r = Rng(0xf1_0a75);
+    let mut buf = vec![0u8; BUF];
+    const F64S: [u64; 10] = [
+        0x7ff0_0000_0000_0003,
+        0xfff8_0000_0000_0042,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0x0000_0000_0000_0001,
+        0x7fef_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0000,
+        0xc004_0000_0000_0000,
+        0x0000_0000_0000_0000,
+    ];
+    let mut cases = 0;
+    // (gfx908's f32 add has no returning form.)
+    for (gfx, op, wide, glcs) in [
+        (Gfx::Gfx908, 0x4du32, false, &[false][..]),
+        (Gfx::Gfx90a, 0x4d, false, &[false, true][..]),
+        (Gfx::Gfx90a, 0x4f, true, &[false, true][..]),
+    ] {
+        let value = |r: &mut Rng| match wide {
+            true => F64S[r.next() as usize % F64S.len()],
+            false => u64::from(FLOATS[r.next() as usize % FLOATS.len()]),
+        };
+        let n = if wide { 2 } else { 1 };
+        for &glc in glcs {
+            let vdst = if glc { 6 } else { 0 };
+            let mut inst = flat(op, 2, 10, 2, 0x7f, vdst, 0);
+            inst[0] |= u32::from(glc) << 16;
+            let code: Vec<u8> = [inst[0], inst[1], 0xbf81_0000]
+                .iter()
+                .flat_map(|d| d.to_le_bytes())
+                .collect();
+            let prog = crate::program::Program::new_for(&code, 0x1000, gfx);
+            let text = prog.text(0);
+            assert!(text.contains("_add_f"), "{text}");
+            for pattern in 0..6 {
+                let mut init = vec![0u8; BUF];
+                for c in init.chunks_mut(4 * n as usize) {
+                    c.copy_from_slice(&value(&mut r).to_le_bytes()[..4 * n as usize]);
+                }
+                let mut w0 = random_wave(&mut r);
+                let base = buf.as_ptr() as u64;
+                w0.set_exec(match pattern % 3 {
+                    0 => u64::MAX,
+                    1 => r.next() | 1 << 63,
+                    _ => r.next() & r.next(),
+                });
+                let bytes = 4 * n as u64;
+                for l in 0..64 {
+                    let at = match pattern / 3 {
+                        0 => 64 + bytes * (r.next() % 3),
+                        _ => 256 + bytes * l as u64,
+                    };
+                    let a = base + at;
+                    w0.v[10][l] = a as u32;
+                    w0.v[11][l] = (a >> 32) as u32;
+                    let v = value(&mut r);
+                    w0.v[2][l] = v as u32;
+                    w0.v[3][l] = (v >> 32) as u32;
+                }
+                let lds = [0u8; 256];
+                let a = run(&prog, &w0, &mut buf, &init, 256, &lds, None);
+                assert!(a.r.is_ok(), "{text}: {:?}", a.r);
+                for &isa in &isas {
+                    let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
+                    assert_eq!(jit.native, jit.reachable, "{isa:?} {text}: translated");
+                    let b = run(&prog, &w0, &mut buf, &init, 256, &lds, Some(&jit));
+                    assert_eq!(a.r, b.r, "{isa:?} {text} pattern {pattern}");
+                    let diff = first_difference(&b.w, &a.w, 0..256);
+                    assert!(diff.is_none(), "{isa:?} {text} pattern {pattern}: {diff:?}");
+                    let at = a.mem.iter().zip(&b.mem).position(|(x, y)| x != y);
+                    assert!(
+                        at.is_none(),
+                        "{isa:?} {text} pattern {pattern}: byte {at:?}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+    }
+    assert!(cases >= 30, "{cases} cases");
 }
