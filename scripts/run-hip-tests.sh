@@ -45,7 +45,7 @@ GFX908_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics pri
   dynamic_shared struct_byvalue grid3d_private texture_object mfma"
 # Programs also built with --offload-arch=gfx90a (-O3) and run on a gfx90a (MI210) agent.
 GFX90A_TESTS="vector_add reduction atomics math matmul_tiled wave_intrinsics printf
-  dynamic_shared mfma"
+  dynamic_shared mfma f64_loop float_chains"
 CDNA_ONLY="mfma"
 # rocRAND ships gfx90a:xnack- and gfx90a:xnack+ code objects: HIP must pick the one the agent's
 # target ID allows.

@@ -162,6 +162,7 @@ impl Emitter<'_> {
             LaneOp::F16(op) => self.lane_f16(li, op),
             LaneOp::SqrtF16 => self.lane_sqrt_f16(li),
             LaneOp::PackF16 { op_sel } => self.lane_pack_f16(li, op_sel),
+            LaneOp::PkMov32 => self.lane_pk_mov(li),
             LaneOp::PkF16 {
                 op,
                 op_sel,
@@ -189,6 +190,20 @@ impl Emitter<'_> {
                 unused,
             } => self.int_sdwa(li, op, dst_sel, unused),
         }
+    }
+
+    /// `v_pk_mov_b32`: source 0 to the low dword of the destination pair, source 1 to the
+    /// high one. Source 1 is copied first: it may be the low dword, which the first write
+    /// replaces (`v_pk_mov_b32 v[2:3], v[0:1], v[2:3]`, a swap of halves).
+    fn lane_pk_mov(&mut self, li: &LaneInst) -> R<()> {
+        let d = li.dst.ok_or_else(|| super::emit::err("no destination"))?;
+        let hi = self.opd_scratch(li.src[1][0])?;
+        let lo = self.opd_reg(li.src[0][0])?;
+        self.put(d, lo)?;
+        self.free(lo);
+        self.put(d.wrapping_add(1), hi)?;
+        self.free(hi);
+        Ok(())
     }
 
     /// Bit-field ops (`valu::bits::exec`). x86 variable shifts give 0 for counts of 32 or

@@ -83,6 +83,8 @@ mod tests_fold;
 #[cfg(test)]
 mod tests_gather;
 #[cfg(test)]
+mod tests_gfx90a;
+#[cfg(test)]
 mod tests_half;
 #[cfg(test)]
 mod tests_linear;

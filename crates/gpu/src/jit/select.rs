@@ -61,6 +61,9 @@ pub(super) enum LaneOp {
     F16(FOp),
     /// `v_sqrt_f16` on the low half, the result zero-extended (`lane_half.rs`).
     SqrtF16,
+    /// `v_pk_mov_b32` (gfx90a): source 0 to the destination pair's low dword, source 1 to its
+    /// high one (`select` resolved `op_sel` to the dwords they are; `lane_int.rs`).
+    PkMov32,
     /// `v_pack_b32_f16`: the halves that bit i of `op_sel` picks (1: high) of sources 0
     /// (low) and 1 (high), with f16 abs/neg: bits moved, nothing rounded (`lane_half.rs`).
     PackF16 {
@@ -537,11 +540,13 @@ pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Sdwa => {
             lane(x).map(Kind::Lane).or_else(|| wave(x).map(Kind::Wave))
         }
-        // (Of VOP3P, only the packed f16 adds, multiplies and fmas have a lowering.)
+        // (Of VOP3P, only the packed f16 adds, multiplies and fmas and gfx90a's `v_pk_mov_b32`
+        // have a lowering.)
         Encoding::Vop3p
             if matches!(
                 x.valu,
                 Some(ValuOp::Pk(PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16))
+                    | Some(ValuOp::Pk32(crate::valu::Pk32Op::Mov))
             ) =>
         {
             lane(x).map(Kind::Lane)
@@ -821,6 +826,20 @@ fn lane(x: &XInst) -> Option<LaneInst> {
             li.neg = mods.neg & 7;
             Some(li)
         }
+        // gfx90a's 64-bit move: the dword `op_sel` bit i picks of source i to half i of the
+        // destination pair (`valu::packed32`, which reads no other modifier).
+        ValuOp::Pk32(crate::valu::Pk32Op::Mov) => {
+            if li.dst? == 255 {
+                return None;
+            }
+            for i in 0..2 {
+                li.src[i][0] = Opd::pair(x.src[i])?[usize::from(mods.op_sel >> i & 1)];
+            }
+            li.n = 2;
+            li.dst_wide = true;
+            li.op = LaneOp::PkMov32;
+            Some(li)
+        }
         ValuOp::Pk(p @ (PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16)) => {
             if mods.clamp || li.dst.is_none() {
                 return None;
@@ -872,10 +891,15 @@ fn lane(x: &XInst) -> Option<LaneInst> {
             FTy::F64,
         ) => {
             let binary = matches!(op, FOp::Add | FOp::Mul | FOp::Fma | FOp::Min | FOp::Max);
+            // gfx90a's `v_fmac_f64` (VOP2, or VOP3 without a third source): the accumulator
+            // is the destination pair.
+            let fmac = op == FOp::Fma && x.src[2] == Src::None;
             if mods.clamp
                 || mods.omod != 0
                 || li.dst.is_none()
-                || (binary && x.inst.enc != Encoding::Vop3)
+                || (binary
+                    && x.inst.enc != Encoding::Vop3
+                    && !(fmac && x.inst.enc == Encoding::Vop2))
             {
                 return None;
             }
@@ -885,7 +909,10 @@ fn lane(x: &XInst) -> Option<LaneInst> {
                 _ => 1,
             };
             for i in 0..li.n {
-                li.src[i] = Opd::pair(x.src[i])?;
+                li.src[i] = match (i, fmac) {
+                    (2, true) => Opd::pair(Src::V(li.dst?))?,
+                    _ => Opd::pair(x.src[i])?,
+                };
                 li.wide[i] = true;
             }
             if li.dst? == 255 {
