@@ -6,7 +6,7 @@
 //! an out-of-line path that rebuilds those lanes by the interpreter's rules (`valu::fast32`).
 
 use super::emit::{bind, err, Emitter, R};
-use super::select::{LaneInst, Opd};
+use super::select::{LaneInst, LaneOp, Opd};
 use super::vx::{kr, zr, Isa, Vs, M, V};
 use crate::valu::FOp;
 
@@ -144,6 +144,48 @@ impl<'p> Emitter<'p> {
         self.nan_exit(d, t, nan, reserved, move |e| {
             e.nan_fix(false, t, nan, [Some(x), Some(y), zs])
         })
+    }
+
+    /// gfx90a's packed f32 add, multiply or fma (`LaneOp::PkF32`): each half as the f32 op of
+    /// the dwords it picks, with their negations, in the order that leaves every dword a half
+    /// reads unwritten until it is read. Each half tests its own result for NaNs (a deferred
+    /// test, `nan_defer.rs`, follows single registers).
+    pub(super) fn lane_pk_f32(
+        &mut self,
+        i: u32,
+        li: &LaneInst,
+        op: FOp,
+        sel: [u8; 2],
+        neg: [u8; 2],
+        hi_first: bool,
+    ) -> R<()> {
+        let d = li.dst.ok_or_else(|| err("no destination"))?;
+        let half = |h: usize| {
+            let mut s = *li;
+            s.op = LaneOp::F32(op);
+            s.dst = Some(d.wrapping_add(h as u8));
+            s.dst_wide = false;
+            for k in 0..li.n {
+                s.src[k] = [li.src[k][usize::from(sel[h] >> k & 1)], li.src[k][1]];
+                s.wide[k] = false;
+            }
+            s.abs = 0;
+            s.neg = neg[h] & 7;
+            s
+        };
+        let (free_v, free_m) = (self.free_v, self.free_m);
+        let redo = self.nan_redo.take();
+        let mut r = Ok(());
+        for h in if hi_first { [1, 0] } else { [0, 1] } {
+            r = self.lane_f32(i, &half(h), op);
+            if r.is_err() {
+                break;
+            }
+            // (The first half's temporaries are free again.)
+            (self.free_v, self.free_m) = (free_v, free_m);
+        }
+        self.nan_redo = redo;
+        r
     }
 
     /// An f32 add, subtraction or multiply: its last source read straight from memory where

@@ -163,6 +163,12 @@ impl Emitter<'_> {
             LaneOp::SqrtF16 => self.lane_sqrt_f16(li),
             LaneOp::PackF16 { op_sel } => self.lane_pack_f16(li, op_sel),
             LaneOp::PkMov32 => self.lane_pk_mov(li),
+            LaneOp::PkF32 {
+                op,
+                sel,
+                neg,
+                hi_first,
+            } => self.lane_pk_f32(i, li, op, sel, neg, hi_first),
             LaneOp::PkF16 {
                 op,
                 op_sel,

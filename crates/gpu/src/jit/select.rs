@@ -7,7 +7,7 @@ use crate::exec::int32::Int32;
 use crate::exec::operand::Src;
 use crate::exec::vmem::VmemKind;
 use crate::program::{XInst, NO_INDEX};
-use crate::valu::{BitsOp, CmpTy, Cond, CvtOp, FOp, FTy, I16Op, PkOp, TrOp, ValuOp};
+use crate::valu::{BitsOp, CmpTy, Cond, CvtOp, FOp, FTy, I16Op, Pk32Op, PkOp, TrOp, ValuOp};
 use crate::wave::{EXEC_LO, M0, VCC_LO};
 use softhsa_isa::{Encoding, Ext, MemFlags, Op, OpFlags, VopMods};
 
@@ -64,6 +64,17 @@ pub(super) enum LaneOp {
     /// `v_pk_mov_b32` (gfx90a): source 0 to the destination pair's low dword, source 1 to its
     /// high one (`select` resolved `op_sel` to the dwords they are; `lane_int.rs`).
     PkMov32,
+    /// gfx90a's `v_pk_add_f32`, `v_pk_mul_f32`, `v_pk_fma_f32` (`op` Add, Mul or Fma) on
+    /// register pairs: half h (0 low, 1 high) of the destination is the f32 op of the dwords
+    /// that bit i of `sel[h]` picks of source i (1: its high dword), negated where bit i of
+    /// `neg[h]` is set (`valu::packed32`); `hi_first`: the high half is computed first (the
+    /// low write would replace a dword it reads). `lane_float.rs`.
+    PkF32 {
+        op: FOp,
+        sel: [u8; 2],
+        neg: [u8; 2],
+        hi_first: bool,
+    },
     /// `v_pack_b32_f16`: the halves that bit i of `op_sel` picks (1: high) of sources 0
     /// (low) and 1 (high), with f16 abs/neg: bits moved, nothing rounded (`lane_half.rs`).
     PackF16 {
@@ -166,6 +177,7 @@ impl LaneInst {
                 | LaneOp::F16(_)
                 | LaneOp::SqrtF16
                 | LaneOp::PkF16 { .. }
+                | LaneOp::PkF32 { .. }
                 | LaneOp::F32Round(_)
                 | LaneOp::F64(_)
                 | LaneOp::F64Cvt(_)
@@ -540,13 +552,13 @@ pub(super) fn select(x: &XInst, gfx900: bool) -> Option<Kind> {
         Encoding::Vop1 | Encoding::Vop2 | Encoding::Vopc | Encoding::Vop3 | Encoding::Sdwa => {
             lane(x).map(Kind::Lane).or_else(|| wave(x).map(Kind::Wave))
         }
-        // (Of VOP3P, only the packed f16 adds, multiplies and fmas and gfx90a's `v_pk_mov_b32`
-        // have a lowering.)
+        // (Of VOP3P, only the packed f16 adds, multiplies and fmas and gfx90a's packed f32
+        // ops have a lowering.)
         Encoding::Vop3p
             if matches!(
                 x.valu,
                 Some(ValuOp::Pk(PkOp::AddF16 | PkOp::MulF16 | PkOp::FmaF16))
-                    | Some(ValuOp::Pk32(crate::valu::Pk32Op::Mov))
+                    | Some(ValuOp::Pk32(_))
             ) =>
         {
             lane(x).map(Kind::Lane)
@@ -826,9 +838,42 @@ fn lane(x: &XInst) -> Option<LaneInst> {
             li.neg = mods.neg & 7;
             Some(li)
         }
+        ValuOp::Pk32(p @ (Pk32Op::Add | Pk32Op::Mul | Pk32Op::Fma)) => {
+            let d = li.dst?;
+            if mods.clamp || d == 255 {
+                return None;
+            }
+            let (op, n) = match p {
+                Pk32Op::Add => (FOp::Add, 2),
+                Pk32Op::Mul => (FOp::Mul, 2),
+                _ => (FOp::Fma, 3),
+            };
+            for i in 0..n {
+                li.src[i] = Opd::pair(x.src[i])?;
+                li.wide[i] = true;
+            }
+            li.n = n;
+            li.dst_wide = true;
+            let sel = [mods.op_sel, mods.op_sel_hi];
+            // Whether half h reads dword `r` of the destination pair.
+            let reads = |h: usize, r: u8| {
+                (0..n).any(|i| li.src[i][usize::from(sel[h] >> i & 1)] == Opd::V(d.wrapping_add(r)))
+            };
+            let hi_first = reads(1, 0);
+            if hi_first && reads(0, 1) {
+                return None; // each half reads what the other writes
+            }
+            li.op = LaneOp::PkF32 {
+                op,
+                sel,
+                neg: [mods.neg, mods.neg_hi],
+                hi_first,
+            };
+            Some(li)
+        }
         // gfx90a's 64-bit move: the dword `op_sel` bit i picks of source i to half i of the
         // destination pair (`valu::packed32`, which reads no other modifier).
-        ValuOp::Pk32(crate::valu::Pk32Op::Mov) => {
+        ValuOp::Pk32(Pk32Op::Mov) => {
             if li.dst? == 255 {
                 return None;
             }
