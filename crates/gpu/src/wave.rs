@@ -82,8 +82,9 @@ pub struct Wave {
     pub gws_pending: u16,
     /// The wave's lanes come in rows of this many (64, 32, 16 or 8; 0: none): in each aligned
     /// group of `lin_rows` lanes the work-item ids in VGPR 0 count up by one, and those in
-    /// VGPRs 1 and 2 (where the wave starts with them) stay the same; every id in VGPR 0 is
-    /// below 1024; and every lane of every VGPR write the JIT's lane-linear analysis relies on
+    /// VGPRs 1 and 2 (where the wave starts with them) stay the same; every x id is below
+    /// 1024 (gfx90a packs the y and z ids above it in VGPR 0, which stay along a row too);
+    /// and every lane of every VGPR write the JIT's lane-linear analysis relies on
     /// so far had all lanes active (`jit/lane_linear.rs`). Set at the wave's start; cleared
     /// for good (0) by a partial-EXEC run of such a write.
     pub lin_rows: u8,
@@ -585,10 +586,9 @@ fn init_wave_any(
         for l in 0..64 {
             w.v[0][l] |= w.v[1][l] << 10 | w.v[2][l] << 20;
         }
-        // (Y and z ids packed above x: the ids stay consecutive, but not below 1024.)
-        if w.v[0][63] >= 1024 {
-            w.lin_rows = 0;
-        }
+        // (Y and z ids packed above x: along each row the x ids still count up below 1024
+        // and y and z stay, which is what the JIT's lane-linear analysis takes of packed
+        // ids, `Val::Packed` in `jit/lane_linear.rs`.)
     } else {
         fill_workitem_ids(w, shape, index, start.id_dims);
     }

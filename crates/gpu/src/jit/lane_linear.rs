@@ -57,9 +57,19 @@ use crate::program::{Program, Slot};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Val {
     Unknown,
-    Lin { t: i32, zeros: u32 },
+    Lin {
+        t: i32,
+        zeros: u32,
+    },
     Const(u32),
     Sign(u8),
+    /// gfx90a's packed work-item ids (`x | y << 10 | z << 20`): `x` the mask of the x ids'
+    /// bits, `yz` of the y and z ids' (linear with stride 1 along each row: the x ids count
+    /// up below 1024 and the y and z ids stay).
+    Packed {
+        x: u32,
+        yz: u32,
+    },
 }
 
 /// A pair's 64-bit value B + c·ext(u), u linear with stride t (see the module documentation).
@@ -233,7 +243,9 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
     let Some(succs) = successors(prog, plan) else {
         return Linear::default();
     };
-    let Some(mut out) = solve(plan, &succs, State::at_start(plan.ids, false), true) else {
+    let packed = prog.gfx.unified_vgprs();
+    let start = |narrow| State::at_start(plan.ids, narrow, packed);
+    let Some(mut out) = solve(plan, &succs, start(false), true) else {
         return Linear::default();
     };
     out.rows = plan.ids > 0;
@@ -241,7 +253,7 @@ pub(super) fn analyse(prog: &Program, plan: &Plan) -> Linear {
         // Rows of 16 or 32 lanes bound the ids more tightly (a work-group at most 32 wide
         // and 1024 items: x below 32, y and z below 64), which proves more: the `or` of a
         // tile's base and a shifted x (`0x400 | 4 * x`).
-        if let Some(n) = solve(plan, &succs, State::at_start(plan.ids, true), false) {
+        if let Some(n) = solve(plan, &succs, start(true), false) {
             out.narrow = n
                 .accesses
                 .iter()
@@ -441,13 +453,18 @@ impl State {
     /// A wave's start: VGPR 0 the x id (below 1024, counting up along each row:
     /// `Wave::lin_rows`), and the y and z ids in the next `ids` VGPRs (the same along each
     /// row, below 1024). `narrow`: in rows of 16 or 32 (x below 32, y and z below 64).
-    fn at_start(ids: u8, narrow: bool) -> State {
+    /// `packed`: gfx90a's one VGPR of ids, `x | y << 10 | z << 20` ([`Val::Packed`]).
+    fn at_start(ids: u8, narrow: bool, packed: bool) -> State {
         let mut s = State {
             v: vec![Val::Unknown; 256],
             pair: vec![None; 256],
             signs: false,
         };
         let (x, yz) = if narrow { (0x1f, 0x3f) } else { (0x3ff, 0x3ff) };
+        if packed {
+            s.v[0] = Val::Packed { x, yz };
+            return s;
+        }
         s.v[0] = Val::Lin { t: 1, zeros: !x };
         for r in 1..=usize::from(ids.min(2)) {
             s.v[r] = Val::Lin { t: 0, zeros: !yz };
@@ -666,6 +683,15 @@ impl State {
             }
             // The low dword of src0 * src1 + src2 (signed or not: the same low bits).
             LaneOp::Mad64 { .. } if li.n >= 3 => (add(mul(src(0), src(1)), src(2)), None, None),
+            // The y or z ids out of the packed ids: `v_bfe_u32 d, v0, 10 (20), 10`.
+            LaneOp::Bits(crate::valu::BitsOp::BfeU32) if li.abs == 0 && li.neg == 0 => {
+                match (src(0), src(1), src(2)) {
+                    (Val::Packed { yz, .. }, Val::Const(10 | 20), Val::Const(10)) => {
+                        (Val::Lin { t: 0, zeros: !yz }, None, None)
+                    }
+                    _ => none,
+                }
+            }
             // v_lshlrev_b64 d, k, (lo, hi).
             LaneOp::Shift64(0) => {
                 let (Val::Const(k), [Opd::V(lo), Opd::V(hi)]) = (src(0), li.src[1]) else {
@@ -716,6 +742,7 @@ fn lin(v: Val) -> Option<(i32, u32)> {
     match v {
         Val::Lin { t, zeros } => Some((t, zeros)),
         Val::Const(c) => Some((0, !c)),
+        Val::Packed { x, yz } => Some((1, !(x | yz << 10 | yz << 20))),
         _ => None,
     }
 }
@@ -831,6 +858,13 @@ fn int(op: Int32, li: &LaneInst, src: &dyn Fn(usize) -> Val) -> Val {
         },
         And => match (src(0), src(1)) {
             (Val::Const(x), Val::Const(y)) => Val::Const(x & y),
+            // The x ids out of the packed ids: a mask that keeps their bits and none of y's
+            // or z's.
+            (Val::Const(m), Val::Packed { x, yz }) | (Val::Packed { x, yz }, Val::Const(m))
+                if m & x == x && m & (yz << 10 | yz << 20) == 0 =>
+            {
+                Val::Lin { t: 1, zeros: !x }
+            }
             // A mask that keeps every bit the value may have set.
             (Val::Const(m), v) | (v, Val::Const(m)) => match lin(v) {
                 Some((_, z)) if !z & !m == 0 => v,
@@ -839,6 +873,15 @@ fn int(op: Int32, li: &LaneInst, src: &dyn Fn(usize) -> Val) -> Val {
             _ => Val::Unknown,
         },
         Or | Xor => disjoint_or(src(0), src(1)),
+        // The y and z ids out of the packed ids (`v >> 10`, `v >> 20`).
+        LshrRev => match (src(0), src(1)) {
+            (Val::Const(10), Val::Packed { yz, .. }) => Val::Lin {
+                t: 0,
+                zeros: !(yz | yz << 10),
+            },
+            (Val::Const(20), Val::Packed { yz, .. }) => Val::Lin { t: 0, zeros: !yz },
+            _ => Val::Unknown,
+        },
         MulLo => mul(src(0), src(1)),
         MulU24 if fits24(src(0)) && fits24(src(1)) => mul(src(0), src(1)),
         MadU24 if fits24(src(0)) && fits24(src(1)) => add(mul(src(0), src(1)), src(2)),
@@ -924,7 +967,7 @@ mod tests {
         use Opd::{K, S, V};
         // (v0, v1) = zext(id); v[2:3] = s[10:11] + (v0, v1): linear.
         let run = |chain: &[LaneInst]| {
-            let mut s = State::at_start(0, false);
+            let mut s = State::at_start(0, false, false);
             s.write(1, Val::Const(0));
             let mut carries = Vec::new();
             for l in chain {
@@ -957,7 +1000,7 @@ mod tests {
 
     #[test]
     fn a_pair_is_linear_only_when_zero_or_sign_extended() {
-        let mut s = State::at_start(0, false);
+        let mut s = State::at_start(0, false, false);
         s.v[1] = Val::Const(0);
         assert_eq!(s.pair_fact(0), Some(Z { c: 1, t: 1 }));
         s.write(1, Val::Sign(0));
@@ -969,5 +1012,95 @@ mod tests {
         s.write(3, Val::Const(7));
         s.write(2, v(1));
         assert_eq!(s.pair_fact(2), None);
+    }
+
+    #[test]
+    fn packed_ids_give_x_y_and_z() {
+        use Opd::{K, V};
+        let run = |narrow: bool, chain: &[LaneInst]| {
+            let mut s = State::at_start(1, narrow, true);
+            let mut carries = Vec::new();
+            for l in chain {
+                s.lane(l, &mut carries, false);
+            }
+            s
+        };
+        let bfe = |off: u32, width: u32, dst: u8| LaneInst {
+            op: LaneOp::Bits(crate::valu::BitsOp::BfeU32),
+            ..li(Int32::Mov, [V(0), K(off), K(width)], 3, dst)
+        };
+        // v4 = v0 & 0x3ff (x), v5 = bfe(v0, 10, 10) (y), v6 = bfe(v0, 20, 10) (z),
+        // v7 = v0 >> 20 (z), v8 = v0 >> 10 (y | z << 10).
+        let chain = [
+            li(Int32::And, [K(0x3ff), V(0), K(0)], 2, 4),
+            bfe(10, 10, 5),
+            bfe(20, 10, 6),
+            li(Int32::LshrRev, [K(20), V(0), K(0)], 2, 7),
+            li(Int32::LshrRev, [K(10), V(0), K(0)], 2, 8),
+        ];
+        let s = run(false, &chain);
+        assert_eq!(
+            s.v[0],
+            Val::Packed {
+                x: 0x3ff,
+                yz: 0x3ff
+            }
+        );
+        assert_eq!(
+            s.v[4],
+            Val::Lin {
+                t: 1,
+                zeros: !0x3ff
+            }
+        );
+        assert_eq!(
+            s.v[5],
+            Val::Lin {
+                t: 0,
+                zeros: !0x3ff
+            }
+        );
+        assert_eq!(
+            s.v[6],
+            Val::Lin {
+                t: 0,
+                zeros: !0x3ff
+            }
+        );
+        assert_eq!(
+            s.v[7],
+            Val::Lin {
+                t: 0,
+                zeros: !0x3ff
+            }
+        );
+        assert_eq!(
+            s.v[8],
+            Val::Lin {
+                t: 0,
+                zeros: !0xf_ffff
+            }
+        );
+        // The packed value itself steps by one along a row: bits 30 and 31 are clear.
+        assert_eq!(lin(s.v[0]), Some((1, 0xc000_0000)));
+        // VGPRs 1 and 2 hold no ids here.
+        assert_eq!(s.v[1], Val::Unknown);
+        let s = run(true, &chain);
+        assert_eq!(s.v[4], Val::Lin { t: 1, zeros: !0x1f });
+        assert_eq!(s.v[5], Val::Lin { t: 0, zeros: !0x3f });
+        // Masks that keep part of x, or reach into y; other fields: unknown.
+        let s = run(
+            false,
+            &[
+                li(Int32::And, [K(0xff), V(0), K(0)], 2, 4),
+                li(Int32::And, [K(0x7ff), V(0), K(0)], 2, 5),
+                bfe(10, 20, 6),
+                bfe(11, 10, 7),
+                li(Int32::LshrRev, [K(12), V(0), K(0)], 2, 8),
+            ],
+        );
+        for r in 4..=8 {
+            assert_eq!(s.v[r], Val::Unknown, "v{r}");
+        }
     }
 }
