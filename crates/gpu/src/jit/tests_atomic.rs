@@ -4,7 +4,7 @@
 //! EXEC, with the destination apart from or on top of the address and data registers.
 
 use super::tests::{isas, random_wave, Rng};
-use super::tests_mem::{ds, flat, run, then_endpgm, BUF};
+use super::tests_mem::{assert_native_and_exact, ds, flat, run, then_endpgm, BUF};
 use super::{first_difference, JitCode};
 
 /// The operations `select::ds_atomic` passes (the low five opcode bits; 0x15, `ds_add_f32`,
@@ -344,23 +344,11 @@ fn global_float_adds_are_native_and_exact() {
                     w0.v[2][l] = v as u32;
                     w0.v[3][l] = (v >> 32) as u32;
                 }
-                let lds = [0u8; 256];
-                let a = run(&prog, &w0, &mut buf, &init, 256, &lds, None);
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
                 assert!(a.r.is_ok(), "{text}: {:?}", a.r);
-                for &isa in &isas {
-                    let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
-                    assert_eq!(jit.native, jit.reachable, "{isa:?} {text}: translated");
-                    let b = run(&prog, &w0, &mut buf, &init, 256, &lds, Some(&jit));
-                    assert_eq!(a.r, b.r, "{isa:?} {text} pattern {pattern}");
-                    let diff = first_difference(&b.w, &a.w, 0..256);
-                    assert!(diff.is_none(), "{isa:?} {text} pattern {pattern}: {diff:?}");
-                    let at = a.mem.iter().zip(&b.mem).position(|(x, y)| x != y);
-                    assert!(
-                        at.is_none(),
-                        "{isa:?} {text} pattern {pattern}: byte {at:?}"
-                    );
-                    cases += 1;
-                }
+                let what = format!("{text} pattern {pattern}");
+                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &what);
+                cases += isas.len();
             }
         }
     }
