@@ -148,8 +148,8 @@ impl<'p> Emitter<'p> {
 
     /// gfx90a's packed f32 add, multiply or fma (`LaneOp::PkF32`): each half as the f32 op of
     /// the dwords it picks, with their negations, in the order that leaves every dword a half
-    /// reads unwritten until it is read. Each half tests its own result for NaNs (a deferred
-    /// test, `nan_defer.rs`, follows single registers).
+    /// reads unwritten until it is read. In a deferring chunk (`nan_defer.rs`) each half's
+    /// NaN test waits as a single op's does.
     pub(super) fn lane_pk_f32(
         &mut self,
         i: u32,
@@ -174,18 +174,12 @@ impl<'p> Emitter<'p> {
             s
         };
         let (free_v, free_m) = (self.free_v, self.free_m);
-        let redo = self.nan_redo.take();
-        let mut r = Ok(());
         for h in if hi_first { [1, 0] } else { [0, 1] } {
-            r = self.lane_f32(i, &half(h), op);
-            if r.is_err() {
-                break;
-            }
+            self.lane_f32(i, &half(h), op)?;
             // (The first half's temporaries are free again.)
             (self.free_v, self.free_m) = (free_v, free_m);
         }
-        self.nan_redo = redo;
-        r
+        Ok(())
     }
 
     /// An f32 add, subtraction or multiply: its last source read straight from memory where

@@ -39,6 +39,8 @@ pub(super) fn deferred(li: &LaneInst) -> bool {
     matches!(
         li.op,
         LaneOp::F32(FOp::Add | FOp::Sub | FOp::SubRev | FOp::Mul | FOp::Fma)
+            // (gfx90a's packed add, multiply and fma: two such ops, `lane_pk_f32`.)
+            | LaneOp::PkF32 { .. }
     )
 }
 
