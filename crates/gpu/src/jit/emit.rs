@@ -189,6 +189,9 @@ pub(super) struct Emitter<'p> {
     /// The segment being emitted is a completion (`addr_defer.rs`): a full wave's middle
     /// chunks alone.
     pub(super) middle_only: bool,
+    /// The current block's scratch read-modify-writes: (load, store) instruction pairs whose
+    /// store reuses the load's checked addresses (`buf_reuse.rs`).
+    pub(super) buf_reuse: Vec<(u32, u32)>,
     /// `SOFTHSA_JIT_DEBUG=size`: x86 instructions and GPU instructions per item kind.
     stats: Option<std::collections::BTreeMap<&'static str, (usize, usize)>>,
 }
@@ -441,6 +444,7 @@ impl<'p> Emitter<'p> {
             true => Default::default(),
             false => super::vgpr_dead::analyse(&b.items, b.vlive_out),
         };
+        self.buf_reuse = super::buf_reuse::pairs(&b.items);
         for (p, item) in b.items.iter().enumerate() {
             self.free_all();
             // (What a segment deferred is the next item's to complete, and only its; what it
@@ -817,6 +821,7 @@ impl<'p> Emitter<'p> {
             rep_lazy: None,
             middle: false,
             middle_only: false,
+            buf_reuse: Vec::new(),
             stats: std::env::var("SOFTHSA_JIT_DEBUG")
                 .is_ok_and(|v| v == "size")
                 .then(Default::default),

@@ -50,6 +50,15 @@ fn effects(item: &Item, exact_end: bool) -> Option<(Regs, Regs)> {
     }
 }
 
+/// The scalar registers `item` may write (`None`: any of them, and for a scalar load, whose
+/// destination [`op`] leaves out).
+pub(super) fn item_sgpr_writes(item: &Item) -> Option<Regs> {
+    match item {
+        Item::Op(_, Kind::Smem(_)) => None,
+        _ => effects(item, true).map(|(_, w)| w),
+    }
+}
+
 fn lane(li: &LaneInst) -> (Regs, Regs) {
     let mut r = pair(EXEC_LO);
     li.sgpr_values().for_each(|s| r |= reg(s.into()));

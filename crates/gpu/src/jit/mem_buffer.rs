@@ -22,7 +22,7 @@ use crate::exec::operand::Src;
 use iced_x86::code_asm::*;
 use std::mem::offset_of;
 
-const J_BUF_OFFSETS: i32 = offset_of!(JitCtx, buf_offsets) as i32;
+pub(super) const J_BUF_OFFSETS: i32 = offset_of!(JitCtx, buf_offsets) as i32;
 
 /// V# word 1: SWIZZLE_ENABLE (bit 31) and STRIDE (bits 16-29); CACHE_SWIZZLE and the base's
 /// high bits do not matter.

@@ -24,7 +24,7 @@ use super::emit::{bind, sreg64, unless_full_wave, Emitter, EXEC, R};
 use super::mem_lanes::VECTOR_SPAN_LANES;
 use super::mem_vector::{
     exec_byte, exec_word, group_mask_or_skip, merge_chunk, reduce_min_max_u32,
-    reduce_min_max_u32_ymm, VmemShape,
+    reduce_min_max_u32_ymm, VmemShape, J_BUF_BASE, SITE_HINT,
 };
 use super::vx::Isa;
 use iced_x86::code_asm::*;
@@ -97,23 +97,23 @@ impl Emitter<'_> {
         }
         reduce_min_max_u32(a)?;
         self.min_max_span(shape, retry, slow)?;
-        let mut done = self.a.create_label();
-        if shape.load {
-            self.one_address_load(done)?;
+        if !shape.load {
+            return scatter_offsets_512(&mut self.a);
         }
+        if shape.keep_base {
+            keep_base(&mut self.a)?;
+        }
+        let mut done = self.a.create_label();
+        self.one_address_load(done)?;
         let a = &mut self.a;
         offsets_bias(a, Isa::Avx512)?;
         for c in 0..4 {
             a.kmovw(k1, exec_word(c))?;
             a.vpxord(zmm0, zmm7, zmmword_ptr(rdi + 64 * c))?;
             a.vmovdqu32(zmm4, zmmword_ptr(rsi + 64 * c))?;
-            if shape.load {
-                // Inactive lanes keep the register's value (the gather leaves them).
-                a.vpgatherdd(zmm4.k1(), zmmword_ptr(r8 + zmm0))?;
-                a.vmovdqu32(zmmword_ptr(rsi + 64 * c), zmm4)?;
-            } else {
-                a.vpscatterdd(zmmword_ptr(r8 + zmm0).k1(), zmm4)?;
-            }
+            // Inactive lanes keep the register's value (the gather leaves them).
+            a.vpgatherdd(zmm4.k1(), zmmword_ptr(r8 + zmm0))?;
+            a.vmovdqu32(zmmword_ptr(rsi + 64 * c), zmm4)?;
         }
         bind(a, &mut done)
     }
@@ -173,30 +173,13 @@ impl Emitter<'_> {
     ) -> R<()> {
         offsets_min_max_avx2(&mut self.a)?;
         self.min_max_span(shape, retry, slow)?;
-        let a = &mut self.a;
         if !shape.load {
-            let mut lane = a.create_label();
-            let mut done = a.create_label();
-            let mut masked = a.create_label();
-            // All 64 lanes active: the lanes unrolled, in order (no bit scans).
-            unless_full_wave(a, masked)?;
-            for l in 0..64 {
-                a.mov(r11d, dword_ptr(rdi + 4 * l))?;
-                a.mov(eax, dword_ptr(rsi + 4 * l))?;
-                a.mov(dword_ptr(r8 + r11), eax)?;
-            }
-            a.jmp(done)?;
-            bind(a, &mut masked)?;
-            a.mov(rcx, sreg64(EXEC))?;
-            bind(a, &mut lane)?;
-            a.tzcnt(r10, rcx)?;
-            a.mov(r11d, dword_ptr(rdi + r10 * 4))?;
-            a.mov(eax, dword_ptr(rsi + r10 * 4))?;
-            a.mov(dword_ptr(r8 + r11), eax)?;
-            a.blsr(rcx, rcx)?;
-            a.jnz(lane)?;
-            return bind(a, &mut done);
+            return scatter_offsets_avx2(&mut self.a);
         }
+        if shape.keep_base {
+            keep_base(&mut self.a)?;
+        }
+        let a = &mut self.a;
         let mut done = a.create_label();
         self.one_address_load(done)?;
         let a = &mut self.a;
@@ -225,6 +208,55 @@ impl Emitter<'_> {
         }
         bind(a, &mut done)
     }
+}
+
+/// A store through 32-bit lane offsets (rdi) of the data at rsi to host base r8, its span
+/// proved (AVX-512): one scatter per 16 lanes under EXEC, in lane order. Clobbers r8.
+pub(super) fn scatter_offsets_512(a: &mut CodeAssembler) -> R<()> {
+    offsets_bias(a, Isa::Avx512)?;
+    for c in 0..4 {
+        a.kmovw(k1, exec_word(c))?;
+        a.vpxord(zmm0, zmm7, zmmword_ptr(rdi + 64 * c))?;
+        a.vmovdqu32(zmm4, zmmword_ptr(rsi + 64 * c))?;
+        a.vpscatterdd(zmmword_ptr(r8 + zmm0).k1(), zmm4)?;
+    }
+    Ok(())
+}
+
+/// [`scatter_offsets_512`] on AVX2, which has no scatter: lane by lane, in lane order.
+pub(super) fn scatter_offsets_avx2(a: &mut CodeAssembler) -> R<()> {
+    let mut lane = a.create_label();
+    let mut done = a.create_label();
+    let mut masked = a.create_label();
+    // All 64 lanes active: the lanes unrolled, in order (no bit scans).
+    unless_full_wave(a, masked)?;
+    for l in 0..64 {
+        a.mov(r11d, dword_ptr(rdi + 4 * l))?;
+        a.mov(eax, dword_ptr(rsi + 4 * l))?;
+        a.mov(dword_ptr(r8 + r11), eax)?;
+    }
+    a.jmp(done)?;
+    bind(a, &mut masked)?;
+    a.mov(rcx, sreg64(EXEC))?;
+    bind(a, &mut lane)?;
+    a.tzcnt(r10, rcx)?;
+    a.mov(r11d, dword_ptr(rdi + r10 * 4))?;
+    a.mov(eax, dword_ptr(rsi + r10 * 4))?;
+    a.mov(dword_ptr(r8 + r11), eax)?;
+    a.blsr(rcx, rcx)?;
+    a.jnz(lane)?;
+    bind(a, &mut done)
+}
+
+/// After a read-modify-write load's span (r8 = the host base, r11 = its site): the base for
+/// the store (`buf_reuse.rs`), where the site's range is the worker's scratch backing.
+fn keep_base(a: &mut CodeAssembler) -> R<()> {
+    let mut other = a.create_label();
+    let flag = (crate::memory::PRIVATE_SITE >> 8) as i32;
+    a.test(byte_ptr(r11 + (SITE_HINT + 1)), flag)?;
+    a.jz(other)?;
+    a.mov(qword_ptr(r12 + J_BUF_BASE), r8)?;
+    bind(a, &mut other)
 }
 
 /// In an AVX2 offsets path (rdi = the 32-bit offsets, r15 = the EXEC byte masks): lane 0 of

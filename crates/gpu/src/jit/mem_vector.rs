@@ -49,6 +49,8 @@ const ROWS_HINT: i32 = 1;
 /// consecutive (or one a partial wave misled) is fast again soon.
 pub(super) const SKIP_HINTS: i32 = 2 * 63;
 const J_SPAN: i32 = offset_of!(JitCtx, span) as i32;
+/// `JitCtx::buf_base` (`buf_reuse.rs`).
+pub(super) const J_BUF_BASE: i32 = offset_of!(JitCtx, buf_base) as i32;
 
 /// Byte offsets `size * lane` of the 64 lanes, as dwords and as qwords (sizes 4, 8, 16).
 pub(super) static LANE_OFFSETS32: [[u32; 64]; 3] = lane_offsets32();
@@ -177,6 +179,9 @@ pub(super) struct VmemShape {
     /// Dwords at consecutive addresses by construction (scratch through MUBUF without
     /// per-lane offsets, `mem_buffer.rs`): the stub compares no lanes.
     pub consecutive: bool,
+    /// A read-modify-write's load (`buf_reuse.rs`): where its lanes take the offsets path
+    /// into scratch, the stub keeps the base for the store in `JitCtx::buf_base`.
+    pub keep_base: bool,
 }
 
 impl Emitter<'_> {
@@ -191,9 +196,19 @@ impl Emitter<'_> {
             swizzled: m.sub.is_some() && m.buf.is_some(),
             flat: m.flat && m.sub.is_none(),
             consecutive: m.sub.is_none() && m.buf.is_some_and(|b| !b.offen),
+            keep_base: m.load && self.buf_reuse.iter().any(|&(l, _)| l == i),
         };
         let mut done = self.a.create_label();
         let slow = self.slow_callout(i, done)?;
+        if shape.keep_base {
+            // (Every path but the stub's offsets path leaves it so.)
+            self.a.mov(qword_ptr(r12 + J_BUF_BASE), 0)?;
+        }
+        // (An address the segment before left to complete is not a load's: not reused.)
+        let deferred = self.deferred.as_ref().is_some_and(|d| d.at == i);
+        if !m.load && !deferred && self.buf_reuse.iter().any(|&(_, s)| s == i) {
+            self.store_at_kept_base(m, done)?;
+        }
         let site = self.sites;
         self.sites += 1;
         let mut stub = self.a.create_label();

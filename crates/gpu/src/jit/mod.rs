@@ -22,6 +22,7 @@
 //! register.
 
 mod addr_defer;
+mod buf_reuse;
 pub mod code;
 mod emit;
 mod encode;
@@ -415,6 +416,9 @@ pub(crate) struct JitCtx {
     /// A buffer access's 32-bit lane offsets (`mem_buffer.rs`), written before the stub reads
     /// them.
     pub buf_offsets: [std::mem::MaybeUninit<u32>; 64],
+    /// The host address of scratch offset 0 that a read-modify-write's load checked, for its
+    /// store (`buf_reuse.rs`); 0: the store checks its own.
+    pub buf_base: u64,
     /// A cross-lane op's results for all 64 lanes (`lane_cross.rs`), gathered before any is
     /// written (the destination may be a source).
     pub xlane: [std::mem::MaybeUninit<u32>; 64],
@@ -687,6 +691,7 @@ impl JitCtx {
             snap_wide: [SnapSlot([std::mem::MaybeUninit::uninit(); 8]); WIDE_SNAP_SLOTS],
             lds_cls: [std::mem::MaybeUninit::uninit(); lds_class::LDS_CLASS_SLOTS],
             buf_offsets: [std::mem::MaybeUninit::uninit(); 64],
+            buf_base: 0,
             xlane: [std::mem::MaybeUninit::uninit(); 64],
             jump: 0,
             nan_accs: [0; MASK_ACC_SLOTS],

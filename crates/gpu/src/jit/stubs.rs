@@ -33,6 +33,8 @@ pub(super) enum Stub {
     DsClassified(DsShape),
     /// The GFX9 NaN of an f32 or f64 op's NaN lanes (`nan_stub.rs`).
     Nan(NanShape),
+    /// A read-modify-write's store to the addresses its load checked (`buf_reuse.rs`).
+    KeptBaseStore,
 }
 
 impl Emitter<'_> {
@@ -66,6 +68,7 @@ impl Emitter<'_> {
                 Stub::NextWave => e.next_wave_stub(),
                 Stub::DsClassified(s) => e.lds_classified_stub(s),
                 Stub::Nan(s) => e.nan_stub(s),
+                Stub::KeptBaseStore => e.kept_base_store_stub(),
             }
         });
         l

@@ -312,13 +312,19 @@ fn random_mem(r: &mut Rng) -> [u32; 2] {
         12 | 13 => {
             // buffer_load/store_dword (or of a byte or short, d16 forms too), OFFEN or not,
             // soffset s16, 0 or 4; a byte offset now and then (the swizzle keeps its low two
-            // bits).
+            // bits). Half of them at offset 0 or 8 through s16: a load and a store of the same
+            // element (a read-modify-write, `buf_reuse.rs`).
             let op = r.pick(&[
                 0x14, 0x1c, 0x14, 0x1c, 0x10, 0x11, 0x12, 0x13, 0x18, 0x19, 0x1a, 0x1b, 0x20, 0x23,
                 0x25,
             ]);
-            let off = (r.next() % 64) as u32 * 4 + r.pick(&[0u32, 0, 0, 1, 2]);
-            let soffset = r.pick(&[16u32, 128, 132]);
+            let (off, soffset) = match r.next() % 2 {
+                0 => (r.pick(&[0u32, 8]), 16),
+                _ => (
+                    (r.next() % 64) as u32 * 4 + r.pick(&[0u32, 0, 0, 1, 2]),
+                    r.pick(&[16u32, 128, 132]),
+                ),
+            };
             mubuf(op, !r.next().is_multiple_of(4), 24, d, 3, soffset, off)
         }
         14 => {
@@ -403,8 +409,25 @@ fn random_memory_sequences_match_the_interpreter() {
     for case in 0..cases {
         let mut code: Vec<u8> = Vec::new();
         let mut n = 0;
+        let mut pending: Vec<[u32; 2]> = Vec::new();
         while n < 12 {
-            let inst = if r.next().is_multiple_of(3) {
+            let inst = if let Some(i) = pending.pop() {
+                i
+            } else if r.next().is_multiple_of(8) {
+                // A scratch read-modify-write (`buf_reuse.rs`): a load, a lane op on its
+                // data (or on anything), the store to the same element.
+                let (d, off) = (r.next() as u32 % 8, r.pick(&[0u32, 4, 8]));
+                let xor = [
+                    0x15 << 25 | d << 17 | d << 9 | r.pick(&[0x80u32, 0x81, 0xc1]),
+                    0,
+                ];
+                let between = match r.next() % 3 {
+                    0 => super::tests::random_inst(&mut r),
+                    _ => xor,
+                };
+                pending = vec![mubuf(0x1c, true, 24, d, 3, 16, off), between];
+                mubuf(0x14, true, 24, d, 3, 16, off)
+            } else if r.next().is_multiple_of(3) {
                 super::tests::random_inst(&mut r)
             } else {
                 random_mem(&mut r)
@@ -474,7 +497,25 @@ fn random_memory_sequences_match_the_interpreter() {
         w0.v[24] = buffer_offsets(&mut r);
         let init: Vec<u8> = (0..BUF).map(|_| r.next() as u8).collect();
         let lds_init: Vec<u8> = (0..lds_size).map(|_| r.next() as u8).collect();
-        let a = run(&prog, &w0, &mut buf, &init, lds_size, &lds_init, None);
+        // Half the cases with the buffer as the worker's scratch backing (private sites).
+        let scratch = match r.next() % 2 {
+            0 => base..base + BUF as u64,
+            _ => 0..0,
+        };
+        let fresh = || Carry {
+            scratch: scratch.clone(),
+            ..Default::default()
+        };
+        let a = run_cached(
+            &prog,
+            &w0,
+            &mut buf,
+            &init,
+            lds_size,
+            &lds_init,
+            None,
+            &mut fresh(),
+        );
         faults += usize::from(a.r.is_err());
         for &isa in &isas {
             let jit = JitCode::compile(&prog, 0, false, false, isa).expect("compiles");
@@ -482,7 +523,7 @@ fn random_memory_sequences_match_the_interpreter() {
             total += jit.reachable;
             // Cold (every site's range cache empty), then again on the ranges and hints the
             // first run left, as a kernel's later waves run (`mem_inline.rs` needs a hit).
-            let mut carry = Carry::default();
+            let mut carry = fresh();
             let mut again = || {
                 let (b, l) = (&mut buf, &lds_init);
                 run_cached(&prog, &w0, b, &init, lds_size, l, Some(&jit), &mut carry)
