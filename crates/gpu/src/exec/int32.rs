@@ -39,6 +39,13 @@ pub enum Int32 {
     Xad,
     MadU24,
     MadI24,
+    /// The least, greatest and middle of three (`v_min3/max3/med3_u32/i32`).
+    Min3U,
+    Max3U,
+    Med3U,
+    Min3I,
+    Max3I,
+    Med3I,
     /// `b` where the lane's mask bit is set, else `a`.
     Cndmask,
     /// Carry/borrow ops: they also write a lane mask (carry-out), the last three read one.
@@ -52,7 +59,7 @@ pub enum Int32 {
 
 impl Int32 {
     /// Every op with its mnemonic (one list for the decoder-time match and the tests).
-    pub const ALL: [(Int32, &'static str); 35] = [
+    pub const ALL: [(Int32, &'static str); 41] = [
         (Int32::Mov, "v_mov_b32"),
         (Int32::Not, "v_not_b32"),
         (Int32::Add, "v_add_u32"),
@@ -81,6 +88,12 @@ impl Int32 {
         (Int32::Xad, "v_xad_u32"),
         (Int32::MadU24, "v_mad_u32_u24"),
         (Int32::MadI24, "v_mad_i32_i24"),
+        (Int32::Min3U, "v_min3_u32"),
+        (Int32::Max3U, "v_max3_u32"),
+        (Int32::Med3U, "v_med3_u32"),
+        (Int32::Min3I, "v_min3_i32"),
+        (Int32::Max3I, "v_max3_i32"),
+        (Int32::Med3I, "v_med3_i32"),
         (Int32::Cndmask, "v_cndmask_b32"),
         (Int32::AddCo, "v_add_co_u32"),
         (Int32::SubCo, "v_sub_co_u32"),
@@ -130,7 +143,8 @@ impl Int32 {
         use Int32::*;
         match self {
             Mov | Not => 1,
-            LshlAdd | AddLshl | Add3 | LshlOr | AndOr | Or3 | Xad | MadU24 | MadI24 => 3,
+            LshlAdd | AddLshl | Add3 | LshlOr | AndOr | Or3 | Xad | MadU24 | MadI24 | Min3U
+            | Max3U | Med3U | Min3I | Max3I | Med3I => 3,
             _ => 2,
         }
     }
@@ -185,6 +199,15 @@ pub fn apply(
         Int32::Xad => lanes!(|x, y, z| (x ^ y).wrapping_add(z)),
         Int32::MadU24 => lanes!(|x, y, z| u24(x).wrapping_mul(u24(y)).wrapping_add(z)),
         Int32::MadI24 => lanes!(|x, y, z| i24(x).wrapping_mul(i24(y)).wrapping_add(z)),
+        Int32::Min3U => lanes!(|x, y, z| x.min(y).min(z)),
+        Int32::Max3U => lanes!(|x, y, z| x.max(y).max(z)),
+        Int32::Med3U => lanes!(|x, y, z| x.min(y).max(x.max(y).min(z))),
+        Int32::Min3I => lanes!(|x, y, z| (x as i32).min(y as i32).min(z as i32) as u32),
+        Int32::Max3I => lanes!(|x, y, z| (x as i32).max(y as i32).max(z as i32) as u32),
+        Int32::Med3I => lanes!(|x, y, z| {
+            let (x, y, z) = (x as i32, y as i32, z as i32);
+            x.min(y).max(x.max(y).min(z)) as u32
+        }),
         Int32::Cndmask => {
             for (l, ((o, &x), &y)) in out.iter_mut().zip(a).zip(b).enumerate() {
                 *o = if mask >> l & 1 != 0 { y } else { x };

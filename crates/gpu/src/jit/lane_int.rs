@@ -621,6 +621,41 @@ impl Emitter<'_> {
                 }
                 self.put(d, t)
             }
+            Min3U | Max3U | Min3I | Max3I => {
+                let two = match op {
+                    Min3U => MinU,
+                    Max3U => MaxU,
+                    Min3I => MinI,
+                    _ => MaxI,
+                };
+                let a = self.opd_reg(s0)?;
+                let b = self.opd(s1)?;
+                let t = self.tmp()?;
+                self.int_binop(two, t, a, b)?;
+                self.release(b);
+                let c = self.opd(s2)?;
+                self.int_binop(two, t, t, c)?;
+                self.put(d, t)
+            }
+            Med3U | Med3I => {
+                // max(min(a, b), min(max(a, b), c))
+                let (min, max) = if op == Med3U {
+                    (MinU, MaxU)
+                } else {
+                    (MinI, MaxI)
+                };
+                let a = self.opd_reg(s0)?;
+                let b = self.opd(s1)?;
+                let (t, u) = (self.tmp()?, self.tmp()?);
+                self.int_binop(min, t, a, b)?;
+                self.int_binop(max, u, a, b)?;
+                self.release(b);
+                let c = self.opd(s2)?;
+                self.int_binop(min, u, u, c)?;
+                self.int_binop(max, t, t, Vs::R(u))?;
+                self.release(Vs::R(u));
+                self.put(d, t)
+            }
             Cndmask => {
                 let m = self.mask_in(li.mask_in.unwrap_or(VCC_LO as u8))?;
                 let (a, b) = (self.fsrc(li, 0)?, self.fsrc(li, 1)?);

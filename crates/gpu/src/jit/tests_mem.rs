@@ -846,6 +846,57 @@ fn bit_field_and_lane_count_ops_are_native_and_exact() {
     }
 }
 
+/// `v_min3/max3/med3` of u32 and i32 are translated and match the interpreter: VGPR, SGPR
+/// and constant sources, a source twice, values at the edges of both orders (0, 1, -1,
+/// i32::MIN, i32::MAX, equal values), all lanes and lanes off.
+#[test]
+fn three_way_min_max_med_are_native_and_exact() {
+    let isas = isas();
+    let mut buf = vec![0u8; 64];
+    let init = buf.clone();
+    let vop3 = |op: u32, s: [u32; 3]| [0x34 << 26 | op << 16 | 5, s[0] | s[1] << 9 | s[2] << 18];
+    let ops = [
+        (0x1d1u32, "v_min3_i32"),
+        (0x1d2, "v_min3_u32"),
+        (0x1d4, "v_max3_i32"),
+        (0x1d5, "v_max3_u32"),
+        (0x1d7, "v_med3_i32"),
+        (0x1d8, "v_med3_u32"),
+    ];
+    // Sources: VGPR 256+n, SGPR n, inline 1 = 129, -1 = 193.
+    let sources = [
+        [257u32, 258, 259],
+        [257, 3, 259],
+        [3, 258, 193],
+        [129, 258, 257],
+        [257, 257, 258],
+    ];
+    let edges = [0u32, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff, 0xffff_fffe, 5];
+    let mut r = Rng(23);
+    for (op, name) in ops {
+        for s in sources {
+            let prog = then_endpgm(vop3(op, s));
+            assert!(prog.text(0).starts_with(name), "{}", prog.text(0));
+            for round in 0..4 {
+                let mut w0 = random_wave(&mut r);
+                if round < 3 {
+                    for v in 1..4 {
+                        for l in 0..64 {
+                            w0.v[v][l] = r.pick(&edges);
+                        }
+                    }
+                    w0.s[3] = r.pick(&edges);
+                }
+                if round % 2 == 1 {
+                    w0.set_exec(r.next() | 1);
+                }
+                let a = run(&prog, &w0, &mut buf, &init, 0, &[], None);
+                assert_native_and_exact(&prog, &w0, &a, &isas, &mut buf, &init, &prog.text(0));
+            }
+        }
+    }
+}
+
 /// f64 add, mul, fma, min and max are translated (both ISAs) and match the interpreter bit for bit on
 /// special values (signed zeros, infinities, quiet and signaling NaNs, denormals) and random
 /// ones, with abs/neg modifiers and VGPR-pair, SGPR-pair and constant sources.
