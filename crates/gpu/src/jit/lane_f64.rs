@@ -121,6 +121,9 @@ impl<'p> Emitter<'p> {
         if matches!(op, FOp::Min | FOp::Max) {
             return self.f64_minmax(li, d, op == FOp::Max);
         }
+        if op == FOp::Fract {
+            return self.f64_fract(li, d);
+        }
         let mut res = [V(0); 2];
         for (half, r_out) in res.iter_mut().enumerate() {
             let mut q = [None; 3];
@@ -158,6 +161,51 @@ impl<'p> Emitter<'p> {
             }
             self.nan_fixup_f64(r, q)?;
             q.into_iter().flatten().for_each(|v| self.free(v));
+            *r_out = r;
+        }
+        self.put_halves(d, res)
+    }
+
+    /// `v_fract_f64` as `valu::fmisc::fract`: x - floor(x) (the host's subtraction, as the
+    /// interpreter's), at most the largest f64 below 1 (x a tiny negative number: 1 - tiny
+    /// rounds to 1); a NaN comes out quieted with its payload (x86's floor, then its
+    /// subtraction returning the first NaN operand), an infinity as the default NaN
+    /// (x86's negative one from inf - inf made positive, out of line).
+    fn f64_fract(&mut self, li: &LaneInst, d: u8) -> R<()> {
+        let floor = round_imm(FOp::Floor).ok_or_else(|| err("rounding op"))?;
+        let mut res = [V(0); 2];
+        for (half, r_out) in res.iter_mut().enumerate() {
+            let x = self.f64_src(li, 0, half)?;
+            let (r, k) = (self.tmp()?, self.tmp()?);
+            self.q_const(k, 1f64.to_bits() - 1)?;
+            let a = &mut self.a;
+            match self.isa {
+                Isa::Avx512 => {
+                    a.vrndscalepd(zr(r), zr(x), floor)?;
+                    a.vsubpd(zr(r), zr(x), zr(r))?;
+                    // min(below_one, r): r where it is a NaN.
+                    a.vminpd(zr(r), zr(k), zr(r))?;
+                }
+                Isa::Avx2 => {
+                    a.vroundpd(yr(r), yr(x), floor)?;
+                    a.vsubpd(yr(r), yr(x), yr(r))?;
+                    a.vminpd(yr(r), yr(k), yr(r))?;
+                }
+            }
+            self.free(k);
+            let nan = self.mtmp()?;
+            self.nan_q(nan, r)?;
+            self.out_of_line_if(nan, (1, 1), move |e| {
+                // The NaN lanes whose input was a number (an infinity): the default NaN.
+                let xn = e.mtmp()?;
+                e.nan_q(xn, x)?;
+                e.m_andn(nan, xn, nan)?;
+                let k = e.tmp()?;
+                e.q_const(k, DEFAULT_NAN)?;
+                e.blend_q(r, nan, k)
+            })?;
+            self.mfree(nan);
+            self.free(x);
             *r_out = r;
         }
         self.put_halves(d, res)

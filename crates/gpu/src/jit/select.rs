@@ -932,7 +932,8 @@ fn lane(x: &XInst) -> Option<LaneInst> {
             | FOp::Trunc
             | FOp::Floor
             | FOp::Ceil
-            | FOp::Rndne),
+            | FOp::Rndne
+            | FOp::Fract),
             FTy::F64,
         ) => {
             let binary = matches!(op, FOp::Add | FOp::Mul | FOp::Fma | FOp::Min | FOp::Max);

@@ -981,12 +981,12 @@ fn f64_arithmetic_is_native_and_exact() {
     }
 }
 
-/// f64 rcp, sqrt and rsq are translated (both ISAs) and match the interpreter bit for bit on
-/// special values (signed zeros, infinities, NaNs, denormals, negative operands of the roots)
-/// and random ones, in VOP1 and VOP3 (abs/neg) form, from VGPR pairs, SGPR pairs and
-/// constants.
+/// f64 rcp, sqrt, rsq and fract are translated (both ISAs) and match the interpreter bit for
+/// bit on special values (signed zeros, infinities, NaNs, denormals, negative operands of the
+/// roots, tiny negative numbers whose fraction rounds to 1) and random ones, in VOP1 and VOP3
+/// (abs/neg) form, from VGPR pairs, SGPR pairs and constants.
 #[test]
-fn f64_rcp_sqrt_rsq_are_native_and_exact() {
+fn f64_rcp_sqrt_rsq_fract_are_native_and_exact() {
     let isas = isas();
     let mut buf = vec![0u8; 64];
     let init = buf.clone();
@@ -1009,6 +1009,7 @@ fn f64_rcp_sqrt_rsq_are_native_and_exact() {
         (0x25u32, "v_rcp_f64"),
         (0x26, "v_rsq_f64"),
         (0x28, "v_sqrt_f64"),
+        (0x32, "v_fract_f64"),
     ] {
         for (src, abs, neg, vop3) in [
             (258u32, 0u32, 0u32, false),
